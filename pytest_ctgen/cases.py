@@ -1,0 +1,369 @@
+"""Plain, frozen data for generated test cases, and its JSON form (the export of DESIGN §2).
+
+Nothing here knows about z3, pycparser or pytest: the generator produces these objects, the
+code generator turns them into C, and the export writes them as diff-friendly JSON.
+
+C declarations are kept as text templates in which `@` stands for the declared name, e.g.
+`"const uint8_t @[4]"`; `declare(template, name)` fills it in.
+"""
+from __future__ import annotations
+
+import json
+import math
+import struct
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+FORMAT_VERSION = 1
+
+
+def declare(template: str, name: str) -> str:
+    """The C declaration of `name` from a template such as `"int32_t @"`."""
+    return template.replace("@", name)
+
+
+# ---------------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class IntValue:
+    """An integer (also _Bool and enums) with its mathematical value."""
+
+    value: int
+
+
+@dataclass(frozen=True)
+class FloatValue:
+    """A float (size 4) or double (size 8), exact through its IEEE bit pattern."""
+
+    bits: int
+    size: int
+
+    @staticmethod
+    def of(value: float, size: int) -> "FloatValue":
+        if size == 4:
+            return FloatValue(struct.unpack("<I", struct.pack("<f", value))[0], 4)
+        return FloatValue(struct.unpack("<Q", struct.pack("<d", value))[0], 8)
+
+    @property
+    def value(self) -> float:
+        if self.size == 4:
+            return struct.unpack("<f", struct.pack("<I", self.bits))[0]
+        return struct.unpack("<d", struct.pack("<Q", self.bits))[0]
+
+    @property
+    def is_nan(self) -> bool:
+        return math.isnan(self.value)
+
+    def shortest_text(self) -> str:
+        """The shortest decimal text that reads back as exactly this value (finite only)."""
+        v = self.value
+        if self.size == 8:
+            return repr(v)
+        for digits in range(1, 10):
+            text = f"{v:.{digits}g}"
+            if FloatValue.of(float(text), 4).bits == self.bits:
+                return text if any(c in text for c in ".en") else text + ".0"
+        return repr(v)
+
+
+@dataclass(frozen=True)
+class RecordValue:
+    """A struct by member (in declaration order); nested values for nested members."""
+
+    fields: tuple[tuple[str, "Value"], ...]
+
+
+@dataclass(frozen=True)
+class ArrayValue:
+    elements: tuple["Value", ...]
+
+
+@dataclass(frozen=True)
+class BytesValue:
+    """An object given by its bytes (unions, or storage read through another type)."""
+
+    data: bytes
+
+
+@dataclass(frozen=True)
+class PointerValue:
+    """NULL when `target` is None; otherwise `offset` bytes into the object named `target`."""
+
+    target: str | None
+    offset: int = 0
+
+
+Value = Union[IntValue, FloatValue, RecordValue, ArrayValue, BytesValue, PointerValue]
+
+
+@dataclass(frozen=True)
+class Binding:
+    """A named C object and its value: a parameter, a global, or a target of a check."""
+
+    name: str
+    declaration: str  # template with '@' for the name
+    value: Value
+
+
+# ------------------------------------------------------------------------------ cases
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A branch outcome of the unit: the branching construct's position and which way it
+    went: "true", "false", "case 3", "default"."""
+
+    line: int
+    column: int
+    label: str
+
+    def __str__(self) -> str:
+        return f"line {self.line}:{self.column} {self.label}"
+
+
+@dataclass(frozen=True)
+class StubCall:
+    """What one call of a stub does: its return value and what it writes.
+
+    `writes` name lvalues in the stub's scope: `*arg1`, `arg0[2]`, or a global's name."""
+
+    returns: Value | None
+    writes: tuple[Binding, ...] = ()
+
+
+@dataclass(frozen=True)
+class StubScript:
+    """The calls of one stub during one case, in order."""
+
+    name: str
+    calls: tuple[StubCall, ...]
+
+
+@dataclass(frozen=True)
+class Expected:
+    """What the symbolic execution predicts for a case: the return value (None for void),
+    the globals after the call, and how often each stub is called."""
+
+    returns: Value | None
+    globals: tuple[Binding, ...] = ()
+    stub_call_counts: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class Case:
+    """One generated test case of one function."""
+
+    function: str
+    number: int  # 1-based within the function
+    params: tuple[Binding, ...]
+    globals: tuple[Binding, ...]  # initial values of the globals the path reads
+    expected: Expected
+    stubs: tuple[StubScript, ...] = ()
+    covered: tuple[Outcome, ...] = ()  # outcomes the generator claims for this case
+    requirements: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()  # e.g. "needs signed overflow"
+
+    @property
+    def id(self) -> str:
+        """The pytest id of the case inside its function: `case3` or `REQ-12:case3`."""
+        prefix = ",".join(self.requirements)
+        return f"{prefix}:case{self.number}" if prefix else f"case{self.number}"
+
+
+STOP_EXHAUSTED = "exhausted"
+STOP_DEPTH = "depth bound"
+STOP_TIME = "time budget"
+STOP_SKIPPED = "skipped"
+
+
+@dataclass(frozen=True)
+class FunctionCases:
+    """Everything generation found for one function."""
+
+    name: str
+    line: int
+    prototype: str  # e.g. "int32_t sat_add(int32_t a, int32_t b)"
+    cases: tuple[Case, ...]
+    stop_reason: str
+    outcomes_total: int = 0  # branch outcomes of the function in the generator's CFG
+    unreachable: tuple[Outcome, ...] = ()  # proved: no input takes them
+    not_reached: tuple[Outcome, ...] = ()  # left by a bound or the budget
+    skip_reason: str | None = None
+    generation_seconds: float = field(default=0.0, compare=False)
+
+
+@dataclass(frozen=True)
+class StubPrototype:
+    """An undefined function the unit calls, and its C prototype (with parameter names)."""
+
+    name: str
+    prototype: str
+
+
+@dataclass(frozen=True)
+class FileCases:
+    """The cases of one C source file."""
+
+    source: str  # the unit's path as the user named it (relative to the rootdir)
+    functions: tuple[FunctionCases, ...]
+    stubs: tuple[StubPrototype, ...] = ()
+
+    def all_cases(self) -> list[Case]:
+        return [c for f in self.functions for c in f.cases]
+
+
+# --------------------------------------------------------------------------- JSON form
+
+
+def _float_to_json(v: FloatValue) -> Any:
+    kind = "float" if v.size == 4 else "double"
+    x = v.value
+    if math.isnan(x):
+        return {kind: "nan", "bits": hex(v.bits)}
+    if math.isinf(x):
+        return {kind: "inf" if x > 0 else "-inf"}
+    return {kind: float(v.shortest_text())}
+
+
+def value_to_json(v: Value) -> Any:
+    if isinstance(v, IntValue):
+        return v.value
+    if isinstance(v, FloatValue):
+        return _float_to_json(v)
+    if isinstance(v, RecordValue):
+        return {name: value_to_json(x) for name, x in v.fields}
+    if isinstance(v, ArrayValue):
+        return [value_to_json(x) for x in v.elements]
+    if isinstance(v, BytesValue):
+        return {"@bytes": v.data.hex()}
+    if isinstance(v, PointerValue):
+        return None if v.target is None else {"@pointer": v.target, "offset": v.offset}
+    raise TypeError(f"not a case value: {v!r}")
+
+
+def value_from_json(j: Any) -> Value:
+    if isinstance(j, bool):
+        return IntValue(int(j))
+    if isinstance(j, int):
+        return IntValue(j)
+    if j is None:
+        return PointerValue(None)
+    if isinstance(j, list):
+        return ArrayValue(tuple(value_from_json(x) for x in j))
+    if isinstance(j, dict):
+        for kind, size in (("float", 4), ("double", 8)):
+            if kind in j and len(j) <= 2 and (len(j) == 1 or "bits" in j):
+                raw = j[kind]
+                if raw == "nan":
+                    return FloatValue(int(j["bits"], 16), size)
+                return FloatValue.of(float(raw), size)
+        if "@bytes" in j:
+            return BytesValue(bytes.fromhex(j["@bytes"]))
+        if "@pointer" in j:
+            return PointerValue(j["@pointer"], j.get("offset", 0))
+        return RecordValue(tuple((k, value_from_json(x)) for k, x in j.items()))
+    raise ValueError(f"not a case value: {j!r}")
+
+
+def _bindings_to_json(bs: tuple[Binding, ...]) -> list[dict[str, Any]]:
+    return [{"name": b.name, "declaration": b.declaration, "value": value_to_json(b.value)}
+            for b in bs]
+
+
+def _bindings_from_json(js: list[dict[str, Any]]) -> tuple[Binding, ...]:
+    return tuple(Binding(j["name"], j["declaration"], value_from_json(j["value"])) for j in js)
+
+
+def _outcomes_to_json(os_: tuple[Outcome, ...]) -> list[dict[str, Any]]:
+    return [{"line": o.line, "column": o.column, "outcome": o.label} for o in os_]
+
+
+def _outcomes_from_json(js: list[dict[str, Any]]) -> tuple[Outcome, ...]:
+    return tuple(Outcome(j["line"], j["column"], j["outcome"]) for j in js)
+
+
+def case_to_json(c: Case) -> dict[str, Any]:
+    return {
+        "id": c.id,
+        "number": c.number,
+        "requirements": list(c.requirements),
+        "params": _bindings_to_json(c.params),
+        "globals": _bindings_to_json(c.globals),
+        "stubs": [{"name": s.name, "calls": [
+            {"returns": None if k.returns is None else value_to_json(k.returns),
+             "writes": _bindings_to_json(k.writes)} for k in s.calls]} for s in c.stubs],
+        "expected": {
+            "returns": None if c.expected.returns is None else value_to_json(c.expected.returns),
+            "void": c.expected.returns is None,
+            "globals": _bindings_to_json(c.expected.globals),
+            "stub_calls": {name: n for name, n in c.expected.stub_call_counts},
+        },
+        "covered": _outcomes_to_json(c.covered),
+        "notes": list(c.notes),
+    }
+
+
+def case_from_json(function: str, j: dict[str, Any]) -> Case:
+    e = j["expected"]
+    return Case(
+        function=function,
+        number=j["number"],
+        params=_bindings_from_json(j["params"]),
+        globals=_bindings_from_json(j["globals"]),
+        expected=Expected(
+            returns=None if e.get("void") else value_from_json(e["returns"]),
+            globals=_bindings_from_json(e["globals"]),
+            stub_call_counts=tuple(e.get("stub_calls", {}).items()),
+        ),
+        stubs=tuple(StubScript(s["name"], tuple(
+            StubCall(None if k["returns"] is None else value_from_json(k["returns"]),
+                     _bindings_from_json(k["writes"])) for k in s["calls"]))
+            for s in j.get("stubs", [])),
+        covered=_outcomes_from_json(j.get("covered", [])),
+        requirements=tuple(j.get("requirements", [])),
+        notes=tuple(j.get("notes", [])),
+    )
+
+
+def file_cases_to_json(fc: FileCases) -> str:
+    """The `name.ctgen.json` text: stable order, no timings, so equal results are equal bytes."""
+    doc = {
+        "format": "pytest-ctgen cases",
+        "version": FORMAT_VERSION,
+        "source": fc.source,
+        "stubs": [{"name": s.name, "prototype": s.prototype} for s in fc.stubs],
+        "functions": [{
+            "name": f.name,
+            "line": f.line,
+            "prototype": f.prototype,
+            "stop_reason": f.stop_reason,
+            "skip_reason": f.skip_reason,
+            "outcomes_total": f.outcomes_total,
+            "unreachable": _outcomes_to_json(f.unreachable),
+            "not_reached": _outcomes_to_json(f.not_reached),
+            "cases": [case_to_json(c) for c in f.cases],
+        } for f in fc.functions],
+    }
+    return json.dumps(doc, indent=2) + "\n"
+
+
+def file_cases_from_json(text: str) -> FileCases:
+    doc = json.loads(text)
+    if doc.get("format") != "pytest-ctgen cases":
+        raise ValueError("not a pytest-ctgen cases file")
+    return FileCases(
+        source=doc["source"],
+        stubs=tuple(StubPrototype(s["name"], s["prototype"]) for s in doc.get("stubs", [])),
+        functions=tuple(FunctionCases(
+            name=f["name"],
+            line=f["line"],
+            prototype=f["prototype"],
+            stop_reason=f["stop_reason"],
+            skip_reason=f.get("skip_reason"),
+            outcomes_total=f.get("outcomes_total", 0),
+            unreachable=_outcomes_from_json(f.get("unreachable", [])),
+            not_reached=_outcomes_from_json(f.get("not_reached", [])),
+            cases=tuple(case_from_json(f["name"], c) for c in f["cases"]),
+        ) for f in doc["functions"]),
+    )

@@ -1,0 +1,53 @@
+"""One error hierarchy for problems in the user's C code or setup; every message can carry
+a source location so the user sees `file:line:col`, never a traceback."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class SourceLocation:
+    """A position in a C source file (1-based line and column; column 0 if unknown)."""
+
+    file: str
+    line: int
+    column: int = 0
+
+    def __str__(self) -> str:
+        if self.column:
+            return f"{self.file}:{self.line}:{self.column}"
+        return f"{self.file}:{self.line}"
+
+
+class CtgenError(Exception):
+    """Base of every error pytest-ctgen reports to a user."""
+
+    def __init__(self, message: str, location: SourceLocation | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.location = location
+
+    def __str__(self) -> str:
+        if self.location is not None:
+            return f"{self.location}: {self.message}"
+        return self.message
+
+
+class PreprocessError(CtgenError):
+    """The system preprocessor rejected the file."""
+
+
+class ParseError(CtgenError):
+    """pycparser could not parse the preprocessed file."""
+
+
+class UnsupportedError(CtgenError):
+    """A C construct the generator does not handle; the function using it is skipped."""
+
+
+class BuildError(CtgenError):
+    """The generated harness did not compile or link."""
+
+
+class AnnotationError(CtgenError):
+    """A malformed or misplaced annotation."""

@@ -1,0 +1,305 @@
+"""C types with the sizes, alignments and layouts gcc uses on x86-64 (LP64).
+
+Scalar types are frozen values compared by content. Records (struct/union) are compared by
+identity because they can be self-referential; their fields are filled in once the layout is
+known (from the compiler probe, see `layout.py`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+class CType:
+    """Base of every C type."""
+
+    size: int
+    align: int
+
+    @property
+    def is_scalar(self) -> bool:
+        return isinstance(self, (IntType, FloatType, PointerType))
+
+    @property
+    def is_integer(self) -> bool:
+        return isinstance(self, IntType)
+
+    @property
+    def is_arithmetic(self) -> bool:
+        return isinstance(self, (IntType, FloatType))
+
+    @property
+    def is_complete(self) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class VoidType(CType):
+    size: int = 1  # gcc allows arithmetic on void * with size 1
+    align: int = 1
+
+    def __str__(self) -> str:
+        return "void"
+
+    @property
+    def is_complete(self) -> bool:
+        return False
+
+
+@dataclass(frozen=True)
+class IntType(CType):
+    """An integer type. `rank` orders conversion ranks (bool < char < short < int < long < long long)."""
+
+    name: str
+    size: int
+    align: int
+    signed: bool
+    rank: int
+
+    @property
+    def bits(self) -> int:
+        return self.size * 8
+
+    @property
+    def is_bool(self) -> bool:
+        return self.rank == 0
+
+    @property
+    def min_value(self) -> int:
+        return -(1 << (self.bits - 1)) if self.signed else 0
+
+    @property
+    def max_value(self) -> int:
+        return (1 << (self.bits - 1)) - 1 if self.signed else (1 << self.bits) - 1
+
+    def wrap(self, value: int) -> int:
+        """`value` converted to this type as gcc does (modulo 2^bits, two's complement)."""
+        if self.is_bool:
+            return 1 if value else 0
+        value &= (1 << self.bits) - 1
+        if self.signed and value >> (self.bits - 1):
+            value -= 1 << self.bits
+        return value
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class EnumType(IntType):
+    """An enumerated type; gcc gives it `unsigned int` unless an enumerator is negative."""
+
+    tag: str | None = None
+
+    def __str__(self) -> str:
+        return f"enum {self.tag}" if self.tag else "enum <anonymous>"
+
+
+@dataclass(frozen=True)
+class FloatType(CType):
+    name: str
+    size: int
+    align: int
+
+    @property
+    def exponent_bits(self) -> int:
+        return {4: 8, 8: 11}[self.size]
+
+    @property
+    def significand_bits(self) -> int:
+        """Significand width including the hidden bit (z3's convention)."""
+        return {4: 24, 8: 53}[self.size]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class PointerType(CType):
+    target: CType
+    size: int = 8
+    align: int = 8
+
+    def __str__(self) -> str:
+        return f"{self.target} *"
+
+
+@dataclass(frozen=True)
+class ArrayType(CType):
+    """`count` is None for an array of unknown size (`int a[]`)."""
+
+    element: CType
+    count: int | None
+
+    @property
+    def size(self) -> int:  # type: ignore[override]
+        return self.element.size * (self.count or 0)
+
+    @property
+    def align(self) -> int:  # type: ignore[override]
+        return self.element.align
+
+    @property
+    def is_complete(self) -> bool:
+        return self.count is not None
+
+    def __str__(self) -> str:
+        return f"{self.element}[{'' if self.count is None else self.count}]"
+
+
+@dataclass(frozen=True)
+class FunctionType(CType):
+    result: CType
+    params: tuple[CType, ...]
+    variadic: bool = False
+    size: int = 1
+    align: int = 1
+
+    def __str__(self) -> str:
+        params = ", ".join(str(p) for p in self.params) + (", ..." if self.variadic else "")
+        return f"{self.result} (*)({params or 'void'})"
+
+
+@dataclass(frozen=True)
+class Field:
+    """A member of a record. Bit-fields have `bit_width`; `bit_offset` counts from the least
+    significant bit of the storage unit that starts at byte `offset` (gcc, little-endian)."""
+
+    name: str | None
+    type: CType
+    offset: int
+    bit_offset: int | None = None
+    bit_width: int | None = None
+
+    @property
+    def is_bitfield(self) -> bool:
+        return self.bit_width is not None
+
+
+@dataclass(eq=False)
+class RecordType(CType):
+    """A struct or union. Incomplete until `complete()` gives it fields and a layout."""
+
+    kind: str  # "struct" or "union"
+    tag: str | None
+    fields: tuple[Field, ...] = ()
+    size: int = 0
+    align: int = 1
+    defined: bool = False
+    spelling: str | None = None  # a C type name for it (tag or typedef), for diagnostics
+    _by_name: dict[str, Field] = field(default_factory=dict, repr=False)
+
+    def complete(self, fields: tuple[Field, ...], size: int, align: int) -> None:
+        self.fields = fields
+        self.size = size
+        self.align = align
+        self.defined = True
+        self._by_name = {}
+        for f in fields:
+            if f.name is not None:
+                self._by_name[f.name] = f
+            elif isinstance(f.type, RecordType):
+                # anonymous struct/union member: its members are reachable directly
+                for sub_name in f.type.member_names():
+                    self._by_name.setdefault(sub_name, f)
+
+    def member_names(self) -> list[str]:
+        return list(self._by_name)
+
+    def member(self, name: str) -> Field | None:
+        """The field `name`, or for a member of an anonymous inner record, that inner field."""
+        return self._by_name.get(name)
+
+    @property
+    def is_union(self) -> bool:
+        return self.kind == "union"
+
+    @property
+    def is_complete(self) -> bool:
+        return self.defined
+
+    def __str__(self) -> str:
+        if self.spelling:
+            return self.spelling
+        return f"{self.kind} {self.tag}" if self.tag else f"{self.kind} <anonymous>"
+
+    def __hash__(self) -> int:
+        return id(self)
+
+
+# The integer and floating types of gcc on x86-64 (LP64; plain char is signed).
+BOOL = IntType("_Bool", 1, 1, False, 0)
+CHAR = IntType("char", 1, 1, True, 1)
+SCHAR = IntType("signed char", 1, 1, True, 1)
+UCHAR = IntType("unsigned char", 1, 1, False, 1)
+SHORT = IntType("short", 2, 2, True, 2)
+USHORT = IntType("unsigned short", 2, 2, False, 2)
+INT = IntType("int", 4, 4, True, 3)
+UINT = IntType("unsigned int", 4, 4, False, 3)
+LONG = IntType("long", 8, 8, True, 4)
+ULONG = IntType("unsigned long", 8, 8, False, 4)
+LLONG = IntType("long long", 8, 8, True, 5)
+ULLONG = IntType("unsigned long long", 8, 8, False, 5)
+FLOAT = FloatType("float", 4, 4)
+DOUBLE = FloatType("double", 8, 8)
+VOID = VoidType()
+SIZE_T = ULONG
+PTRDIFF_T = LONG
+
+_UNSIGNED_OF = {SCHAR: UCHAR, CHAR: UCHAR, SHORT: USHORT, INT: UINT, LONG: ULONG, LLONG: ULLONG}
+
+
+def unsigned_of(t: IntType) -> IntType:
+    """The unsigned type of the same rank."""
+    t = strip_enum(t)  # type: ignore[assignment]
+    return _UNSIGNED_OF[t] if t.signed else t
+
+
+def strip_enum(t: CType) -> CType:
+    """The plain integer type an enum is compatible with (gcc: unsigned int or int)."""
+    if isinstance(t, EnumType):
+        return INT if t.signed else UINT
+    return t
+
+
+def integer_promotion(t: IntType) -> IntType:
+    """C11 6.3.1.1: types of rank below int become int (all their values fit)."""
+    t = strip_enum(t)  # type: ignore[assignment]
+    if t.rank < INT.rank:
+        return INT
+    return t
+
+
+def usual_arithmetic_conversion(a: CType, b: CType) -> CType:
+    """C11 6.3.1.8: the common real type of two arithmetic operands."""
+    if isinstance(a, FloatType) or isinstance(b, FloatType):
+        if isinstance(a, FloatType) and isinstance(b, FloatType):
+            return a if a.size >= b.size else b
+        return a if isinstance(a, FloatType) else b
+    assert isinstance(a, IntType) and isinstance(b, IntType)
+    a, b = integer_promotion(a), integer_promotion(b)
+    if a == b:
+        return a
+    if a.signed == b.signed:
+        return a if a.rank >= b.rank else b
+    unsigned, signed = (a, b) if not a.signed else (b, a)
+    if unsigned.rank >= signed.rank:
+        return unsigned
+    if signed.size > unsigned.size:
+        return signed
+    return unsigned_of(signed)
+
+
+def decay(t: CType) -> CType:
+    """Array-to-pointer and function-to-pointer conversion of an operand's type."""
+    if isinstance(t, ArrayType):
+        return PointerType(t.element)
+    if isinstance(t, FunctionType):
+        return PointerType(t)
+    return t
+
+
+def unqualified_equal(a: CType, b: CType) -> bool:
+    """Whether two types are the same type (records by identity)."""
+    if isinstance(a, RecordType) or isinstance(b, RecordType):
+        return a is b
+    return a == b

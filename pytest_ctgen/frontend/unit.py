@@ -1,0 +1,80 @@
+"""The parsed translation unit: its objects, functions and the type resolver for its bodies.
+
+`load_unit` (in `loader.py`) produces a `Unit`; the IR lowering consumes it.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from pycparser import c_ast
+
+from ..errors import SourceLocation
+from .ctype import CType, FunctionType
+
+if TYPE_CHECKING:
+    from .typeresolve import TypeResolver
+
+GLOBAL = "global"
+PARAM = "param"
+LOCAL = "local"
+STATIC_LOCAL = "static_local"
+
+
+@dataclass(eq=False)
+class Variable:
+    """A C object: a file-scope variable, a parameter, a local or a static local.
+
+    Compared by identity: two locals of the same name in different blocks are different."""
+
+    name: str
+    type: CType
+    kind: str  # GLOBAL, PARAM, LOCAL or STATIC_LOCAL
+    location: SourceLocation
+    declaration: str  # C declaration template, '@' for the name, qualifiers kept
+    is_const: bool = False  # the object itself is const-qualified (never written)
+    is_volatile: bool = False
+    is_static: bool = False  # internal linkage (file-scope `static`)
+    is_extern: bool = False  # declared `extern` and not defined in this unit
+    init: c_ast.Node | None = None  # initializer expression or InitList
+
+    def __repr__(self) -> str:
+        return f"Variable({self.name}: {self.type}, {self.kind})"
+
+
+@dataclass(eq=False)
+class Function:
+    """A function declared or defined in the unit."""
+
+    name: str
+    type: FunctionType
+    params: list[Variable]
+    location: SourceLocation
+    prototype: str  # e.g. "int32_t sat_add(int32_t a, int32_t b)"; unnamed params get p0, p1
+    definition: c_ast.FuncDef | None = None
+    is_static: bool = False
+    end_line: int = 0  # last line of the body, 0 if not defined
+
+    @property
+    def is_defined(self) -> bool:
+        return self.definition is not None
+
+
+@dataclass(eq=False)
+class Unit:
+    """A preprocessed and parsed C source file."""
+
+    path: Path  # the file as the user named it
+    ast: c_ast.FileAST
+    globals: dict[str, Variable] = field(default_factory=dict)  # in order of declaration
+    functions: dict[str, Function] = field(default_factory=dict)
+    enum_constants: dict[str, tuple[int, CType]] = field(default_factory=dict)
+    resolver: "TypeResolver | None" = None
+    preprocessed: str = ""  # the text pycparser parsed (hash input for caches)
+
+    def defined_functions(self) -> list[Function]:
+        return [f for f in self.functions.values() if f.is_defined]
+
+    def undefined_functions(self) -> list[Function]:
+        return [f for f in self.functions.values() if not f.is_defined]
