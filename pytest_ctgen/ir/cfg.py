@@ -1,0 +1,258 @@
+"""Control flow graph of one function: blocks of statements and guarded edges.
+
+Every conditional terminator (`Branch`, `Switch`) is a branching construct of the source,
+and each of its outgoing edges is one branch outcome as gcov counts them at -O0: a `Branch`
+has a "true" and a "false" edge; a `Switch` has one edge per distinct target plus "default"
+(the edge to the end of the switch when there is no default label).
+"""
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field
+
+from ..errors import SourceLocation
+from ..frontend.ctype import CType
+from ..frontend.unit import Function, Variable
+from .expr import Expr
+
+# ------------------------------------------------------------------------- statements
+
+
+class Stmt:
+    location: SourceLocation
+
+
+@dataclass(eq=False)
+class Assign(Stmt):
+    """`target = value`; value has the target's type (records are copied whole)."""
+
+    target: Expr
+    value: Expr
+    location: SourceLocation
+
+
+@dataclass(eq=False)
+class Call(Stmt):
+    """A call of `function` (a name) with arguments converted to the parameter types; the
+    result, if used, is stored into `target`."""
+
+    target: Expr | None
+    function: str
+    args: list[Expr]
+    location: SourceLocation
+
+
+@dataclass(eq=False)
+class ZeroFill(Stmt):
+    """Set every byte of the object `target` to zero (aggregate initialization)."""
+
+    target: Expr
+    location: SourceLocation
+
+
+@dataclass(eq=False)
+class Init(Stmt):
+    """Start of the lifetime of a local without initializer: its value is indeterminate."""
+
+    var: Variable
+    location: SourceLocation
+
+
+# ------------------------------------------------------------------------ terminators
+
+
+class Terminator:
+    location: SourceLocation
+
+    def successors(self) -> list["Block"]:
+        return []
+
+
+@dataclass(eq=False)
+class Goto(Terminator):
+    target: "Block"
+    location: SourceLocation
+
+    def successors(self) -> list["Block"]:
+        return [self.target]
+
+
+@dataclass(eq=False)
+class Branch(Terminator):
+    """Two-way branch on `cond != 0` (cond is a scalar)."""
+
+    cond: Expr
+    if_true: "Block"
+    if_false: "Block"
+    location: SourceLocation
+
+    def successors(self) -> list["Block"]:
+        return [self.if_true, self.if_false]
+
+    def labels(self) -> list[str]:
+        return ["true", "false"]
+
+
+@dataclass(eq=False)
+class Switch(Terminator):
+    """Multi-way branch on an (already promoted) integer value. `cases` group the values that
+    lead to one block; `default` is the default label's block or the block after the switch."""
+
+    value: Expr
+    cases: list[tuple[tuple[int, ...], "Block"]]
+    default: "Block"
+    has_default: bool
+    location: SourceLocation
+
+    def successors(self) -> list["Block"]:
+        return [b for _, b in self.cases] + [self.default]
+
+    def labels(self) -> list[str]:
+        return ["case " + ",".join(str(v) for v in values) for values, _ in self.cases] + [
+            "default"]
+
+
+@dataclass(eq=False)
+class Return(Terminator):
+    value: Expr | None
+    location: SourceLocation
+
+
+# ----------------------------------------------------------------------------- blocks
+
+
+@dataclass(eq=False)
+class Block:
+    id: int
+    stmts: list[Stmt] = field(default_factory=list)
+    terminator: Terminator | None = None
+
+    def __repr__(self) -> str:
+        return f"Block({self.id})"
+
+
+@dataclass(frozen=True)
+class Edge:
+    """Outgoing edge `index` of block `block` (index into `terminator.successors()`)."""
+
+    block: int
+    index: int
+
+
+@dataclass(eq=False)
+class CFG:
+    function: Function
+    blocks: list[Block]
+    entry: Block
+    locals: list[Variable]  # locals, temporaries and static locals of the function
+    result_type: CType
+    address_taken: set[Variable] = field(default_factory=set)
+
+    def branch_edges(self) -> list[Edge]:
+        """Every branch outcome of the function, in construction order."""
+        return [Edge(b.id, i) for b in self.blocks
+                if isinstance(b.terminator, (Branch, Switch))
+                for i in range(len(b.terminator.successors()))]
+
+    def edge_target(self, e: Edge) -> Block:
+        term = self.blocks[e.block].terminator
+        assert term is not None
+        return term.successors()[e.index]
+
+    def edge_label(self, e: Edge) -> str:
+        term = self.blocks[e.block].terminator
+        assert isinstance(term, (Branch, Switch))
+        return term.labels()[e.index]
+
+    def edge_location(self, e: Edge) -> SourceLocation:
+        term = self.blocks[e.block].terminator
+        assert term is not None
+        return term.location
+
+    def distances_from_entry(self) -> dict[int, int]:
+        """Breadth-first distance in edges from the entry to each reachable block."""
+        dist = {self.entry.id: 0}
+        queue = deque([self.entry])
+        while queue:
+            b = queue.popleft()
+            assert b.terminator is not None
+            for s in b.terminator.successors():
+                if s.id not in dist:
+                    dist[s.id] = dist[b.id] + 1
+                    queue.append(s)
+        return dist
+
+    def distances_to(self, targets: set[Edge]) -> dict[int, int]:
+        """For each block, the fewest edges to take before taking one of `targets` (0 when
+        the block's own terminator has a target edge). Blocks that cannot reach one are
+        absent."""
+        preds: dict[int, list[int]] = {b.id: [] for b in self.blocks}
+        for b in self.blocks:
+            assert b.terminator is not None
+            for s in b.terminator.successors():
+                preds[s.id].append(b.id)
+        dist: dict[int, int] = {}
+        queue: deque[int] = deque()
+        for e in sorted(targets, key=lambda e: (e.block, e.index)):
+            if e.block not in dist:
+                dist[e.block] = 0
+                queue.append(e.block)
+        while queue:
+            b = queue.popleft()
+            for p in preds[b]:
+                if p not in dist:
+                    dist[p] = dist[b] + 1
+                    queue.append(p)
+        return dist
+
+    def distances_to_exit(self) -> dict[int, int]:
+        """For each block, the fewest edges to a `Return`."""
+        preds: dict[int, list[int]] = {b.id: [] for b in self.blocks}
+        exits = []
+        for b in self.blocks:
+            assert b.terminator is not None
+            if isinstance(b.terminator, Return):
+                exits.append(b.id)
+            for s in b.terminator.successors():
+                preds[s.id].append(b.id)
+        dist = {b: 0 for b in exits}
+        queue = deque(exits)
+        while queue:
+            b = queue.popleft()
+            for p in preds[b]:
+                if p not in dist:
+                    dist[p] = dist[b] + 1
+                    queue.append(p)
+        return dist
+
+    def dump(self) -> str:
+        """A readable listing for debugging and tests."""
+        from .expr import describe
+
+        lines = [f"cfg {self.function.name} entry=B{self.entry.id}"]
+        for b in self.blocks:
+            lines.append(f"B{b.id}:")
+            for s in b.stmts:
+                if isinstance(s, Assign):
+                    lines.append(f"  {describe(s.target)} = {describe(s.value)}")
+                elif isinstance(s, Call):
+                    tgt = f"{describe(s.target)} = " if s.target is not None else ""
+                    args = ", ".join(describe(a) for a in s.args)
+                    lines.append(f"  {tgt}{s.function}({args})")
+                elif isinstance(s, ZeroFill):
+                    lines.append(f"  zero {describe(s.target)}")
+                elif isinstance(s, Init):
+                    lines.append(f"  init {s.var.name}")
+            t = b.terminator
+            if isinstance(t, Goto):
+                lines.append(f"  goto B{t.target.id}")
+            elif isinstance(t, Branch):
+                lines.append(f"  if {describe(t.cond)} then B{t.if_true.id} else B{t.if_false.id}"
+                             f"  @{t.location.line}")
+            elif isinstance(t, Switch):
+                cs = ", ".join(f"{v}->B{b.id}" for v, b in t.cases)
+                lines.append(f"  switch {describe(t.value)} [{cs}] default->B{t.default.id}"
+                             f"  @{t.location.line}")
+            elif isinstance(t, Return):
+                lines.append(f"  return {describe(t.value) if t.value is not None else ''}")
+        return "\n".join(lines)

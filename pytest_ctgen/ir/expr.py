@@ -1,0 +1,187 @@
+"""Typed, side-effect-free expressions of the IR.
+
+Lowering makes every implicit C conversion explicit: integer promotions, usual arithmetic
+conversions, conversions on assignment and argument passing all appear as `Cast` nodes, so
+the operands of a `Binary` node always have the type the operation is carried out in, and
+`Binary.type` is the result type. Side effects, calls, `&&`, `||` and `?:` never appear here:
+they are statements and branches of the CFG.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import SourceLocation
+from ..frontend.ctype import CType, Field, IntType
+from ..frontend.unit import Variable
+
+ARITHMETIC_OPS = ("+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>")
+COMPARISON_OPS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+class Expr:
+    """Base of IR expressions. `type` is the C type of the value."""
+
+    type: CType
+    is_lvalue: bool = False
+
+
+@dataclass(frozen=True, eq=False)
+class Const(Expr):
+    """An arithmetic constant; `value` is an int for integer types and a Python float holding
+    the exact value (already rounded to float precision for `float`) otherwise."""
+
+    type: CType
+    value: int | float
+
+
+@dataclass(frozen=True, eq=False)
+class StringLit(Expr):
+    """A string literal: an unnamed array object of char (lvalue)."""
+
+    type: CType
+    data: bytes  # including the terminating NUL
+    is_lvalue = True
+
+
+@dataclass(frozen=True, eq=False)
+class VarRef(Expr):
+    """The object of a variable (lvalue)."""
+
+    var: Variable
+    type: CType
+    is_lvalue = True
+
+
+@dataclass(frozen=True, eq=False)
+class Deref(Expr):
+    """`*pointer` (lvalue)."""
+
+    pointer: Expr
+    type: CType
+    is_lvalue = True
+
+
+@dataclass(frozen=True, eq=False)
+class Member(Expr):
+    """`base.field` where base is an lvalue of record type (lvalue)."""
+
+    base: Expr
+    field: Field
+    type: CType
+    is_lvalue = True
+
+
+@dataclass(frozen=True, eq=False)
+class FunctionRef(Expr):
+    """A function designator (decays to a function pointer)."""
+
+    name: str
+    type: CType
+
+
+@dataclass(frozen=True, eq=False)
+class Load(Expr):
+    """The value stored in an lvalue (lvalue conversion)."""
+
+    lvalue: Expr
+    type: CType
+
+
+@dataclass(frozen=True, eq=False)
+class AddrOf(Expr):
+    """`&lvalue`; also array-to-pointer decay (then `type` points to the element type)."""
+
+    lvalue: Expr
+    type: CType
+
+
+@dataclass(frozen=True, eq=False)
+class Unary(Expr):
+    """`-x`, `~x` (operand already promoted), `!x` (result int, operand any scalar)."""
+
+    op: str
+    operand: Expr
+    type: CType
+
+
+@dataclass(frozen=True, eq=False)
+class Binary(Expr):
+    """Arithmetic on operands of the common type, or a comparison (result int) of operands
+    converted to their common type (or two pointers). Shifts: left operand promoted, right
+    operand promoted independently."""
+
+    op: str
+    left: Expr
+    right: Expr
+    type: CType
+
+
+@dataclass(frozen=True, eq=False)
+class PtrAdd(Expr):
+    """`pointer + index` with index a `long`; the byte offset is index * sizeof(*pointer)."""
+
+    pointer: Expr
+    index: Expr
+    type: CType
+
+
+@dataclass(frozen=True, eq=False)
+class PtrDiff(Expr):
+    """`p - q` in elements (result `long`)."""
+
+    left: Expr
+    right: Expr
+    type: CType
+
+
+@dataclass(frozen=True, eq=False)
+class Cast(Expr):
+    """Conversion of `operand` to `type` with C's rules (including to _Bool)."""
+
+    operand: Expr
+    type: CType
+
+
+def is_null_constant(e: Expr) -> bool:
+    """Whether `e` is a null pointer constant (an integer constant 0, possibly cast)."""
+    while isinstance(e, Cast):
+        e = e.operand
+    return isinstance(e, Const) and isinstance(e.type, IntType) and e.value == 0
+
+
+def describe(e: Expr) -> str:
+    """A short C-like rendering for messages."""
+    if isinstance(e, Const):
+        return repr(e.value)
+    if isinstance(e, VarRef):
+        return e.var.name
+    if isinstance(e, Load):
+        return describe(e.lvalue)
+    if isinstance(e, Deref):
+        return f"*({describe(e.pointer)})"
+    if isinstance(e, Member):
+        return f"{describe(e.base)}.{e.field.name}"
+    if isinstance(e, AddrOf):
+        return f"&{describe(e.lvalue)}"
+    if isinstance(e, Cast):
+        return f"({e.type}){describe(e.operand)}"
+    if isinstance(e, Unary):
+        return f"{e.op}{describe(e.operand)}"
+    if isinstance(e, (Binary,)):
+        return f"({describe(e.left)} {e.op} {describe(e.right)})"
+    if isinstance(e, PtrAdd):
+        return f"({describe(e.pointer)} + {describe(e.index)})"
+    if isinstance(e, PtrDiff):
+        return f"({describe(e.left)} - {describe(e.right)})"
+    if isinstance(e, StringLit):
+        return repr(e.data[:-1].decode("latin-1"))
+    if isinstance(e, FunctionRef):
+        return e.name
+    return type(e).__name__
+
+
+__all__ = [
+    "ARITHMETIC_OPS", "COMPARISON_OPS", "Expr", "Const", "StringLit", "VarRef", "Deref",
+    "Member", "FunctionRef", "Load", "AddrOf", "Unary", "Binary", "PtrAdd", "PtrDiff", "Cast",
+    "is_null_constant", "describe", "SourceLocation",
+]

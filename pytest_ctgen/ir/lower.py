@@ -1,0 +1,1049 @@
+"""Lowering of pycparser function bodies to CFGs of typed statements.
+
+Every implicit conversion becomes a `Cast`; side effects become statements; `&&`, `||` and
+`?:` become branches, so each conditional terminator of the CFG is a branch gcc emits at -O0
+and each of its edges is a gcov branch outcome.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from pycparser import c_ast
+
+from ..errors import CtgenError, SourceLocation, UnsupportedError
+from ..frontend.ctype import (
+    BOOL, DOUBLE, INT, LONG, SIZE_T, ArrayType, CType, EnumType, FloatType, FunctionType,
+    IntType, PointerType, RecordType, VoidType, decay, integer_promotion, strip_enum,
+    unqualified_equal, usual_arithmetic_conversion)
+from ..frontend.unit import GLOBAL, LOCAL, STATIC_LOCAL, Function, Unit, Variable
+from .cfg import CFG, Assign, Block, Branch, Call, Goto, Init, Return, Stmt, Switch, ZeroFill
+from .constants import (
+    fold, parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal)
+from .expr import (
+    AddrOf, Binary, Cast, Const, Deref, Expr, FunctionRef, Load, Member, PtrAdd, PtrDiff,
+    StringLit, Unary, VarRef, is_null_constant)
+
+# Builtins whose value is their first argument (hints to the optimizer only).
+_TRANSPARENT_BUILTINS = {"__builtin_expect": 0, "__builtin_expect_with_probability": 0}
+
+
+@dataclass
+class Program:
+    """The lowered unit: a CFG per defined function that could be lowered, the reason for
+    each function that could not, and the statements that give static objects their initial
+    contents (globals and static locals with initializers)."""
+
+    unit: Unit
+    cfgs: dict[str, CFG] = field(default_factory=dict)
+    failures: dict[str, CtgenError] = field(default_factory=dict)
+    static_inits: dict[Variable, list[Stmt]] = field(default_factory=dict)
+    static_locals: dict[str, list[Variable]] = field(default_factory=dict)
+
+
+def lower_unit(unit: Unit) -> Program:
+    """Lower every defined function of `unit`; unsupported constructs are recorded per function."""
+    program = Program(unit)
+    for var in unit.globals.values():
+        if var.init is not None:
+            try:
+                program.static_inits[var] = _StaticInitLowerer(unit, program).lower(var)
+            except CtgenError:
+                pass  # an initializer we cannot model: the global is then only an input
+    for fn in unit.defined_functions():
+        try:
+            lowerer = FunctionLowerer(unit, program, fn)
+            program.cfgs[fn.name] = lowerer.lower()
+            program.static_locals[fn.name] = lowerer.static_locals
+        except CtgenError as err:
+            program.failures[fn.name] = err
+    return program
+
+
+def _loc(unit: Unit, node: c_ast.Node | None) -> SourceLocation:
+    coord = getattr(node, "coord", None)
+    if coord is None:
+        return SourceLocation(str(unit.path), 0, 0)
+    return SourceLocation(str(coord.file), coord.line or 0, coord.column or 0)
+
+
+@dataclass
+class _SwitchContext:
+    type: CType
+    cases: list[tuple[int, Block]] = field(default_factory=list)
+    default: Block | None = None
+
+
+class _ExprLowerer:
+    """Expression lowering shared by function bodies and static initializers."""
+
+    unit: Unit
+    temps: list[Variable]
+    cur: Block
+
+    def __init__(self, unit: Unit) -> None:
+        self.unit = unit
+        self.scopes: list[dict[str, object]] = [{}]
+        self.temps = []
+        self.blocks: list[Block] = []
+        self.address_taken: set[Variable] = set()
+        self.cur = self.new_block()
+
+    # -------------------------------------------------------------- infrastructure
+
+    def loc(self, node: c_ast.Node | None) -> SourceLocation:
+        return _loc(self.unit, node)
+
+    def unsupported(self, what: str, node: c_ast.Node | None) -> UnsupportedError:
+        return UnsupportedError(f"unsupported construct: {what}", self.loc(node))
+
+    def new_block(self) -> Block:
+        b = Block(len(self.blocks))
+        self.blocks.append(b)
+        return b
+
+    def emit(self, stmt: Stmt) -> None:
+        self.cur.stmts.append(stmt)
+
+    def terminate(self, term: object) -> None:
+        """End the current block; code after it goes to a fresh, unreachable block."""
+        if self.cur.terminator is None:
+            self.cur.terminator = term  # type: ignore[assignment]
+        self.cur = self.new_block()
+
+    def goto(self, target: Block, node: c_ast.Node | None) -> None:
+        self.terminate(Goto(target, self.loc(node)))
+
+    def temp(self, ctype: CType, node: c_ast.Node | None) -> Variable:
+        v = Variable(f"ctgen.t{len(self.temps)}", ctype, LOCAL, self.loc(node), "@")
+        self.temps.append(v)
+        return v
+
+    def resolve_type(self, type_node: c_ast.Node) -> CType:
+        assert self.unit.resolver is not None
+        return self.unit.resolver.resolve(type_node)
+
+    def lookup(self, name: str, node: c_ast.Node) -> object:
+        for scope in reversed(self.scopes):
+            if name in scope:
+                return scope[name]
+        if name in self.unit.globals:
+            return self.unit.globals[name]
+        if name in self.unit.functions:
+            return self.unit.functions[name]
+        enums = getattr(self.unit.resolver, "enum_constants", None) or self.unit.enum_constants
+        if name in enums:
+            return enums[name]
+        if name in self.unit.enum_constants:
+            return self.unit.enum_constants[name]
+        raise CtgenError(f"'{name}' undeclared", self.loc(node))
+
+    # ---------------------------------------------------------------- conversions
+
+    def convert(self, e: Expr, to: CType) -> Expr:
+        """`e` converted as if by assignment to an object of type `to`."""
+        if isinstance(to, RecordType) or isinstance(e.type, RecordType):
+            return e
+        if unqualified_equal(e.type, to) and not (isinstance(to, EnumType) != isinstance(
+                e.type, EnumType)):
+            return e
+        if isinstance(to, PointerType) and isinstance(e.type, PointerType):
+            return Cast(e, to)
+        v = fold(e) if not isinstance(to, PointerType) else None
+        if v is not None and isinstance(to, (IntType, FloatType)):
+            from .constants import convert_constant
+            c = convert_constant(v, e.type, to)
+            if c is not None:
+                return Const(to, c)
+        return Cast(e, to)
+
+    def promote(self, e: Expr) -> Expr:
+        if isinstance(e.type, IntType):
+            return self.convert(e, integer_promotion(e.type))
+        return e
+
+    def truth(self, e: Expr) -> Expr:
+        """A scalar in a condition; the branch is taken when it is not zero."""
+        if not e.type.is_scalar:
+            raise CtgenError("condition is not a scalar", None)
+        return e
+
+    # ----------------------------------------------------------------- lvalues
+
+    def lvalue(self, node: c_ast.Node) -> Expr:
+        if isinstance(node, c_ast.ID):
+            target = self.lookup(node.name, node)
+            if isinstance(target, Variable):
+                return VarRef(target, target.type)
+            if isinstance(target, Function):
+                return FunctionRef(target.name, target.type)
+            raise CtgenError(f"'{node.name}' is not an object", self.loc(node))
+        if isinstance(node, c_ast.UnaryOp) and node.op == "*":
+            p = self.rvalue(node.expr)
+            if isinstance(p.type, PointerType) and isinstance(p.type.target, FunctionType):
+                return FunctionRef("<pointer>", p.type.target)
+            if not isinstance(p.type, PointerType):
+                raise CtgenError("indirection of a non-pointer", self.loc(node))
+            return Deref(p, p.type.target)
+        if isinstance(node, c_ast.ArrayRef):
+            a, i = self.rvalue(node.name), self.rvalue(node.subscript)
+            if not isinstance(a.type, PointerType):
+                a, i = i, a
+            if not isinstance(a.type, PointerType):
+                raise CtgenError("subscript of a non-array", self.loc(node))
+            p = PtrAdd(a, self.convert(i, LONG), a.type)
+            return Deref(p, a.type.target)
+        if isinstance(node, c_ast.StructRef):
+            if node.type == "->":
+                p = self.rvalue(node.name)
+                if not isinstance(p.type, PointerType):
+                    raise CtgenError("'->' on a non-pointer", self.loc(node))
+                base: Expr = Deref(p, p.type.target)
+            else:
+                base = self.lvalue(node.name)
+            return self.member(base, node.field.name, node)
+        if isinstance(node, c_ast.Constant) and node.type == "string":
+            data = parse_string_literal(node.value)
+            return StringLit(ArrayType(INT_CHAR, len(data)), data)
+        if isinstance(node, c_ast.FuncCall):
+            e = self.rvalue(node)
+            if isinstance(e, Load):
+                return e.lvalue
+        if isinstance(node, c_ast.Cast):
+            # gcc accepts casts of lvalues only as an extension; value is what we need
+            pass
+        if isinstance(node, c_ast.CompoundLiteral):
+            ctype = self.resolve_type(node.type.type)
+            tmp = self.temp(ctype, node)
+            self.address_taken.add(tmp)
+            self.initialize(VarRef(tmp, ctype), ctype, node.init, node)
+            return VarRef(tmp, ctype)
+        if isinstance(node, c_ast.TernaryOp) or isinstance(node, c_ast.Assignment):
+            e = self.rvalue(node)
+            if isinstance(e.type, RecordType) and isinstance(e, Load):
+                return e.lvalue
+        raise self.unsupported(f"{type(node).__name__} used as an object", node)
+
+    def member(self, base: Expr, name: str, node: c_ast.Node) -> Expr:
+        rec = base.type
+        if not isinstance(rec, RecordType) or not rec.is_complete:
+            raise CtgenError(f"member '{name}' of a non-record or incomplete type",
+                             self.loc(node))
+        while True:
+            f = rec.member(name)
+            if f is None:
+                raise CtgenError(f"no member named '{name}' in {rec}", self.loc(node))
+            base = Member(base, f, f.type)
+            if f.name == name:
+                return base
+            rec = f.type  # anonymous inner record
+            assert isinstance(rec, RecordType)
+
+    # ----------------------------------------------------------------- rvalues
+
+    def rvalue(self, node: c_ast.Node) -> Expr:
+        """Lower `node` for its value: lvalue conversion and array/function decay applied."""
+        e = self.expr(node)
+        return self.decay_value(e)
+
+    def decay_value(self, e: Expr) -> Expr:
+        if isinstance(e, FunctionRef):
+            return AddrOf(e, PointerType(e.type))
+        if e.is_lvalue:
+            if isinstance(e.type, ArrayType):
+                if isinstance(e, VarRef):
+                    self.address_taken.add(e.var)
+                return AddrOf(e, PointerType(e.type.element))
+            return Load(e, e.type)
+        return e
+
+    def expr(self, node: c_ast.Node) -> Expr:
+        """Lower `node`; lvalues are returned as lvalues (no conversion yet)."""
+        method: Callable[[c_ast.Node], Expr] | None = getattr(
+            self, f"expr_{type(node).__name__}", None)
+        if method is None:
+            raise self.unsupported(type(node).__name__, node)
+        return method(node)
+
+    def expr_ID(self, node: c_ast.ID) -> Expr:
+        target = self.lookup(node.name, node)
+        if isinstance(target, tuple):
+            value, ctype = target
+            return Const(INT if isinstance(ctype, EnumType) else ctype, value)
+        return self.lvalue(node)
+
+    def expr_Constant(self, node: c_ast.Constant) -> Expr:
+        if node.type == "string":
+            return self.lvalue(node)
+        if node.type == "char":
+            return Const(INT, parse_char_literal(node.value))
+        if node.type in ("float", "double", "long double"):
+            value, ftype = parse_float_literal(node.value)
+            return Const(ftype, value)
+        try:
+            ivalue, itype = parse_int_literal(node.value)
+        except ValueError:
+            value, ftype = parse_float_literal(node.value)
+            return Const(ftype, value)
+        return Const(itype, ivalue)
+
+    def expr_ArrayRef(self, node: c_ast.Node) -> Expr:
+        return self.lvalue(node)
+
+    def expr_StructRef(self, node: c_ast.Node) -> Expr:
+        return self.lvalue(node)
+
+    def expr_Cast(self, node: c_ast.Cast) -> Expr:
+        to = self.resolve_type(node.to_type.type)
+        if isinstance(to, VoidType):
+            self.effect(node.expr)
+            return Const(INT, 0)
+        e = self.rvalue(node.expr)
+        if isinstance(to, RecordType):
+            raise self.unsupported("cast to a struct or union", node)
+        if isinstance(e.type, RecordType):
+            raise self.unsupported("cast of a struct or union", node)
+        if isinstance(to, PointerType) or isinstance(e.type, PointerType):
+            return Cast(e, to)
+        return self.convert(e, to) if not unqualified_equal(e.type, to) else Cast(e, to)
+
+    def expr_UnaryOp(self, node: c_ast.UnaryOp) -> Expr:
+        op = node.op
+        if op == "sizeof":
+            return Const(SIZE_T, self.size_of(node.expr))
+        if op == "_Alignof":
+            return Const(SIZE_T, self.type_of(node.expr).align)
+        if op == "&":
+            lv = self.lvalue(node.expr)
+            if isinstance(lv, FunctionRef):
+                return AddrOf(lv, PointerType(lv.type))
+            if isinstance(lv, Member) and lv.field.is_bitfield:
+                raise CtgenError("cannot take the address of a bit-field", self.loc(node))
+            self.mark_address_taken(lv)
+            return AddrOf(lv, PointerType(lv.type))
+        if op == "*":
+            return self.lvalue(node)
+        if op in ("++", "--", "p++", "p--"):
+            return self.increment(node, value_used=True)
+        e = self.rvalue(node.expr)
+        if op == "!":
+            return Unary("!", self.truth(e), INT)
+        if op == "+":
+            return self.promote(e)
+        if op in ("-", "~"):
+            e = self.promote(e)
+            return Unary(op, e, e.type)
+        raise self.unsupported(f"unary operator {op}", node)
+
+    def mark_address_taken(self, lv: Expr) -> None:
+        while isinstance(lv, Member):
+            lv = lv.base
+        if isinstance(lv, VarRef):
+            self.address_taken.add(lv.var)
+
+    def size_of(self, node: c_ast.Node) -> int:
+        return self.type_of(node).size
+
+    def type_of(self, node: c_ast.Node) -> CType:
+        if isinstance(node, c_ast.Typename):
+            return self.resolve_type(node.type)
+        # Lower without keeping anything: sizeof does not evaluate its operand.
+        saved_cur, saved_len, saved_blocks = self.cur, len(self.cur.stmts), len(self.blocks)
+        saved_temps = len(self.temps)
+        try:
+            e = self.expr(node)
+        finally:
+            del saved_cur.stmts[saved_len:]
+            del self.blocks[saved_blocks:]
+            del self.temps[saved_temps:]
+            self.cur = saved_cur
+            saved_cur.terminator = None if saved_cur.terminator is None else \
+                saved_cur.terminator
+        return e.type
+
+    def expr_BinaryOp(self, node: c_ast.BinaryOp) -> Expr:
+        op = node.op
+        if op in ("&&", "||"):
+            return self.materialize_condition(node)
+        left = self.rvalue(node.left)
+        right = self.rvalue(node.right)
+        return self.binary(op, left, right, node)
+
+    def binary(self, op: str, left: Expr, right: Expr, node: c_ast.Node) -> Expr:
+        lt, rt = left.type, right.type
+        if op in ("+", "-") and (isinstance(lt, PointerType) or isinstance(rt, PointerType)):
+            if op == "-" and isinstance(lt, PointerType) and isinstance(rt, PointerType):
+                return PtrDiff(left, right, LONG)
+            if isinstance(rt, PointerType):
+                left, right = right, left
+            index = self.convert(right, LONG)
+            if op == "-":
+                index = Unary("-", index, LONG)
+            return PtrAdd(left, index, left.type)
+        if op in ("==", "!=", "<", "<=", ">", ">="):
+            if isinstance(lt, PointerType) or isinstance(rt, PointerType):
+                if not isinstance(lt, PointerType):
+                    left = Cast(left, rt)
+                if not isinstance(rt, PointerType):
+                    right = Cast(right, lt)
+                return Binary(op, left, right, INT)
+            ct = usual_arithmetic_conversion(lt, rt)
+            return Binary(op, self.convert(left, ct), self.convert(right, ct), INT)
+        if op in ("<<", ">>"):
+            left, right = self.promote(left), self.promote(right)
+            return Binary(op, left, right, left.type)
+        if not (lt.is_arithmetic and rt.is_arithmetic):
+            raise CtgenError(f"invalid operands to binary {op}", self.loc(node))
+        ct = usual_arithmetic_conversion(lt, rt)
+        return Binary(op, self.convert(left, ct), self.convert(right, ct), ct)
+
+    def expr_Assignment(self, node: c_ast.Assignment) -> Expr:
+        target = self.assign(node)
+        return Load(target, target.type)
+
+    def assign(self, node: c_ast.Assignment) -> Expr:
+        """Lower an assignment; returns the assigned lvalue."""
+        target = self.lvalue(node.lvalue)
+        if node.op == "=":
+            value = self.rvalue(node.rvalue)
+            if isinstance(target.type, RecordType):
+                self.emit(Assign(target, value, self.loc(node)))
+            else:
+                self.emit(Assign(target, self.convert(value, target.type), self.loc(node)))
+            return target
+        op = node.op[:-1]
+        current = self.decay_value(target)
+        rhs = self.rvalue(node.rvalue)
+        result = self.binary(op, current, rhs, node)
+        self.emit(Assign(target, self.convert(result, target.type), self.loc(node)))
+        return target
+
+    def increment(self, node: c_ast.UnaryOp, value_used: bool) -> Expr:
+        target = self.lvalue(node.expr)
+        op = "+" if "+" in node.op else "-"
+        current = Load(target, target.type)
+        old: Expr = current
+        if node.op.startswith("p") and value_used:
+            t = self.temp(target.type, node)
+            self.emit(Assign(VarRef(t, t.type), current, self.loc(node)))
+            old = Load(VarRef(t, t.type), t.type)
+        one = Const(INT, 1)
+        if isinstance(target.type, FloatType):
+            one = Const(DOUBLE, 1.0)
+        new = self.binary(op, current, one, node)
+        self.emit(Assign(target, self.convert(new, target.type), self.loc(node)))
+        if node.op.startswith("p"):
+            return old
+        return Load(target, target.type)
+
+    def expr_ExprList(self, node: c_ast.ExprList) -> Expr:
+        for e in node.exprs[:-1]:
+            self.effect(e)
+        return self.expr(node.exprs[-1])
+
+    def expr_TernaryOp(self, node: c_ast.TernaryOp) -> Expr:
+        then_b, else_b, join = self.new_block(), self.new_block(), self.new_block()
+        self.condition(node.cond, then_b, else_b)
+        # the type of the result needs both operands; lower each in its own block
+        self.cur = then_b
+        a = self.rvalue(node.iftrue)
+        a_end = self.cur
+        self.cur = else_b
+        b = self.rvalue(node.iffalse)
+        b_end = self.cur
+        if isinstance(a.type, VoidType) or isinstance(b.type, VoidType):
+            rtype: CType = a.type
+        elif a.type.is_arithmetic and b.type.is_arithmetic:
+            rtype = usual_arithmetic_conversion(a.type, b.type)
+        elif isinstance(a.type, PointerType) and not is_null_constant(a):
+            rtype = a.type
+        else:
+            rtype = b.type
+        if isinstance(rtype, VoidType):
+            for end in (a_end, b_end):
+                self.cur = end
+                self.goto(join, node)
+            self.cur = join
+            return Const(INT, 0)
+        t = self.temp(rtype, node)
+        if isinstance(rtype, RecordType):
+            self.address_taken.add(t)
+        for end, value in ((a_end, a), (b_end, b)):
+            self.cur = end
+            self.emit(Assign(VarRef(t, rtype), self.convert(value, rtype), self.loc(node)))
+            self.goto(join, node)
+        self.cur = join
+        return Load(VarRef(t, rtype), rtype)
+
+    def materialize_condition(self, node: c_ast.Node) -> Expr:
+        """The 0/1 value of a condition lowered as branches (`&&`, `||` in value context)."""
+        t = self.temp(INT, node)
+        yes, no, join = self.new_block(), self.new_block(), self.new_block()
+        self.condition(node, yes, no)
+        for b, v in ((yes, 1), (no, 0)):
+            self.cur = b
+            self.emit(Assign(VarRef(t, INT), Const(INT, v), self.loc(node)))
+            self.goto(join, node)
+        self.cur = join
+        return Load(VarRef(t, INT), INT)
+
+    def expr_FuncCall(self, node: c_ast.FuncCall) -> Expr:
+        result = self.call(node, value_used=True)
+        if result is None:
+            return Const(INT, 0)  # value of a void call, never used by valid C
+        return result
+
+    def call(self, node: c_ast.FuncCall, value_used: bool) -> Expr | None:
+        if not isinstance(node.name, c_ast.ID):
+            raise self.unsupported("call through a function pointer", node)
+        name = node.name.name
+        args_nodes = node.args.exprs if node.args is not None else []
+        if name in _TRANSPARENT_BUILTINS:
+            for extra in args_nodes[1:]:
+                self.effect(extra)
+            return self.rvalue(args_nodes[_TRANSPARENT_BUILTINS[name]])
+        fn = self.unit.functions.get(name)
+        if fn is None:
+            try:
+                target = self.lookup(name, node)
+            except CtgenError:
+                raise CtgenError(f"implicit declaration of function '{name}'",
+                                 self.loc(node)) from None
+            raise self.unsupported(f"call through the function pointer '{name}'", node) \
+                if isinstance(target, Variable) else CtgenError(
+                    f"'{name}' is not a function", self.loc(node))
+        ftype = fn.type
+        if not ftype.variadic and len(args_nodes) != len(ftype.params) and not (
+                len(ftype.params) == 0):
+            raise CtgenError(f"wrong number of arguments to '{name}'", self.loc(node))
+        args: list[Expr] = []
+        for i, a in enumerate(args_nodes):
+            v = self.rvalue(a)
+            if i < len(ftype.params):
+                v = self.convert(v, ftype.params[i])
+            elif isinstance(v.type, FloatType):
+                v = self.convert(v, DOUBLE)
+            else:
+                v = self.promote(v)
+            args.append(v)
+        target: Expr | None = None
+        if not isinstance(ftype.result, VoidType) and value_used:
+            t = self.temp(ftype.result, node)
+            if isinstance(ftype.result, RecordType):
+                self.address_taken.add(t)
+            target = VarRef(t, t.type)
+        self.emit(Call(target, name, args, self.loc(node)))
+        if target is None:
+            return None
+        return Load(target, target.type)
+
+    def expr_CompoundLiteral(self, node: c_ast.CompoundLiteral) -> Expr:
+        return self.lvalue(node)
+
+    # ---------------------------------------------------------------- effects
+
+    def effect(self, node: c_ast.Node) -> None:
+        """Lower an expression evaluated only for its side effects."""
+        if isinstance(node, c_ast.Assignment):
+            self.assign(node)
+        elif isinstance(node, c_ast.UnaryOp) and node.op in ("++", "--", "p++", "p--"):
+            self.increment(node, value_used=False)
+        elif isinstance(node, c_ast.FuncCall):
+            self.call(node, value_used=False)
+        elif isinstance(node, c_ast.ExprList):
+            for e in node.exprs:
+                self.effect(e)
+        elif isinstance(node, c_ast.Cast):
+            self.effect(node.expr)
+        elif isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
+            join = self.new_block()
+            rest = self.new_block()
+            if node.op == "&&":
+                self.condition(node.left, rest, join)
+            else:
+                self.condition(node.left, join, rest)
+            self.cur = rest
+            self.effect(node.right)
+            self.goto(join, node)
+            self.cur = join
+        elif isinstance(node, c_ast.TernaryOp):
+            then_b, else_b, join = self.new_block(), self.new_block(), self.new_block()
+            self.condition(node.cond, then_b, else_b)
+            for b, sub in ((then_b, node.iftrue), (else_b, node.iffalse)):
+                self.cur = b
+                self.effect(sub)
+                self.goto(join, node)
+            self.cur = join
+        else:
+            self.rvalue(node)
+
+    # --------------------------------------------------------------- conditions
+
+    def condition(self, node: c_ast.Node, if_true: Block, if_false: Block) -> None:
+        """Branch to `if_true` or `if_false`; `&&`, `||`, `!` and `?:` become branches."""
+        if isinstance(node, c_ast.BinaryOp) and node.op == "&&":
+            mid = self.new_block()
+            self.condition(node.left, mid, if_false)
+            self.cur = mid
+            self.condition(node.right, if_true, if_false)
+            return
+        if isinstance(node, c_ast.BinaryOp) and node.op == "||":
+            mid = self.new_block()
+            self.condition(node.left, if_true, mid)
+            self.cur = mid
+            self.condition(node.right, if_true, if_false)
+            return
+        if isinstance(node, c_ast.UnaryOp) and node.op == "!":
+            inner = node.expr
+            if isinstance(inner, c_ast.BinaryOp) and inner.op in ("&&", "||") or (
+                    isinstance(inner, c_ast.UnaryOp) and inner.op == "!"):
+                self.condition(inner, if_false, if_true)
+                return
+        if isinstance(node, c_ast.ExprList):
+            for e in node.exprs[:-1]:
+                self.effect(e)
+            self.condition(node.exprs[-1], if_true, if_false)
+            return
+        e = self.truth(self.rvalue(node))
+        value = fold(e)
+        if value is not None:
+            self.goto(if_true if value else if_false, node)
+            return
+        self.terminate(Branch(e, if_true, if_false, self.loc(node)))
+
+    # ------------------------------------------------------------- initializers
+
+    def initialize(self, target: Expr, ctype: CType, init: c_ast.Node,
+                   node: c_ast.Node) -> None:
+        """Assignments giving the object `target` its initial value from `init`."""
+        loc = self.loc(node)
+        if isinstance(ctype, ArrayType) and isinstance(init, c_ast.Constant) and \
+                init.type == "string":
+            data = parse_string_literal(init.value)
+            self.emit(ZeroFill(target, loc))
+            elem = ctype.element
+            count = ctype.count if ctype.count is not None else len(data)
+            for i, byte in enumerate(data[:count]):
+                if byte:
+                    self.emit(Assign(self.element(target, i, elem), Const(elem, byte), loc))
+            return
+        if isinstance(init, c_ast.InitList) and not isinstance(ctype, (ArrayType, RecordType)):
+            if init.exprs:
+                self.initialize(target, ctype, init.exprs[0], node)
+            else:
+                self.emit(ZeroFill(target, loc))
+            return
+        if not isinstance(init, c_ast.InitList):
+            value = self.rvalue(init)
+            if isinstance(ctype, RecordType):
+                self.emit(Assign(target, value, loc))
+            else:
+                self.emit(Assign(target, self.convert(value, ctype), loc))
+            return
+        self.emit(ZeroFill(target, loc))
+        self.init_list(target, ctype, list(init.exprs), node)
+
+    def element(self, target: Expr, index: int, elem: CType) -> Expr:
+        base = AddrOf(target, PointerType(elem))
+        return Deref(PtrAdd(base, Const(LONG, index), PointerType(elem)), elem)
+
+    def init_list(self, target: Expr, ctype: CType, items: list[c_ast.Node],
+                  node: c_ast.Node) -> None:
+        if isinstance(ctype, ArrayType):
+            index = 0
+            for item in items:
+                if isinstance(item, c_ast.NamedInitializer):
+                    desig = item.name[0]
+                    if len(item.name) != 1 or isinstance(desig, c_ast.ID):
+                        raise self.unsupported("nested designator in an array initializer",
+                                               item)
+                    assert self.unit.resolver is not None
+                    index = self.unit.resolver.eval_int_constant(desig)
+                    item = item.expr
+                self.init_item(self.element(target, index, ctype.element), ctype.element,
+                               item, node)
+                index += 1
+            return
+        assert isinstance(ctype, RecordType)
+        members = [f for f in ctype.fields if f.name is not None or
+                   isinstance(f.type, RecordType)]
+        pos = 0
+        for item in items:
+            if isinstance(item, c_ast.NamedInitializer):
+                if len(item.name) != 1 or not isinstance(item.name[0], c_ast.ID):
+                    raise self.unsupported("nested designator in a struct initializer", item)
+                fname = item.name[0].name
+                lv = self.member(target, fname, item)
+                assert isinstance(lv, Member)
+                self.init_item(lv, lv.type, item.expr, node)
+                names = [f.name for f in members]
+                pos = names.index(fname) + 1 if fname in names else pos
+                continue
+            if pos >= len(members):
+                raise CtgenError("excess elements in initializer", self.loc(item))
+            f = members[pos]
+            self.init_item(Member(target, f, f.type), f.type, item, node)
+            pos += 1
+            if ctype.is_union:
+                break
+
+    def init_item(self, target: Expr, ctype: CType, item: c_ast.Node,
+                  node: c_ast.Node) -> None:
+        if isinstance(item, c_ast.InitList):
+            if isinstance(ctype, (ArrayType, RecordType)):
+                self.init_list(target, ctype, list(item.exprs), node)
+            elif item.exprs:
+                self.init_item(target, ctype, item.exprs[0], node)
+            return
+        if isinstance(ctype, ArrayType) and isinstance(item, c_ast.Constant) and \
+                item.type == "string":
+            self.initialize(target, ctype, item, node)
+            return
+        if isinstance(ctype, (ArrayType, RecordType)) and not (
+                isinstance(ctype, RecordType) and self.is_record_valued(item)):
+            raise self.unsupported("initializer with elided braces", item)
+        value = self.rvalue(item)
+        self.emit(Assign(target, value if isinstance(ctype, RecordType)
+                         else self.convert(value, ctype), self.loc(item)))
+
+    def is_record_valued(self, item: c_ast.Node) -> bool:
+        try:
+            return isinstance(self.type_of(item), RecordType)
+        except CtgenError:
+            return False
+
+
+INT_CHAR = IntType("char", 1, 1, True, 1)
+
+
+class _StaticInitLowerer(_ExprLowerer):
+    """Turns the initializer of a global into statements that set its initial contents."""
+
+    def lower(self, var: Variable) -> list[Stmt]:
+        assert var.init is not None
+        self.initialize(VarRef(var, var.type), var.type, var.init, var.init)
+        return self.cur.stmts
+
+
+class FunctionLowerer(_ExprLowerer):
+    """Lowers one function definition to a CFG."""
+
+    def __init__(self, unit: Unit, program: Program, fn: Function) -> None:
+        super().__init__(unit)
+        self.program = program
+        self.fn = fn
+        self.locals: list[Variable] = []
+        self.static_locals: list[Variable] = []
+        self.breaks: list[Block] = []
+        self.continues: list[Block] = []
+        self.switches: list[_SwitchContext] = []
+        self.labels: dict[str, Block] = {}
+        self.defined_labels: set[str] = set()
+
+    def lower(self) -> CFG:
+        fn = self.fn
+        assert fn.definition is not None
+        entry = self.cur
+        for p in fn.params:
+            self.scopes[-1][p.name] = p
+        resolver = self.unit.resolver
+        assert resolver is not None
+        self.scopes.append({})
+        resolver.push_scope()
+        try:
+            self.statement(fn.definition.body)
+        finally:
+            resolver.pop_scope()
+        loc = self.loc(fn.definition.body)
+        end_loc = SourceLocation(loc.file, fn.end_line or loc.line, 0)
+        self.terminate(Return(None, end_loc))  # falling off the end
+        for name, b in self.labels.items():
+            if name not in self.defined_labels:
+                raise CtgenError(f"label '{name}' used but not defined", self.loc(
+                    fn.definition))
+        blocks = self.reachable_blocks(entry)
+        return CFG(fn, blocks, entry, self.locals + self.temps + self.static_locals,
+                   fn.type.result, self.address_taken)
+
+    def reachable_blocks(self, entry: Block) -> list[Block]:
+        seen = {entry.id}
+        order = [entry]
+        stack = [entry]
+        while stack:
+            b = stack.pop()
+            assert b.terminator is not None, f"block {b.id} has no terminator"
+            for s in b.terminator.successors():
+                if s.id not in seen:
+                    seen.add(s.id)
+                    order.append(s)
+                    stack.append(s)
+        order.sort(key=lambda b: b.id)
+        for new_id, b in enumerate(order):
+            b.id = new_id
+        return order
+
+    # --------------------------------------------------------------- statements
+
+    def statement(self, node: c_ast.Node | None) -> None:
+        if node is None:
+            return
+        method = getattr(self, f"stmt_{type(node).__name__}", None)
+        if method is not None:
+            method(node)
+        else:
+            self.effect(node)
+
+    def stmt_Compound(self, node: c_ast.Compound) -> None:
+        self.scopes.append({})
+        assert self.unit.resolver is not None
+        self.unit.resolver.push_scope()
+        try:
+            for item in node.block_items or []:
+                self.statement(item)
+        finally:
+            self.unit.resolver.pop_scope()
+            self.scopes.pop()
+
+    def stmt_EmptyStatement(self, node: c_ast.Node) -> None:
+        pass
+
+    def stmt_Pragma(self, node: c_ast.Node) -> None:
+        pass
+
+    def stmt_StaticAssert(self, node: c_ast.Node) -> None:
+        pass
+
+    def stmt_Typedef(self, node: c_ast.Typedef) -> None:
+        assert self.unit.resolver is not None
+        self.unit.resolver.declare_typedef(node.name, self.resolve_type(node.type))
+
+    def stmt_DeclList(self, node: c_ast.DeclList) -> None:
+        for d in node.decls:
+            self.stmt_Decl(d)
+
+    def stmt_Decl(self, node: c_ast.Decl) -> None:
+        if node.name is None:
+            self.resolve_type(node.type)  # a struct/union/enum declaration
+            return
+        if isinstance(node.type, c_ast.FuncDecl):
+            return  # a block-scope function declaration; calls resolve by name
+        storage = node.storage or []
+        if "extern" in storage:
+            g = self.unit.globals.get(node.name)
+            if g is None:
+                raise self.unsupported(f"block-scope extern '{node.name}'", node)
+            self.scopes[-1][node.name] = g
+            return
+        ctype = self.resolve_type(node.type)
+        if isinstance(ctype, ArrayType) and ctype.count is None and node.init is not None:
+            ctype = ArrayType(ctype.element, self.initializer_count(node.init, ctype))
+        if isinstance(ctype, ArrayType) and ctype.count is None:
+            raise self.unsupported("array of unknown size", node)
+        assert self.unit.resolver is not None
+        quals = node.quals or []
+        var = Variable(
+            node.name, ctype, STATIC_LOCAL if "static" in storage else LOCAL, self.loc(node),
+            self.unit.resolver.declaration_template(node), is_const="const" in quals,
+            is_volatile="volatile" in quals, init=node.init)
+        self.scopes[-1][node.name] = var
+        if isinstance(ctype, (ArrayType, RecordType)):
+            self.address_taken.add(var)
+        if var.kind == STATIC_LOCAL:
+            self.static_locals.append(var)
+            if node.init is not None:
+                saved = self.cur
+                self.cur = Block(-1)
+                self.initialize(VarRef(var, ctype), ctype, node.init, node)
+                self.program.static_inits[var] = self.cur.stmts
+                self.cur = saved
+            return
+        self.locals.append(var)
+        if node.init is None:
+            self.emit(Init(var, self.loc(node)))
+        else:
+            self.initialize(VarRef(var, ctype), ctype, node.init, node)
+
+    def initializer_count(self, init: c_ast.Node, ctype: ArrayType) -> int:
+        if isinstance(init, c_ast.Constant) and init.type == "string":
+            return len(parse_string_literal(init.value))
+        if isinstance(init, c_ast.InitList):
+            count, index = 0, 0
+            for item in init.exprs:
+                if isinstance(item, c_ast.NamedInitializer):
+                    assert self.unit.resolver is not None
+                    index = self.unit.resolver.eval_int_constant(item.name[0])
+                index += 1
+                count = max(count, index)
+            return count
+        raise self.unsupported("array initializer", init)
+
+    def stmt_Return(self, node: c_ast.Return) -> None:
+        value = None
+        if node.expr is not None:
+            v = self.rvalue(node.expr)
+            if not isinstance(self.fn.type.result, VoidType):
+                value = self.convert(v, self.fn.type.result)
+        self.terminate(Return(value, self.loc(node)))
+
+    def stmt_If(self, node: c_ast.If) -> None:
+        then_b, join = self.new_block(), self.new_block()
+        else_b = self.new_block() if node.iffalse is not None else join
+        self.condition(node.cond, then_b, else_b)
+        self.cur = then_b
+        self.statement(node.iftrue)
+        self.goto(join, node)
+        if node.iffalse is not None:
+            self.cur = else_b
+            self.statement(node.iffalse)
+            self.goto(join, node)
+        self.cur = join
+
+    def loop(self, head: Block, cond: c_ast.Node | None, body: c_ast.Node | None,
+             cont: Block, exit_b: Block, node: c_ast.Node) -> None:
+        body_b = self.new_block()
+        self.cur = head
+        if cond is None:
+            self.goto(body_b, node)
+        else:
+            self.condition(cond, body_b, exit_b)
+        self.cur = body_b
+        self.breaks.append(exit_b)
+        self.continues.append(cont)
+        self.statement(body)
+        self.breaks.pop()
+        self.continues.pop()
+        self.goto(cont, node)
+
+    def stmt_While(self, node: c_ast.While) -> None:
+        head, exit_b = self.new_block(), self.new_block()
+        self.goto(head, node)
+        self.loop(head, node.cond, node.stmt, head, exit_b, node)
+        self.cur = exit_b
+
+    def stmt_DoWhile(self, node: c_ast.DoWhile) -> None:
+        body_b, cond_b, exit_b = self.new_block(), self.new_block(), self.new_block()
+        self.goto(body_b, node)
+        self.cur = body_b
+        self.breaks.append(exit_b)
+        self.continues.append(cond_b)
+        self.statement(node.stmt)
+        self.breaks.pop()
+        self.continues.pop()
+        self.goto(cond_b, node)
+        self.cur = cond_b
+        self.condition(node.cond, body_b, exit_b)
+        self.cur = exit_b
+
+    def stmt_For(self, node: c_ast.For) -> None:
+        self.scopes.append({})
+        assert self.unit.resolver is not None
+        self.unit.resolver.push_scope()
+        try:
+            if node.init is not None:
+                if isinstance(node.init, (c_ast.DeclList, c_ast.Decl)):
+                    self.statement(node.init)
+                else:
+                    self.effect(node.init)
+            head, next_b, exit_b = self.new_block(), self.new_block(), self.new_block()
+            self.goto(head, node)
+            self.loop(head, node.cond, node.stmt, next_b, exit_b, node)
+            self.cur = next_b
+            if node.next is not None:
+                self.effect(node.next)
+            self.goto(head, node)
+            self.cur = exit_b
+        finally:
+            self.unit.resolver.pop_scope()
+            self.scopes.pop()
+
+    def stmt_Break(self, node: c_ast.Break) -> None:
+        if not self.breaks:
+            raise CtgenError("break outside a loop or switch", self.loc(node))
+        self.goto(self.breaks[-1], node)
+
+    def stmt_Continue(self, node: c_ast.Continue) -> None:
+        if not self.continues:
+            raise CtgenError("continue outside a loop", self.loc(node))
+        self.goto(self.continues[-1], node)
+
+    def label_block(self, name: str) -> Block:
+        if name not in self.labels:
+            self.labels[name] = self.new_block()
+        return self.labels[name]
+
+    def stmt_Label(self, node: c_ast.Label) -> None:
+        b = self.label_block(node.name)
+        self.defined_labels.add(node.name)
+        self.goto(b, node)
+        self.cur = b
+        self.statement(node.stmt)
+
+    def stmt_Goto(self, node: c_ast.Goto) -> None:
+        self.goto(self.label_block(node.name), node)
+
+    def stmt_Switch(self, node: c_ast.Switch) -> None:
+        value = self.promote(self.rvalue(node.cond))
+        if not isinstance(value.type, IntType):
+            raise CtgenError("switch on a non-integer", self.loc(node))
+        head = self.cur
+        exit_b = self.new_block()
+        ctx = _SwitchContext(value.type)
+        self.switches.append(ctx)
+        self.breaks.append(exit_b)
+        self.cur = self.new_block()  # code before the first label is unreachable
+        self.statement(node.stmt)
+        self.breaks.pop()
+        self.switches.pop()
+        self.goto(exit_b, node)
+        groups: dict[int, list[int]] = {}
+        blocks: dict[int, Block] = {}
+        seen: set[int] = set()
+        for v, b in ctx.cases:
+            if v in seen:
+                raise CtgenError(f"duplicate case value {v}", self.loc(node))
+            seen.add(v)
+            if ctx.default is not None and b is ctx.default:
+                continue  # a case sharing the default's label is the default outcome
+            groups.setdefault(b.id, []).append(v)
+            blocks[b.id] = b
+        cases = [(tuple(vs), blocks[bid]) for bid, vs in groups.items()]
+        default = ctx.default if ctx.default is not None else exit_b
+        saved = self.cur
+        self.cur = head
+        const = fold(value)
+        if const is not None:
+            target = next((b for vs, b in cases if const in vs), default)
+            self.goto(target, node)
+        else:
+            self.terminate(Switch(value, cases, default, ctx.default is not None,
+                                  self.loc(node)))
+        self.cur = saved
+        self.cur = exit_b
+
+    def stmt_Case(self, node: c_ast.Case) -> None:
+        if not self.switches:
+            raise CtgenError("case label outside a switch", self.loc(node))
+        ctx = self.switches[-1]
+        b = self.new_block()
+        self.goto(b, node)
+        self.cur = b
+        value = fold(self.convert(self.rvalue(node.expr), ctx.type))
+        if not isinstance(value, int):
+            raise CtgenError("case label is not an integer constant", self.loc(node))
+        ctx.cases.append((value, b))
+        for s in node.stmts or []:
+            self.statement(s)
+
+    def stmt_Default(self, node: c_ast.Default) -> None:
+        if not self.switches:
+            raise CtgenError("default label outside a switch", self.loc(node))
+        ctx = self.switches[-1]
+        b = self.new_block()
+        self.goto(b, node)
+        self.cur = b
+        ctx.default = b
+        for s in node.stmts or []:
+            self.statement(s)
+
+
+__all__ = ["Program", "lower_unit", "FunctionLowerer", "GLOBAL", "BOOL", "strip_enum", "decay"]

@@ -1,0 +1,304 @@
+"""CTGEN's symbolic test case tree and the generation loop for one function.
+
+The tree holds, at every branch point of every explored path, the execution state there
+and which outgoing edges were explored, pruned (infeasible) or cut (a bound). Goals are the
+uncovered branch outcomes of the function, ordered by their distance from its start. Each
+round selects the open tree edge that is the highest-priority goal (or, when no goal is
+directly open, the open edge closest to one), resumes the stored state there, and continues
+the path to the function's exit, preferring uncovered edges at each later branch and asking
+the solver at each branch whether the edge is feasible. A completed path that covers a new
+outcome becomes a case. When no open edge can lead to a goal any more, the remaining goals
+are unreachable, unless a bound, the budget or an unsupported construct cut the search, in
+which case they are reported as not reached with that reason.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+from ..cases import (
+    STOP_DEPTH, STOP_EXHAUSTED, STOP_SKIPPED, STOP_TIME, Case, FunctionCases, Outcome)
+from ..ir.cfg import CFG, Block, Edge
+from ..ir.lower import Program
+from ..symbolic import extract
+from ..symbolic.executor import BoundReached, Executor, Finished, Fork, PathError
+from ..symbolic.solver import SAT, UNSAT, Solver
+from ..symbolic.state import State
+
+OPEN, EXPLORED, PRUNED, CUT = "open", "explored", "pruned", "cut"
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    max_depth: int = 64
+    timeout: float = 30.0
+    max_recursion: int = 8
+
+
+@dataclass(eq=False)
+class TreeNode:
+    """A branch point of an explored path: the state before the branch and its edges."""
+
+    state: State
+    block: Block
+    guards: list
+    depth: int
+    edges: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.edges = [OPEN if g is not None else PRUNED for g in self.guards]
+
+    @property
+    def in_function_under_test(self) -> bool:
+        return len(self.state.frames) == 1
+
+
+class Generator:
+    """Generates the cases of one function."""
+
+    def __init__(self, program: Program, function: str, options: SearchOptions) -> None:
+        self.program = program
+        self.cfg: CFG = program.cfgs[function]
+        self.options = options
+        self.executor = Executor(program, function, options.max_depth, options.max_recursion)
+        self.solver = Solver()
+        self.order = {e: i for i, e in enumerate(self.cfg.branch_edges())}
+        self.uncovered: set[Edge] = set(self.order)
+        self.entry_distance = self.cfg.distances_from_entry()
+        self.exit_distance: dict[int, dict[int, int]] = {}
+        self.goal_distance: dict[int, int] = {}
+        self.nodes: list[TreeNode] = []
+        self.cases: list[Case] = []
+        self.cut_reason: str | None = None
+        self.unsupported: PathError | None = None
+        self.solver_gave_up = False
+        self.deadline = 0.0
+
+    # ------------------------------------------------------------------ loop
+
+    def run(self) -> FunctionCases:
+        start = time.monotonic()
+        self.deadline = start + self.options.timeout
+        self.update_goal_distances()
+        stop = STOP_EXHAUSTED
+        try:
+            root_state = self.executor.initial_state()
+            self.continue_path(root_state)
+            while self.uncovered:
+                if time.monotonic() > self.deadline:
+                    stop = STOP_TIME
+                    break
+                choice = self.select()
+                if choice is None:
+                    break
+                node, index = choice
+                self.explore(node, index)
+        except _OutOfTime:
+            stop = STOP_TIME
+        except PathError as err:
+            if err.unsupported and not self.cases:
+                return self.skipped(err, time.monotonic() - start)
+            raise
+        if self.unsupported is not None and not self.cases:
+            return self.skipped(self.unsupported, time.monotonic() - start)
+        if stop == STOP_EXHAUSTED and self.uncovered and self.cut_reason is not None:
+            stop = STOP_DEPTH
+        return self.result(stop, time.monotonic() - start)
+
+    def skipped(self, err: PathError, seconds: float) -> FunctionCases:
+        fn = self.cfg.function
+        where = f"{err.location}: " if err.location else ""
+        return FunctionCases(fn.name, fn.location.line, fn.prototype, (), STOP_SKIPPED,
+                             len(self.order), skip_reason=f"{where}{err}",
+                             generation_seconds=seconds)
+
+    def result(self, stop: str, seconds: float) -> FunctionCases:
+        fn = self.cfg.function
+        remaining = sorted(self.uncovered, key=lambda e: self.order[e])
+        proved = stop == STOP_EXHAUSTED and self.unsupported is None and \
+            not self.solver_gave_up
+        outcomes = tuple(self.outcome(e) for e in remaining)
+        return FunctionCases(
+            name=fn.name, line=fn.location.line, prototype=fn.prototype,
+            cases=tuple(self.cases), stop_reason=stop, outcomes_total=len(self.order),
+            unreachable=outcomes if proved else (),
+            not_reached=() if proved else outcomes,
+            generation_seconds=seconds)
+
+    def outcome(self, e: Edge) -> Outcome:
+        loc = self.cfg.edge_location(e)
+        return Outcome(loc.line, loc.column, self.cfg.edge_label(e))
+
+    # ------------------------------------------------------------- selection
+
+    def update_goal_distances(self) -> None:
+        self.goal_distance = self.cfg.distances_to(self.uncovered)
+
+    def exit_distances(self, cfg: CFG) -> dict[int, int]:
+        key = id(cfg)
+        if key not in self.exit_distance:
+            self.exit_distance[key] = cfg.distances_to_exit()
+        return self.exit_distance[key]
+
+    def edge_rank(self, node: TreeNode, index: int) -> tuple | None:
+        """Priority of exploring edge `index` of `node` (smaller first); None when the edge
+        cannot lead to an uncovered outcome."""
+        if node.in_function_under_test:
+            edge = Edge(node.block.id, index)
+            if edge in self.uncovered:
+                return (0, self.entry_distance.get(node.block.id, 0), self.order[edge])
+            target = self.cfg.edge_target(edge)
+            dist = self.goal_distance.get(target.id)
+            if dist is None:
+                return None
+            return (1, dist, node.depth)
+        bottom = node.state.frames[0]
+        dist = self.goal_distance.get(bottom.block.id)
+        if dist is None:
+            return None
+        return (2, dist, node.depth)
+
+    def select(self) -> tuple[TreeNode, int] | None:
+        best: tuple | None = None
+        choice = None
+        alive: list[TreeNode] = []
+        for node in self.nodes:
+            has_open = False
+            for i, status in enumerate(node.edges):
+                if status != OPEN:
+                    continue
+                has_open = True
+                rank = self.edge_rank(node, i)
+                if rank is None:
+                    continue
+                if best is None or rank < best:
+                    best, choice = rank, (node, i)
+            if has_open:
+                alive.append(node)
+        self.nodes = alive  # nodes without open edges are never selected again
+        return choice
+
+    def continuation_order(self, node: TreeNode) -> list[int]:
+        """The order in which to try the edges of a branch met while completing a path."""
+        frame = node.state.frame
+        exits = self.exit_distances(frame.cfg)
+        term = node.block.terminator
+        assert term is not None
+        succs = term.successors()
+        ranked = []
+        for i, g in enumerate(node.guards):
+            if g is None:
+                continue
+            to_exit = exits.get(succs[i].id, 1 << 20)
+            if node.in_function_under_test:
+                edge = Edge(node.block.id, i)
+                if edge in self.uncovered and edge not in node.state.edges:
+                    ranked.append(((0, self.order[edge]), i))
+                    continue
+                dist = self.goal_distance.get(succs[i].id)
+                ranked.append(((1, dist, to_exit) if dist is not None else (2, to_exit), i))
+            else:
+                ranked.append(((1, to_exit), i))
+        ranked.sort()
+        return [i for _, i in ranked]
+
+    # ------------------------------------------------------------- execution
+
+    def check_time(self) -> None:
+        if time.monotonic() > self.deadline:
+            raise _OutOfTime()
+
+    def feasible(self, state: State) -> bool:
+        result = self.solver.check(state.constraints)
+        if result == UNSAT:
+            return False
+        if result != SAT:
+            self.solver_gave_up = True
+            return False
+        return True
+
+    def explore(self, node: TreeNode, index: int) -> None:
+        """Resume the stored state of `node` along edge `index` and complete the path."""
+        node.edges[index] = EXPLORED
+        state = node.state.fork()
+        try:
+            self.executor.take(state, node.block, index, node.guards[index])
+        except BoundReached as bound:
+            node.edges[index] = CUT
+            self.cut_reason = str(bound)
+            return
+        if not self.feasible(state):
+            node.edges[index] = PRUNED
+            return
+        self.continue_path(state, node.depth + 1)
+
+    def continue_path(self, state: State, depth: int = 0) -> None:
+        """Run `state` to the exit of the function, adding every branch point to the tree."""
+        while True:
+            self.check_time()
+            try:
+                outcome = self.executor.advance(state)
+            except BoundReached as bound:
+                self.cut_reason = str(bound)
+                return
+            except PathError as err:
+                if err.unsupported:
+                    if self.unsupported is None:
+                        self.unsupported = err
+                    if not self.cases and not self.nodes:
+                        raise
+                return
+            if isinstance(outcome, Finished):
+                self.finish(outcome.state)
+                return
+            assert isinstance(outcome, Fork)
+            node = TreeNode(outcome.state, outcome.block, outcome.guards, depth)
+            self.nodes.append(node)
+            depth += 1
+            for i in self.continuation_order(node):
+                next_state = node.state.fork()
+                try:
+                    self.executor.take(next_state, node.block, i, node.guards[i])
+                except BoundReached as bound:
+                    node.edges[i] = CUT
+                    self.cut_reason = str(bound)
+                    continue
+                node.edges[i] = EXPLORED
+                if self.feasible(next_state):
+                    state = next_state
+                    break
+                node.edges[i] = PRUNED
+            else:
+                return  # every edge infeasible or cut
+
+    def finish(self, state: State) -> None:
+        """A complete path: a case if it covers a new outcome (or is the first path)."""
+        new = [e for e in state.edges if e in self.uncovered]
+        if not new and (self.cases or self.order):
+            return
+        model = self.solver.model(state.constraints, extract.preferences(state))
+        if model is None:
+            return
+        params, globals_ = extract.inputs(model, state)
+        case = Case(
+            function=self.cfg.function.name,
+            number=len(self.cases) + 1,
+            params=params,
+            globals=globals_,
+            expected=extract.expected(model, state, self.cfg.result_type),
+            stubs=extract.stub_scripts(model, state),
+            covered=tuple(self.outcome(e) for e in dict.fromkeys(state.edges)),
+        )
+        self.cases.append(case)
+        self.uncovered.difference_update(state.edges)
+        self.update_goal_distances()
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+def generate_function(program: Program, function: str, options: SearchOptions
+                      ) -> FunctionCases:
+    """The cases of `function` (which must have a CFG in `program`)."""
+    return Generator(program, function, options).run()

@@ -1,0 +1,493 @@
+"""Symbolic execution of the IR: advances a state statement by statement until the next
+branch whose outcome depends on the inputs, or until the function under test returns.
+
+Calls of functions defined in the unit are executed (inlined) in a new frame; calls of
+undefined functions return a fresh symbolic value per call (the stub's choice).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import z3
+
+from ..errors import CtgenError, UnsupportedError
+from ..frontend.ctype import (
+    ArrayType, BOOL, CType, FloatType, IntType, PointerType, RecordType, VoidType)
+from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
+from ..ir.cfg import (
+    CFG, Assign, Block, Branch, Call, Edge, Goto, Init, Return, Stmt, Switch, ZeroFill)
+from ..ir.expr import (
+    AddrOf, Binary, Cast, Const, Deref, Expr, FunctionRef, Load, Member, PtrAdd, PtrDiff,
+    StringLit, Unary, VarRef, describe)
+from ..ir.lower import Program
+from . import memory
+from .memory import MemObject, cells_of, zero_cells
+from .state import Frame, InputRoot, State, StubCallRecord
+from .values import (
+    AggVal, PtrVal, SymValue, arithmetic, bool_to_int, compare, constant, convert, truth,
+    unary)
+
+
+class PathError(Exception):
+    """The path cannot become a case: it accesses memory outside an object or hits a
+    construct the generator does not support."""
+
+    def __init__(self, message: str, location: object = None, unsupported: bool = False):
+        super().__init__(message)
+        self.location = location
+        self.unsupported = unsupported
+
+
+class BoundReached(Exception):
+    """The path exceeded the loop-unwinding, recursion or step bound."""
+
+
+@dataclass
+class Finished:
+    state: State
+
+
+@dataclass
+class Fork:
+    """The state stopped at a branch of `block` whose outcome depends on the inputs;
+    `guards[i]` is the condition of outgoing edge i (None if the edge is impossible)."""
+
+    state: State
+    block: Block
+    guards: list[z3.BoolRef | None]
+
+
+@dataclass
+class _Mem:
+    object_id: int
+    offset: z3.BitVecRef
+    bitfield: object = None  # ctype.Field of a bit-field member
+
+
+@dataclass
+class _Reg:
+    frame: Frame
+    var: Variable
+
+
+_ZERO64 = z3.BitVecVal(0, 64)
+
+
+class Executor:
+    """Runs paths of one function under test."""
+
+    def __init__(self, program: Program, function: str, max_depth: int = 64,
+                 max_recursion: int = 8, max_steps: int = 20000) -> None:
+        self.program = program
+        self.function = function
+        self.cfg = program.cfgs[function]
+        self.max_depth = max_depth
+        self.max_recursion = max_recursion
+        self.max_steps = max_steps
+        self._next_object = 0
+
+    # ------------------------------------------------------------------ states
+
+    def new_object(self, state: State, name: str, cells: list, readonly: bool = False
+                   ) -> int:
+        self._next_object += 1
+        oid = self._next_object
+        obj = MemObject(oid, name, len(cells), list(cells), readonly, state.token,
+                        initial=list(cells))
+        state.memory[oid] = obj
+        return oid
+
+    def initial_state(self) -> State:
+        """A state at the entry of the function under test, with symbolic parameters."""
+        state = State()
+        frame = Frame(self.cfg, self.cfg.entry)
+        state.frames.append(frame)
+        for p in self.cfg.function.params:
+            cells = self.input_cells(state, p.name, p.type)
+            if self.in_memory(self.cfg, p):
+                oid = self.new_object(state, p.name, cells)
+                frame.objects[p] = oid
+                state.inputs.append(InputRoot("param", p, oid, None))
+            else:
+                value = memory.value_from_cells(cells, p.type)
+                frame.registers[p] = value
+                state.inputs.append(InputRoot("param", p, None, value))
+        self.enter_locals(state, frame)
+        return state
+
+    def input_cells(self, state: State, name: str, ctype: CType) -> list:
+        """Fresh symbolic contents for an input object of type `ctype`."""
+        if isinstance(ctype, IntType):
+            v = z3.BitVec(name, ctype.bits)
+            if ctype.is_bool:
+                state.assume(z3.ULE(v, 1))
+            return [(v, i) for i in range(ctype.size)]
+        if isinstance(ctype, FloatType):
+            bits = z3.BitVec(name, ctype.size * 8)
+            v = z3.fpBVToFP(bits, z3.Float32() if ctype.size == 4 else z3.Float64())
+            return [(v, i) for i in range(ctype.size)]
+        if isinstance(ctype, ArrayType):
+            out: list = []
+            for i in range(ctype.count or 0):
+                out.extend(self.input_cells(state, f"{name}[{i}]", ctype.element))
+            return out
+        if isinstance(ctype, RecordType):
+            if ctype.is_union or any(f.is_bitfield for f in ctype.fields):
+                v = z3.BitVec(name, ctype.size * 8)
+                return [(v, i) for i in range(ctype.size)]
+            cells = zero_cells(ctype.size)
+            for f in ctype.fields:
+                sub = self.input_cells(state, f"{name}.{f.name}", f.type)
+                cells[f.offset:f.offset + len(sub)] = sub
+            return cells
+        if isinstance(ctype, PointerType):
+            raise PathError(f"pointer input '{name}' (pointers are not supported yet)",
+                            unsupported=True)
+        raise PathError(f"input '{name}' of type {ctype}", unsupported=True)
+
+    def in_memory(self, cfg: CFG, var: Variable) -> bool:
+        return var in cfg.address_taken or not var.type.is_scalar
+
+    def enter_locals(self, state: State, frame: Frame) -> None:
+        """Create the memory objects of the frame's locals that live in memory."""
+        for v in frame.cfg.locals:
+            if v.kind == STATIC_LOCAL:
+                continue
+            if self.in_memory(frame.cfg, v):
+                size = v.type.size
+                frame.objects[v] = self.new_object(state, v.name, self.garbage(v, size))
+
+    def garbage(self, var: Variable, size: int) -> list:
+        """Contents of an uninitialized object: unknown, the same on every path."""
+        v = z3.BitVec(f"uninit.{var.name}.{id(var)}", size * 8)
+        return [(v, i) for i in range(size)]
+
+    def global_object(self, state: State, var: Variable) -> int:
+        """The object of a global or static local, created on first use: inputs for
+        non-const globals, the initializer's contents for const globals and static locals."""
+        oid = state.globals.get(var)
+        if oid is not None:
+            return oid
+        inits = self.program.static_inits.get(var)
+        is_input = var.kind == GLOBAL and not var.is_const
+        if is_input:
+            cells = self.input_cells(state, var.name, var.type)
+        else:
+            cells = zero_cells(var.type.size)
+        oid = self.new_object(state, var.name, cells, readonly=var.is_const)
+        state.globals[var] = oid
+        if is_input:
+            state.inputs.append(InputRoot("global", var, oid, None))
+        elif inits:
+            for stmt in inits:
+                self.execute(state, stmt, initializing=True)
+            state.memory[oid].initial = list(state.memory[oid].cells)
+        elif var.is_const and var.is_extern:
+            raise PathError(f"const global '{var.name}' has no initializer in the unit",
+                            unsupported=True)
+        return oid
+
+    # --------------------------------------------------------------- advancing
+
+    def advance(self, state: State) -> Finished | Fork:
+        """Run `state` until it returns from the function under test or reaches a branch
+        whose outcome is not decided by the path so far."""
+        while True:
+            frame = state.frame
+            block = frame.block
+            while frame.index < len(block.stmts):
+                stmt = block.stmts[frame.index]
+                frame.index += 1
+                self.execute(state, stmt)
+                if state.frame is not frame:  # a call pushed a frame
+                    break
+            else:
+                term = block.terminator
+                if isinstance(term, Goto):
+                    self.move(state, term.target)
+                elif isinstance(term, Return):
+                    if self.do_return(state, term):
+                        return Finished(state)
+                elif isinstance(term, Branch):
+                    c = truth(term.cond.type, self.eval(state, term.cond))
+                    guards: list[z3.BoolRef | None] = [c, z3.Not(c)]
+                    decided = self.decide(state, block, guards)
+                    if decided is not None:
+                        return decided
+                elif isinstance(term, Switch):
+                    v = self.eval(state, term.value)
+                    assert isinstance(v, z3.BitVecRef)
+                    case_guards: list[z3.BoolRef | None] = []
+                    all_values = []
+                    for values, _ in term.cases:
+                        t = term.value.type
+                        assert isinstance(t, IntType)
+                        conds = [v == z3.BitVecVal(x & ((1 << t.bits) - 1), t.bits)
+                                 for x in values]
+                        all_values.extend(conds)
+                        case_guards.append(z3.Or(*conds) if len(conds) > 1 else conds[0])
+                    case_guards.append(z3.Not(z3.Or(*all_values)) if all_values
+                                       else z3.BoolVal(True))
+                    decided = self.decide(state, block, case_guards)
+                    if decided is not None:
+                        return decided
+                else:
+                    raise PathError("block without terminator")
+
+    def decide(self, state: State, block: Block, guards: list[z3.BoolRef | None]
+               ) -> Fork | None:
+        """Follow the only possible edge, or return a Fork when the inputs decide."""
+        simplified: list[z3.BoolRef | None] = []
+        for g in guards:
+            s = z3.simplify(g) if g is not None else None
+            simplified.append(None if s is None or z3.is_false(s) else s)
+        live = [i for i, g in enumerate(simplified) if g is not None]
+        if len(live) == 1 and z3.is_true(simplified[live[0]]):
+            self.take(state, block, live[0], None)
+            return None
+        return Fork(state, block, simplified)
+
+    def take(self, state: State, block: Block, index: int, guard: z3.BoolRef | None) -> None:
+        """Take outgoing edge `index` of `block` (the current frame's terminator)."""
+        frame = state.frame
+        if guard is not None:
+            state.assume(guard)
+        if frame.cfg is self.cfg and len(state.frames) == 1:
+            state.edges.append(Edge(block.id, index))
+        key = (len(state.frames), id(frame.cfg), block.id)
+        count = state.visits.get(key, 0) + 1
+        state.visits[key] = count
+        if count > self.max_depth:
+            raise BoundReached(f"loop unwound more than {self.max_depth} times")
+        term = block.terminator
+        assert term is not None
+        self.move(state, term.successors()[index])
+
+    def move(self, state: State, target: Block) -> None:
+        state.steps += 1
+        if state.steps > self.max_steps:
+            raise BoundReached(f"path longer than {self.max_steps} blocks")
+        state.frame.block = target
+        state.frame.index = 0
+
+    def do_return(self, state: State, term: Return) -> bool:
+        """Pop the frame; True when the function under test returned."""
+        frame = state.frame
+        value = None
+        if term.value is not None:
+            value = self.eval(state, term.value)
+        state.frames.pop()
+        if not state.frames:
+            state.result = value
+            state.finished = True
+            return True
+        if frame.return_target is not None:
+            if value is None:
+                raise PathError(f"'{frame.cfg.function.name}' returned no value",
+                                term.location)
+            self.store(state, frame.return_target, value)
+        return False
+
+    # -------------------------------------------------------------- statements
+
+    def execute(self, state: State, stmt: Stmt, initializing: bool = False) -> None:
+        try:
+            if isinstance(stmt, Assign):
+                value = self.eval(state, stmt.value)
+                self.store(state, stmt.target, value, initializing)
+            elif isinstance(stmt, ZeroFill):
+                loc = self.locate(state, stmt.target)
+                assert isinstance(loc, _Mem)
+                obj = state.writable(loc.object_id)
+                state.assume(memory.write(obj, loc.offset, stmt.target.type,
+                                          AggVal(tuple(zero_cells(stmt.target.type.size)))))
+                if not initializing:
+                    state.written_objects.add(loc.object_id)
+            elif isinstance(stmt, Init):
+                frame = state.frame
+                if stmt.var in frame.objects:
+                    obj = state.writable(frame.objects[stmt.var])
+                    obj.cells = self.garbage(stmt.var, obj.size)
+                else:
+                    frame.registers[stmt.var] = memory.value_from_cells(
+                        self.garbage(stmt.var, stmt.var.type.size), stmt.var.type)
+            elif isinstance(stmt, Call):
+                self.call(state, stmt)
+        except IndexError as err:
+            raise PathError(f"out-of-bounds access: {err}", stmt.location) from None
+        except UnsupportedError as err:
+            raise PathError(err.message, err.location or stmt.location,
+                            unsupported=True) from None
+
+    def call(self, state: State, stmt: Call) -> None:
+        cfg = self.program.cfgs.get(stmt.function)
+        args = [self.eval(state, a) for a in stmt.args]
+        if cfg is not None:
+            depth = sum(1 for f in state.frames if f.cfg is cfg)
+            if depth >= self.max_recursion:
+                raise BoundReached(f"recursion of '{stmt.function}' deeper than "
+                                   f"{self.max_recursion}")
+            frame = Frame(cfg, cfg.entry, return_target=stmt.target)
+            for p, a, expr in zip(cfg.function.params, args, stmt.args):
+                if self.in_memory(cfg, p):
+                    frame.objects[p] = self.new_object(state, p.name, cells_of(a, p.type))
+                else:
+                    frame.registers[p] = a
+            state.frames.append(frame)
+            self.enter_locals(state, frame)
+            return
+        failure = self.program.failures.get(stmt.function)
+        if failure is not None:
+            raise PathError(f"calls '{stmt.function}', which is not supported: "
+                            f"{failure.message}", stmt.location, unsupported=True)
+        fn = self.program.unit.functions.get(stmt.function)
+        if fn is None:
+            raise PathError(f"call of unknown function '{stmt.function}'", stmt.location,
+                            unsupported=True)
+        # an undefined function: a stub whose result the generator chooses per call
+        index = sum(1 for c in state.stub_calls if c.name == stmt.function)
+        rtype = fn.type.result
+        result: SymValue | None = None
+        if not isinstance(rtype, VoidType):
+            cells = self.input_cells(state, f"{stmt.function}#{index}", rtype)
+            result = memory.value_from_cells(cells, rtype)
+        state.stub_calls.append(StubCallRecord(stmt.function, index, rtype, result))
+        if stmt.target is not None and result is not None:
+            self.store(state, stmt.target, result)
+
+    # ----------------------------------------------------------------- lvalues
+
+    def locate(self, state: State, lv: Expr) -> _Mem | _Reg:
+        if isinstance(lv, VarRef):
+            var = lv.var
+            if var.kind in (GLOBAL, STATIC_LOCAL):
+                return _Mem(self.global_object(state, var), _ZERO64)
+            frame = state.frame
+            if var in frame.objects:
+                return _Mem(frame.objects[var], _ZERO64)
+            return _Reg(frame, var)
+        if isinstance(lv, Deref):
+            p = self.eval(state, lv.pointer)
+            if not isinstance(p, PtrVal):
+                raise PathError(f"dereference of a non-pointer {describe(lv.pointer)}")
+            if p.is_null:
+                raise PathError(f"dereference of a null pointer {describe(lv.pointer)}")
+            assert p.base is not None
+            return _Mem(p.base, p.offset)
+        if isinstance(lv, Member):
+            base = self.locate(state, lv.base)
+            if not isinstance(base, _Mem):
+                raise PathError("member of a register value")
+            f = lv.field
+            return _Mem(base.object_id, base.offset + f.offset,
+                        f if f.is_bitfield else None)
+        if isinstance(lv, StringLit):
+            oid = state.strings.get(id(lv))
+            if oid is None:
+                cells = [(z3.BitVecVal(b, 8), 0) for b in lv.data]
+                oid = self.new_object(state, "string literal", cells, readonly=True)
+                state.strings[id(lv)] = oid
+            return _Mem(oid, _ZERO64)
+        raise PathError(f"not an object: {describe(lv)}", unsupported=True)
+
+    def load(self, state: State, lv: Expr) -> SymValue:
+        loc = self.locate(state, lv)
+        if isinstance(loc, _Reg):
+            value = loc.frame.registers.get(loc.var)
+            if value is None:
+                value = memory.value_from_cells(self.garbage(loc.var, loc.var.type.size),
+                                                loc.var.type)
+            return value
+        obj = state.memory[loc.object_id]
+        state.read_objects.add(loc.object_id)
+        if loc.bitfield is not None:
+            f = loc.bitfield
+            off = z3.simplify(loc.offset)
+            if not z3.is_bv_value(off):
+                raise PathError("bit-field at a symbolic offset", unsupported=True)
+            assert isinstance(f.type, IntType)
+            return memory.read_bitfield(obj, off.as_signed_long(), f.bit_offset,
+                                        f.bit_width, f.type)
+        value, in_bounds = memory.read(obj, loc.offset, lv.type)
+        state.assume(in_bounds)
+        return value
+
+    def store(self, state: State, lv: Expr, value: SymValue, initializing: bool = False
+              ) -> None:
+        loc = self.locate(state, lv)
+        if isinstance(loc, _Reg):
+            loc.frame.registers[loc.var] = value
+            return
+        current = state.memory[loc.object_id]
+        if current.readonly and not initializing:
+            raise PathError(f"write to the read-only object '{current.name}'")
+        obj = state.writable(loc.object_id)
+        if not initializing:
+            state.written_objects.add(loc.object_id)
+        if loc.bitfield is not None:
+            f = loc.bitfield
+            off = z3.simplify(loc.offset)
+            if not z3.is_bv_value(off):
+                raise PathError("bit-field at a symbolic offset", unsupported=True)
+            assert isinstance(value, z3.BitVecRef)
+            memory.write_bitfield(obj, off.as_signed_long(), f.bit_offset, f.bit_width, value)
+            return
+        state.assume(memory.write(obj, loc.offset, lv.type, value))
+
+    # ------------------------------------------------------------- expressions
+
+    def eval(self, state: State, e: Expr) -> SymValue:
+        if isinstance(e, Const):
+            return constant(e.type, e.value)
+        if isinstance(e, Load):
+            return self.load(state, e.lvalue)
+        if isinstance(e, Cast):
+            v = self.eval(state, e.operand)
+            result, defined = convert(v, e.operand.type, e.type)
+            state.assume(defined)
+            return result
+        if isinstance(e, Binary):
+            a = self.eval(state, e.left)
+            b = self.eval(state, e.right)
+            if e.op in ("==", "!=", "<", "<=", ">", ">="):
+                return bool_to_int(compare(e.op, e.left.type, a, b))
+            result, defined = arithmetic(e.op, e.type, a, b)
+            state.assume(defined)
+            return result
+        if isinstance(e, Unary):
+            v = self.eval(state, e.operand)
+            if e.op == "!":
+                return bool_to_int(z3.Not(truth(e.operand.type, v)))
+            return unary(e.op, e.type, v)
+        if isinstance(e, AddrOf):
+            if isinstance(e.lvalue, FunctionRef):
+                raise PathError("function pointers are not supported", unsupported=True)
+            loc = self.locate(state, e.lvalue)
+            if not isinstance(loc, _Mem):
+                raise PathError(f"address of a register variable {describe(e.lvalue)}")
+            return PtrVal(loc.object_id, loc.offset)
+        if isinstance(e, PtrAdd):
+            p = self.eval(state, e.pointer)
+            i = self.eval(state, e.index)
+            assert isinstance(p, PtrVal) and isinstance(i, z3.BitVecRef)
+            if p.is_null:
+                raise PathError("arithmetic on a null pointer")
+            assert isinstance(e.type, PointerType)
+            target = e.type.target
+            size = 1 if isinstance(target, VoidType) else target.size
+            return PtrVal(p.base, z3.simplify(p.offset + i * size))
+        if isinstance(e, PtrDiff):
+            a = self.eval(state, e.left)
+            b = self.eval(state, e.right)
+            assert isinstance(a, PtrVal) and isinstance(b, PtrVal)
+            if a.base != b.base:
+                raise PathError("difference of pointers into different objects")
+            assert isinstance(e.left.type, PointerType)
+            size = max(1, e.left.type.target.size)
+            return (a.offset - b.offset) / size
+        if isinstance(e, (VarRef, Deref, Member, StringLit)):
+            return self.load(state, e)
+        raise PathError(f"expression {describe(e)}", unsupported=True)
+
+
+__all__ = ["Executor", "Finished", "Fork", "PathError", "BoundReached", "BOOL", "CtgenError"]

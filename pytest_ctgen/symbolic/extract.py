@@ -1,0 +1,181 @@
+"""Turning a solved path into plain case data: inputs, predicted outputs and stub data as
+`cases.Value` trees, and the preferences that make the solver choose readable inputs."""
+from __future__ import annotations
+
+import z3
+
+from ..cases import (
+    ArrayValue, Binding, BytesValue, Expected, FloatValue, IntValue, PointerValue,
+    RecordValue, StubCall, StubScript, Value)
+from ..frontend.ctype import ArrayType, CType, FloatType, IntType, PointerType, RecordType
+from ..frontend.unit import GLOBAL
+from . import memory
+from .memory import MemObject
+from .state import State
+from .values import AggVal, PtrVal, SymValue
+
+
+def _eval_bits(model: z3.ModelRef, bv: z3.BitVecRef) -> int:
+    return model.eval(bv, model_completion=True).as_long()
+
+
+def _float_bits(model: z3.ModelRef, v: z3.FPRef, size: int) -> int:
+    # an input float is fpBVToFP(bits): read its bits exactly (NaN payloads included)
+    if z3.is_app(v) and v.num_args() == 1 and z3.is_bv(v.arg(0)) and \
+            v.decl().kind() == z3.Z3_OP_FPA_TO_FP:
+        return _eval_bits(model, v.arg(0))
+    value = model.eval(v, model_completion=True)
+    if isinstance(value, z3.FPNumRef) and value.isNaN():
+        return 0x7FC00000 if size == 4 else 0x7FF8000000000000
+    return _eval_bits(model, z3.fpToIEEEBV(value))
+
+
+def value_of(model: z3.ModelRef, cells: list, ctype: CType) -> Value:
+    """The concrete case value of an object of type `ctype` with contents `cells`."""
+    if isinstance(ctype, IntType):
+        v = memory.value_from_cells(cells, ctype)
+        assert isinstance(v, z3.BitVecRef)
+        raw = _eval_bits(model, v)
+        return IntValue(ctype.wrap(raw))
+    if isinstance(ctype, FloatType):
+        v = memory.value_from_cells(cells, ctype)
+        assert isinstance(v, z3.FPRef)
+        return FloatValue(_float_bits(model, v, ctype.size), ctype.size)
+    if isinstance(ctype, PointerType):
+        v = memory.value_from_cells(cells, ctype)
+        assert isinstance(v, PtrVal)
+        if v.is_null:
+            return PointerValue(None)
+        raise NotImplementedError("pointer values in cases")
+    if isinstance(ctype, ArrayType):
+        n = ctype.element.size
+        return ArrayValue(tuple(value_of(model, cells[i * n:(i + 1) * n], ctype.element)
+                                for i in range(ctype.count or 0)))
+    if isinstance(ctype, RecordType):
+        if ctype.is_union:
+            return BytesValue(bytes(_eval_bits(model, memory.byte_of(c)) for c in cells))
+        fields = []
+        obj = MemObject(0, "value", len(cells), list(cells))
+        for f in ctype.fields:
+            if f.name is None:
+                continue
+            if f.is_bitfield:
+                assert isinstance(f.type, IntType) and f.bit_offset is not None
+                bits = memory.read_bitfield(obj, f.offset, f.bit_offset, f.bit_width or 0,
+                                            f.type)
+                assert isinstance(bits, z3.BitVecRef)
+                fields.append((f.name, IntValue(f.type.wrap(_eval_bits(model, bits)))))
+            else:
+                fields.append((f.name, value_of(model, cells[f.offset:f.offset + f.type.size],
+                                                f.type)))
+        return RecordValue(tuple(fields))
+    raise NotImplementedError(f"case value of type {ctype}")
+
+
+def symbolic_cells(value: SymValue, ctype: CType) -> list:
+    return list(value.cells) if isinstance(value, AggVal) else memory.cells_of(value, ctype)
+
+
+def inputs(model: z3.ModelRef, state: State) -> tuple[tuple[Binding, ...], tuple[Binding, ...]]:
+    """Parameters (all, in order) and the globals the path read, with their initial values."""
+    params, globals_ = [], []
+    for root in state.inputs:
+        var = root.var
+        if root.object_id is not None:
+            obj = state.memory[root.object_id]
+            cells = obj.initial if obj.initial is not None else obj.cells
+        else:
+            assert root.value is not None
+            cells = memory.cells_of(root.value, var.type)
+        binding = Binding(var.name, var.declaration, value_of(model, cells, var.type))
+        if root.kind == "param":
+            params.append(binding)
+        elif root.object_id in state.read_objects:
+            globals_.append(binding)
+    globals_.sort(key=lambda b: b.name)
+    return tuple(params), tuple(globals_)
+
+
+def expected(model: z3.ModelRef, state: State, result_type: CType) -> Expected:
+    """The return value, the written globals after the call, and the stub call counts."""
+    returns = None
+    if state.result is not None:
+        returns = value_of(model, symbolic_cells(state.result, result_type), result_type)
+    written = []
+    for var, oid in state.globals.items():
+        if var.kind == GLOBAL and not var.is_const and oid in state.written_objects:
+            written.append(Binding(var.name, var.declaration,
+                                   value_of(model, state.memory[oid].cells, var.type)))
+    written.sort(key=lambda b: b.name)
+    counts: dict[str, int] = {}
+    for call in state.stub_calls:
+        counts[call.name] = counts.get(call.name, 0) + 1
+    return Expected(returns, tuple(written), tuple(sorted(counts.items())))
+
+
+def stub_scripts(model: z3.ModelRef, state: State) -> tuple[StubScript, ...]:
+    scripts: dict[str, list[StubCall]] = {}
+    for call in state.stub_calls:
+        ret = None
+        if call.result is not None:
+            ret = value_of(model, symbolic_cells(call.result, call.result_type),
+                           call.result_type)
+        scripts.setdefault(call.name, []).append(StubCall(ret))
+    return tuple(StubScript(name, tuple(calls)) for name, calls in sorted(scripts.items()))
+
+
+def _leaves(cells: list, ctype: CType) -> list[tuple[SymValue, CType]]:
+    if isinstance(ctype, (IntType, FloatType)):
+        return [(memory.value_from_cells(cells, ctype), ctype)]
+    if isinstance(ctype, ArrayType):
+        n = ctype.element.size
+        out = []
+        for i in range(ctype.count or 0):
+            out.extend(_leaves(cells[i * n:(i + 1) * n], ctype.element))
+        return out
+    if isinstance(ctype, RecordType) and not ctype.is_union:
+        out = []
+        for f in ctype.fields:
+            if f.name is not None and not f.is_bitfield:
+                out.extend(_leaves(cells[f.offset:f.offset + f.type.size], f.type))
+        return out
+    return []
+
+
+def preferences(state: State) -> list[z3.BoolRef]:
+    """Soft constraints for readable inputs: small magnitudes first, then moderate ones;
+    finite, normal floats."""
+    prefs: list[z3.BoolRef] = []
+    leaves: list[tuple[SymValue, CType]] = []
+    for root in state.inputs:
+        if root.object_id is not None:
+            obj = state.memory[root.object_id]
+            leaves.extend(_leaves(obj.initial or obj.cells, root.var.type))
+        elif root.value is not None:
+            leaves.extend(_leaves(memory.cells_of(root.value, root.var.type), root.var.type))
+    for call in state.stub_calls:
+        if call.result is not None:
+            leaves.extend(_leaves(symbolic_cells(call.result, call.result_type),
+                                  call.result_type))
+    seen: set[int] = set()
+    for value, ctype in leaves:
+        if not isinstance(value, (z3.BitVecRef, z3.FPRef)) or value.get_id() in seen:
+            continue
+        seen.add(value.get_id())
+        if isinstance(ctype, IntType) and isinstance(value, z3.BitVecRef):
+            if ctype.is_bool:
+                continue
+            for bound in (100, 10000):
+                if bound >= ctype.max_value:
+                    continue
+                if ctype.signed:
+                    prefs.append(z3.And(value >= -bound, value <= bound))
+                else:
+                    prefs.append(z3.ULE(value, bound))
+        elif isinstance(ctype, FloatType) and isinstance(value, z3.FPRef):
+            sort = value.sort()
+            prefs.append(z3.Or(z3.fpIsNormal(value), z3.fpIsZero(value)))
+            for bound in (100.0, 1e6):
+                prefs.append(z3.And(z3.fpLEQ(value, z3.FPVal(bound, sort)),
+                                    z3.fpGEQ(value, z3.FPVal(-bound, sort))))
+    return prefs

@@ -1,0 +1,181 @@
+"""Byte-exact memory objects.
+
+An object is a list of byte cells. A cell is `(value, i)`: byte `i` (little-endian) of a
+typed value (an n-bit vector, an IEEE term or a `PtrVal`). Storing a value puts all its
+cells in place; reading the same span back with the same type returns the very same term, so
+ordinary loads and stores stay as simple as with plain variables, while unions, casts between
+pointer types and bit-fields read the exact bytes gcc would read.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+
+from ..errors import UnsupportedError
+from ..frontend.ctype import ArrayType, CType, FloatType, IntType, PointerType, RecordType
+from .values import AggVal, PtrVal, SymValue, fp_sort
+
+Cell = tuple  # (value, byte index)
+
+
+@dataclass(eq=False)
+class MemObject:
+    """A C object: a variable, a temporary, a string literal or an input's pointee."""
+
+    id: int
+    name: str
+    size: int
+    cells: list[Cell]
+    readonly: bool = False
+    owner: object = None  # the state allowed to mutate `cells` in place
+    initial: list[Cell] | None = field(default=None, repr=False)  # contents at the start
+
+    def clone(self, owner: object) -> "MemObject":
+        return MemObject(self.id, self.name, self.size, list(self.cells), self.readonly,
+                         owner, self.initial)
+
+
+def cells_of(value: SymValue, ctype: CType) -> list[Cell]:
+    """The byte cells of `value` stored as an object of type `ctype`."""
+    if isinstance(value, AggVal):
+        return list(value.cells)
+    return [(value, i) for i in range(ctype.size)]
+
+
+def zero_cells(n: int) -> list[Cell]:
+    zero = z3.BitVecVal(0, 8)
+    return [(zero, 0)] * n
+
+
+def byte_of(cell: Cell) -> z3.BitVecRef:
+    """Cell as an 8-bit vector."""
+    value, i = cell
+    if isinstance(value, PtrVal):
+        if value.is_null:
+            return z3.BitVecVal(0, 8)
+        raise UnsupportedError("reading the bytes of a pointer")
+    if isinstance(value, z3.FPRef):
+        value = z3.fpToIEEEBV(value)
+    if value.size() == 8:
+        return value
+    return z3.Extract(8 * i + 7, 8 * i, value)
+
+
+def bytes_to_bv(cells: list[Cell]) -> z3.BitVecRef:
+    """The little-endian bit-vector made of `cells`."""
+    parts = [byte_of(c) for c in reversed(cells)]
+    return parts[0] if len(parts) == 1 else z3.Concat(*parts)
+
+
+def value_from_cells(cells: list[Cell], ctype: CType) -> SymValue:
+    """The value of type `ctype` whose object representation is `cells`."""
+    if isinstance(ctype, (RecordType, ArrayType)):
+        return AggVal(tuple(cells))
+    first = cells[0][0]
+    if all(c[0] is first and c[1] == i for i, c in enumerate(cells)):
+        if isinstance(ctype, PointerType) and isinstance(first, PtrVal):
+            return first
+        if isinstance(ctype, FloatType) and isinstance(first, z3.FPRef) and \
+                first.sort() == fp_sort(ctype):
+            return first
+        if isinstance(ctype, IntType) and isinstance(first, z3.BitVecRef) and \
+                first.size() == ctype.bits:
+            return first
+    if isinstance(ctype, PointerType):
+        if all(isinstance(c[0], PtrVal) and c[0].is_null for c in cells):
+            return PtrVal(None, z3.BitVecVal(0, 64))
+        raise UnsupportedError("a pointer read through a different type")
+    bv = bytes_to_bv(cells)
+    if isinstance(ctype, FloatType):
+        return z3.fpBVToFP(bv, fp_sort(ctype))
+    return bv
+
+
+def read(obj: MemObject, offset: z3.BitVecRef, ctype: CType
+         ) -> tuple[SymValue, z3.BoolRef | None]:
+    """The value of type `ctype` at `offset`; second item: condition for being in bounds
+    (None when the offset is concrete and in bounds). Raises IndexError when a concrete
+    offset is out of bounds."""
+    n = ctype.size
+    off = z3.simplify(offset)
+    if z3.is_bv_value(off):
+        k = off.as_signed_long()
+        if k < 0 or k + n > obj.size:
+            raise IndexError(f"read of {n} bytes at offset {k} of '{obj.name}' "
+                             f"({obj.size} bytes)")
+        return value_from_cells(obj.cells[k:k + n], ctype), None
+    if n > obj.size:
+        raise IndexError(f"read of {n} bytes from '{obj.name}' ({obj.size} bytes)")
+    if isinstance(ctype, PointerType):
+        raise UnsupportedError("pointer read at a symbolic offset")
+    in_bounds = z3.ULE(off, obj.size - n)
+    result = None
+    for k in range(obj.size - n, -1, -1):
+        v = value_from_cells(obj.cells[k:k + n], ctype)
+        if isinstance(v, AggVal):
+            raise UnsupportedError("struct read at a symbolic offset")
+        result = v if result is None else z3.If(off == k, v, result)
+    assert result is not None
+    return result, in_bounds
+
+
+def write(obj: MemObject, offset: z3.BitVecRef, ctype: CType, value: SymValue
+          ) -> z3.BoolRef | None:
+    """Store `value` at `offset`; returns the in-bounds condition as `read` does."""
+    n = ctype.size
+    new_cells = cells_of(value, ctype)
+    off = z3.simplify(offset)
+    if z3.is_bv_value(off):
+        k = off.as_signed_long()
+        if k < 0 or k + n > obj.size:
+            raise IndexError(f"write of {n} bytes at offset {k} of '{obj.name}' "
+                             f"({obj.size} bytes)")
+        obj.cells[k:k + n] = new_cells
+        return None
+    if n > obj.size:
+        raise IndexError(f"write of {n} bytes to '{obj.name}' ({obj.size} bytes)")
+    new_bytes = [byte_of(c) for c in new_cells]
+    for k in range(obj.size - n + 1):
+        hit = off == k
+        for j in range(n):
+            old = byte_of(obj.cells[k + j])
+            obj.cells[k + j] = (z3.If(hit, new_bytes[j], old), 0)
+    return z3.ULE(off, obj.size - n)
+
+
+def read_bitfield(obj: MemObject, byte_offset: int, bit_offset: int, width: int,
+                  ctype: IntType) -> SymValue:
+    """A bit-field of `width` bits starting `bit_offset` bits above byte `byte_offset`."""
+    span = (bit_offset + width + 7) // 8
+    if byte_offset < 0 or byte_offset + span > obj.size:
+        raise IndexError(f"bit-field outside '{obj.name}'")
+    bits = bytes_to_bv(obj.cells[byte_offset:byte_offset + span])
+    raw = z3.Extract(bit_offset + width - 1, bit_offset, bits)
+    if ctype.is_bool:
+        return z3.ZeroExt(8 - width, raw) if width < 8 else raw
+    if width == ctype.bits:
+        return raw
+    if ctype.signed:
+        return z3.SignExt(ctype.bits - width, raw)
+    return z3.ZeroExt(ctype.bits - width, raw)
+
+
+def write_bitfield(obj: MemObject, byte_offset: int, bit_offset: int, width: int,
+                   value: z3.BitVecRef) -> None:
+    span = (bit_offset + width + 7) // 8
+    if byte_offset < 0 or byte_offset + span > obj.size:
+        raise IndexError(f"bit-field outside '{obj.name}'")
+    old = bytes_to_bv(obj.cells[byte_offset:byte_offset + span])
+    total = span * 8
+    field_bits = z3.Extract(width - 1, 0, value) if value.size() > width else (
+        z3.ZeroExt(width - value.size(), value) if value.size() < width else value)
+    parts = []
+    if bit_offset + width < total:
+        parts.append(z3.Extract(total - 1, bit_offset + width, old))
+    parts.append(field_bits)
+    if bit_offset > 0:
+        parts.append(z3.Extract(bit_offset - 1, 0, old))
+    new = z3.simplify(z3.Concat(*parts)) if len(parts) > 1 else parts[0]
+    for j in range(span):
+        obj.cells[byte_offset + j] = (z3.Extract(8 * j + 7, 8 * j, new), 0)

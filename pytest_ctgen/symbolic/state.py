@@ -1,0 +1,113 @@
+"""The execution state of one path: call frames, memory objects, the path condition, and
+what the path did with inputs and stubs. States fork at branches; memory objects are
+copied on write so that forks share what they have not changed."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+
+from ..frontend.ctype import CType
+from ..frontend.unit import Variable
+from ..ir.cfg import CFG, Block, Edge
+from ..ir.expr import Expr
+from .memory import MemObject
+from .values import SymValue
+
+
+@dataclass
+class Frame:
+    """One activation of a function."""
+
+    cfg: CFG
+    block: Block
+    index: int = 0  # next statement of `block`
+    registers: dict[Variable, SymValue] = field(default_factory=dict)
+    objects: dict[Variable, int] = field(default_factory=dict)  # locals living in memory
+    return_target: Expr | None = None  # lvalue in the caller's frame
+
+    def copy(self) -> "Frame":
+        return Frame(self.cfg, self.block, self.index, dict(self.registers), dict(self.objects),
+                     self.return_target)
+
+
+@dataclass(frozen=True)
+class InputRoot:
+    """A variable whose initial value is an input of the case: a parameter or a global."""
+
+    kind: str  # "param" or "global"
+    var: Variable
+    object_id: int | None  # its memory object, or None for a parameter held in a register
+    value: SymValue | None  # the initial value of a register parameter
+
+
+@dataclass(frozen=True)
+class StubCallRecord:
+    """Call k (0-based) of an undefined function on this path."""
+
+    name: str
+    index: int
+    result_type: CType
+    result: SymValue | None
+
+
+class State:
+    """A path through the function under test, executed up to its current position."""
+
+    def __init__(self) -> None:
+        self.frames: list[Frame] = []
+        self.memory: dict[int, MemObject] = {}
+        self.globals: dict[Variable, int] = {}  # global or static local -> object id
+        self.strings: dict[int, int] = {}  # id(StringLit) -> object id
+        self.constraints: list[z3.BoolRef] = []
+        self.inputs: list[InputRoot] = []
+        self.read_objects: set[int] = set()
+        self.written_objects: set[int] = set()
+        self.stub_calls: list[StubCallRecord] = []
+        self.visits: dict[tuple[int, int, int], int] = {}
+        self.steps = 0
+        self.edges: list[Edge] = []  # outcomes of the function under test on this path
+        self.notes: set[str] = set()
+        self.result: SymValue | None = None
+        self.finished = False
+        self.token = object()
+
+    def fork(self) -> "State":
+        s = State.__new__(State)
+        s.frames = [f.copy() for f in self.frames]
+        s.memory = dict(self.memory)
+        s.globals = dict(self.globals)
+        s.strings = dict(self.strings)
+        s.constraints = list(self.constraints)
+        s.inputs = list(self.inputs)
+        s.read_objects = set(self.read_objects)
+        s.written_objects = set(self.written_objects)
+        s.stub_calls = list(self.stub_calls)
+        s.visits = dict(self.visits)
+        s.steps = self.steps
+        s.edges = list(self.edges)
+        s.notes = set(self.notes)
+        s.result = self.result
+        s.finished = self.finished
+        s.token = object()
+        self.token = object()  # both sides copy shared objects before writing them
+        return s
+
+    @property
+    def frame(self) -> Frame:
+        return self.frames[-1]
+
+    def writable(self, object_id: int) -> MemObject:
+        obj = self.memory[object_id]
+        if obj.owner is not self.token:
+            obj = obj.clone(self.token)
+            self.memory[object_id] = obj
+        return obj
+
+    def assume(self, condition: z3.BoolRef | None) -> None:
+        if condition is None:
+            return
+        simple = z3.simplify(condition)
+        if z3.is_true(simple):
+            return
+        self.constraints.append(simple)

@@ -1,0 +1,258 @@
+"""C values as z3 terms and C operations on them, as gcc compiles them for x86-64 at -O0.
+
+An integer of n bits is an n-bit z3 bit-vector (_Bool is 8 bits holding 0 or 1), a float or
+double is a z3 IEEE floating-point term, a pointer is a `PtrVal` (memory object and byte
+offset), and a struct or union value is an `AggVal` (its bytes).
+
+Operations whose result C leaves undefined and that would trap or give a value gcc does not
+define (division by zero, INT_MIN / -1, float-to-integer conversion out of range) return,
+next to the value, the condition under which the operation is defined; the executor adds it
+to the path so generated inputs never rely on undefined behaviour.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Union
+
+import z3
+
+from ..errors import UnsupportedError
+from ..frontend.ctype import (
+    CType, EnumType, FloatType, IntType, PointerType, RecordType, ArrayType, strip_enum)
+from ..ir.constants import round_to_float32
+
+RNE = z3.RNE()
+RTZ = z3.RTZ()
+
+
+@dataclass(frozen=True, eq=False)
+class PtrVal:
+    """A pointer: `base` is a memory object id (None for NULL), `offset` a 64-bit vector."""
+
+    base: int | None
+    offset: z3.BitVecRef
+
+    @property
+    def is_null(self) -> bool:
+        return self.base is None
+
+
+@dataclass(frozen=True, eq=False)
+class AggVal:
+    """A struct or union value: its byte cells (see memory.py)."""
+
+    cells: tuple
+
+
+SymValue = Union[z3.BitVecRef, z3.FPRef, PtrVal, AggVal]
+
+
+def fp_sort(t: FloatType) -> z3.FPSortRef:
+    return z3.Float32() if t.size == 4 else z3.Float64()
+
+
+def int_const(t: IntType, value: int) -> z3.BitVecRef:
+    return z3.BitVecVal(value & ((1 << t.bits) - 1), t.bits)
+
+
+def float_const(t: FloatType, value: float) -> z3.FPRef:
+    """The exact float or double `value` (built from its bit pattern, so -0.0 and NaN too)."""
+    import struct
+
+    if t.size == 4:
+        bits = struct.unpack("<I", struct.pack("<f", value))[0]
+    else:
+        bits = struct.unpack("<Q", struct.pack("<d", value))[0]
+    return z3.simplify(z3.fpBVToFP(z3.BitVecVal(bits, t.size * 8), fp_sort(t)))
+
+
+def constant(t: CType, value: int | float) -> SymValue:
+    if isinstance(t, IntType):
+        return int_const(t, int(value))
+    if isinstance(t, FloatType):
+        return float_const(t, float(value))
+    if isinstance(t, PointerType):
+        if int(value) == 0:
+            return PtrVal(None, z3.BitVecVal(0, 64))
+        raise UnsupportedError("integer constant used as an address")
+    raise UnsupportedError(f"constant of type {t}")
+
+
+def truth(t: CType, v: SymValue) -> z3.BoolRef:
+    """The condition `v != 0` of a scalar."""
+    if isinstance(v, PtrVal):
+        return z3.BoolVal(not v.is_null)
+    if isinstance(t, FloatType):
+        assert isinstance(v, z3.FPRef)
+        return z3.Not(z3.fpIsZero(v))
+    assert isinstance(v, z3.BitVecRef)
+    return v != 0
+
+
+def bool_to_int(c: z3.BoolRef, bits: int = 32) -> z3.BitVecRef:
+    return z3.If(c, z3.BitVecVal(1, bits), z3.BitVecVal(0, bits))
+
+
+def _representable(value: int, t: FloatType) -> bool:
+    if t.size == 8:
+        return float(value) == value
+    return round_to_float32(Fraction(value)) == value
+
+
+def convert(v: SymValue, src: CType, dst: CType) -> tuple[SymValue, z3.BoolRef | None]:
+    """`v` of type `src` converted to `dst`; second item: when the conversion is defined."""
+    src, dst = strip_enum(src), strip_enum(dst)
+    if isinstance(dst, IntType):
+        if isinstance(src, IntType):
+            assert isinstance(v, z3.BitVecRef)
+            if dst.is_bool:
+                return bool_to_int(v != 0, 8), None
+            if dst.bits == src.bits:
+                return v, None
+            if dst.bits < src.bits:
+                return z3.Extract(dst.bits - 1, 0, v), None
+            ext = dst.bits - src.bits
+            return (z3.SignExt(ext, v) if src.signed else z3.ZeroExt(ext, v)), None
+        if isinstance(src, FloatType):
+            assert isinstance(v, z3.FPRef)
+            if dst.is_bool:
+                return bool_to_int(z3.Not(z3.fpIsZero(v)), 8), None
+            sort = fp_sort(src)
+            lo, hi = dst.min_value, dst.max_value + 1
+            lower = z3.fpGT(v, z3.FPVal(lo - 1, sort)) if _representable(lo - 1, src) \
+                else z3.fpGEQ(v, z3.FPVal(lo, sort))
+            defined = z3.And(lower, z3.fpLT(v, z3.FPVal(hi, sort)))
+            if dst.signed:
+                return z3.fpToSBV(RTZ, v, z3.BitVecSort(dst.bits)), defined
+            return z3.fpToUBV(RTZ, v, z3.BitVecSort(dst.bits)), defined
+        if isinstance(src, PointerType):
+            raise UnsupportedError("conversion of a pointer to an integer")
+    if isinstance(dst, FloatType):
+        sort = fp_sort(dst)
+        if isinstance(src, IntType):
+            assert isinstance(v, z3.BitVecRef)
+            if src.signed:
+                return z3.fpSignedToFP(RNE, v, sort), None
+            return z3.fpUnsignedToFP(RNE, v, sort), None
+        if isinstance(src, FloatType):
+            if src.size == dst.size:
+                return v, None
+            assert isinstance(v, z3.FPRef)
+            return z3.fpFPToFP(RNE, v, sort), None
+    if isinstance(dst, PointerType):
+        if isinstance(v, PtrVal):
+            return v, None
+        if isinstance(src, IntType):
+            assert isinstance(v, z3.BitVecRef)
+            simple = z3.simplify(v)
+            if z3.is_bv_value(simple) and simple.as_long() == 0:
+                return PtrVal(None, z3.BitVecVal(0, 64)), None
+            raise UnsupportedError("conversion of an integer to a pointer")
+    if isinstance(dst, (RecordType, ArrayType)) and isinstance(v, AggVal):
+        return v, None
+    raise UnsupportedError(f"conversion from {src} to {dst}")
+
+
+def unary(op: str, t: CType, v: SymValue) -> SymValue:
+    if op == "!":
+        raise AssertionError("'!' is handled by the executor")
+    if isinstance(t, FloatType):
+        assert isinstance(v, z3.FPRef)
+        if op == "-":
+            return z3.fpNeg(v)
+        raise UnsupportedError(f"operator {op} on a floating value")
+    assert isinstance(v, z3.BitVecRef)
+    if op == "-":
+        return -v
+    if op == "~":
+        return ~v
+    raise UnsupportedError(f"unary operator {op}")
+
+
+def arithmetic(op: str, t: CType, a: SymValue, b: SymValue
+               ) -> tuple[SymValue, z3.BoolRef | None]:
+    """`a op b` in type `t`; second item: when the operation is defined."""
+    if isinstance(t, FloatType):
+        assert isinstance(a, z3.FPRef) and isinstance(b, z3.FPRef)
+        fn = {"+": z3.fpAdd, "-": z3.fpSub, "*": z3.fpMul, "/": z3.fpDiv}.get(op)
+        if fn is None:
+            raise UnsupportedError(f"operator {op} on floating values")
+        return fn(RNE, a, b), None
+    assert isinstance(t, IntType) and isinstance(a, z3.BitVecRef) and isinstance(b, z3.BitVecRef)
+    n = t.bits
+    if op == "+":
+        return a + b, None
+    if op == "-":
+        return a - b, None
+    if op == "*":
+        return a * b, None
+    if op in ("/", "%"):
+        defined = b != 0
+        if t.signed:
+            defined = z3.And(defined, z3.Not(z3.And(a == int_const(t, t.min_value), b == -1)))
+            return (a / b if op == "/" else z3.SRem(a, b)), defined
+        return (z3.UDiv(a, b) if op == "/" else z3.URem(a, b)), defined
+    if op == "&":
+        return a & b, None
+    if op == "|":
+        return a | b, None
+    if op == "^":
+        return a ^ b, None
+    if op in ("<<", ">>"):
+        # x86 masks the count of a variable shift to 5 bits (6 for 64-bit operands)
+        if b.size() > n:
+            b = z3.Extract(n - 1, 0, b)
+        elif b.size() < n:
+            b = z3.ZeroExt(n - b.size(), b)
+        count = b & (n - 1 if n >= 32 else 31)
+        if n < 32:
+            raise UnsupportedError("shift of an unpromoted operand")
+        if op == "<<":
+            return a << count, None
+        return (a >> count if t.signed else z3.LShR(a, count)), None
+    raise UnsupportedError(f"binary operator {op}")
+
+
+def compare(op: str, t: CType, a: SymValue, b: SymValue) -> z3.BoolRef:
+    """The condition `a op b` for operands of common type `t`."""
+    if isinstance(a, PtrVal) or isinstance(b, PtrVal):
+        assert isinstance(a, PtrVal) and isinstance(b, PtrVal)
+        if op in ("==", "!="):
+            if a.base != b.base:
+                same = z3.BoolVal(False)
+            else:
+                same = a.offset == b.offset
+            return same if op == "==" else z3.Not(same)
+        if a.base != b.base:
+            raise UnsupportedError("relational comparison of pointers into different objects")
+        return {"<": z3.ULT, "<=": z3.ULE, ">": z3.UGT, ">=": z3.UGE}[op](a.offset, b.offset)
+    if isinstance(t, FloatType):
+        assert isinstance(a, z3.FPRef) and isinstance(b, z3.FPRef)
+        if op == "!=":
+            return z3.Not(z3.fpEQ(a, b))
+        return {"==": z3.fpEQ, "<": z3.fpLT, "<=": z3.fpLEQ, ">": z3.fpGT,
+                ">=": z3.fpGEQ}[op](a, b)
+    assert isinstance(t, IntType)
+    assert isinstance(a, z3.BitVecRef) and isinstance(b, z3.BitVecRef)
+    if op == "==":
+        return a == b
+    if op == "!=":
+        return a != b
+    if t.signed:
+        return {"<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+    return {"<": z3.ULT, "<=": z3.ULE, ">": z3.UGT, ">=": z3.UGE}[op](a, b)
+
+
+def is_concrete_bool(c: z3.BoolRef) -> bool | None:
+    """True/False if `c` simplifies to a constant, else None."""
+    s = z3.simplify(c)
+    if z3.is_true(s):
+        return True
+    if z3.is_false(s):
+        return False
+    return None
+
+
+__all__ = ["PtrVal", "AggVal", "SymValue", "fp_sort", "constant", "truth", "convert",
+           "unary", "arithmetic", "compare", "bool_to_int", "is_concrete_bool", "EnumType"]

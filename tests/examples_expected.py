@@ -1,0 +1,115 @@
+"""Expected gcov counts for the example units in examples/.
+
+Measured with gcc 12.2.0 (Debian 12.2.0-14+deb12u1) and gcov 12.2.0 on x86-64, as
+corpus/MANIFEST.md "How the gcov counts were measured" describes: each FILE.c is
+compiled alone with ``gcc -std=c11 -O0 --coverage -c FILE.c``, linked with a
+``int main(void) { return 0; }`` that calls nothing, run once, and read back with
+``gcov -b -j``.  Per function:
+
+- ``branches``: gcov branch outcomes (``len(line["branches"])`` summed over the JSON
+  lines whose ``function_name`` is the function); per file they sum to gcov's
+  "Branches executed: ... of N".
+- ``lines``: gcov's executable lines of the function (JSON line entries with that
+  ``function_name``).  gcov counts the line carrying the function's name, not the
+  line of ``{``, and counts the closing ``}`` only for a void function without a
+  final return (here only ``debounce_reset``).
+- ``infeasible``: ``(gcov line, description)`` of outcomes no input can take.
+
+Feasibility was validated with a throwaway driver per file (not committed) that
+``#include``s the unit, sets the globals and static globals directly and runs
+200 000 random inputs (biased to 0, +-1, MIN/MAX, NaN, +-inf) plus directed ones,
+under ``--coverage`` and, separately, under ``-fsanitize=undefined``.  Every outcome
+was reached except the one listed as infeasible.  Two outcomes are *defensive*:
+reachable only with an enum value outside its enumerators (see the comments).
+The driver build gave the same per-function counts as the stand-alone build.
+"""
+
+EXPECTED = {
+    "bitmask.c": {
+        # only the ERROR test of the ?: on line 38 branches; gcc folds the other three ?: (lines 38-41)
+        "status_decode": {"branches": 2, "infeasible": [], "lines": 9},  # line 31
+        "status_parity_ok": {"branches": 2, "infeasible": [], "lines": 7},  # line 47
+        "popcount16": {"branches": 2, "infeasible": [], "lines": 4},  # line 60
+        "highest_bit": {"branches": 4, "infeasible": [], "lines": 8},  # line 71
+        "field_insert": {"branches": 8, "infeasible": [], "lines": 5},  # line 86
+    },
+    "checksum.c": {
+        "sum8_word": {"branches": 2, "infeasible": [], "lines": 5},  # line 18
+        "crc8_word": {"branches": 6, "infeasible": [], "lines": 10},  # line 30
+        "frame_check": {"branches": 12, "infeasible": [], "lines": 20},  # line 52
+        "first_zero_byte": {"branches": 4, "infeasible": [], "lines": 6},  # line 83
+    },
+    "debounce.c": {
+        # s_run is a static global; the static local s_calls never decides a branch
+        "debounce_update": {"branches": 12, "infeasible": [], "lines": 15},  # line 16
+        "debounce_feed": {"branches": 6, "infeasible": [], "lines": 9},  # line 41
+        "debounce_reset": {"branches": 0, "infeasible": [], "lines": 5},  # line 60
+        "debounce_pending": {"branches": 4, "infeasible": [], "lines": 4},  # line 68
+    },
+    "fixed_point.c": {
+        "q15_sat": {"branches": 4, "infeasible": [], "lines": 6},  # line 12
+        "q15_mul": {"branches": 2, "infeasible": [], "lines": 4},  # line 25
+        "q15_ratio": {"branches": 10, "infeasible": [], "lines": 11},  # line 35
+        "q15_mac_sat": {"branches": 4, "infeasible": [], "lines": 7},  # line 55
+        "q15_to_permille": {"branches": 2, "infeasible": [], "lines": 4},  # line 69
+    },
+    "geometry.c": {
+        "max16": {"branches": 2, "infeasible": [], "lines": 4},  # line 12
+        "min16": {"branches": 2, "infeasible": [], "lines": 4},  # line 20
+        "rect_contains": {"branches": 8, "infeasible": [], "lines": 2},  # line 28
+        "rect_intersect": {"branches": 4, "infeasible": [], "lines": 9},  # line 35
+        "rect_area": {"branches": 4, "infeasible": [], "lines": 6},  # line 52
+        "point_clamp": {"branches": 8, "infeasible": [], "lines": 10},  # line 63
+        "poly_hits": {"branches": 12, "infeasible": [], "lines": 10},  # line 80
+    },
+    "intdiv.c": {
+        # line 15: two ?: in the source, gcc folds the inner one (a & INT16_MIN), so 2 outcomes
+        "sat_div_i16": {"branches": 6, "infeasible": [], "lines": 7},  # line 10
+        "mod_floor_i16": {"branches": 6, "infeasible": [], "lines": 7},  # line 25
+        "div_round_i32": {"branches": 14, "infeasible": [], "lines": 15},  # line 40
+        "index_ok": {"branches": 0, "infeasible": [], "lines": 2},  # line 69
+    },
+    "lookup.c": {
+        "ntc_point": {"branches": 2, "infeasible": [], "lines": 5},  # line 20
+        # recursive, depth at most 4
+        "find_segment": {"branches": 4, "infeasible": [], "lines": 7},  # line 31
+        # line 65: the (int16_t) cast keeps gcc from folding the clamping ?: into MIN/MAX
+        "ntc_to_decic": {"branches": 8, "infeasible": [], "lines": 11},  # line 46
+        "ntc_table_ok": {"branches": 4, "infeasible": [(75, "true outcome of `k_ntc_adc[i] >= prev`: the const table is strictly decreasing")], "lines": 5},  # line 69
+    },
+    "motor_fsm.c": {
+        # defensive: the switch default (line 29) needs g_motor_state outside the enum, e.g. 5
+        "motor_step": {"branches": 30, "infeasible": [], "lines": 45},  # line 19
+        # defensive: the implicit default of the switch (line 85) needs ev outside the enumerators, e.g. 6
+        "motor_event_allowed": {"branches": 13, "infeasible": [], "lines": 16},  # line 81
+        "motor_ticks_to_speed": {"branches": 4, "infeasible": [], "lines": 6},  # line 105
+    },
+    "sat_arith.c": {
+        "sat_add_i16": {"branches": 4, "infeasible": [], "lines": 7},  # line 8
+        "sat_add_u8": {"branches": 2, "infeasible": [], "lines": 5},  # line 22
+        "sat_sub_u8": {"branches": 2, "infeasible": [], "lines": 3},  # line 33
+        "sat_sub_i32": {"branches": 4, "infeasible": [], "lines": 6},  # line 42
+        "sat_mul_i32": {"branches": 4, "infeasible": [], "lines": 7},  # line 53
+    },
+    "triangle_double.c": {
+        "abs_d": {"branches": 2, "infeasible": [], "lines": 4},  # line 17
+        "near_eq": {"branches": 2, "infeasible": [], "lines": 3},  # line 26
+        "not_finite": {"branches": 0, "infeasible": [], "lines": 3},  # line 34
+        "tri_classify_d": {"branches": 34, "infeasible": [], "lines": 25},  # line 41
+        "tri_perimeter_f": {"branches": 4, "infeasible": [], "lines": 5},  # line 79
+    },
+    "tritype.c": {
+        "sides_positive": {"branches": 6, "infeasible": [], "lines": 2},  # line 14
+        "tri_inequality_ok": {"branches": 6, "infeasible": [], "lines": 7},  # line 20
+        "tritype": {"branches": 14, "infeasible": [], "lines": 10},  # line 32
+        "tri_perimeter": {"branches": 6, "infeasible": [], "lines": 8},  # line 50
+        "tri_is_right": {"branches": 12, "infeasible": [], "lines": 7},  # line 66
+    },
+    "units.c": {
+        "c_to_f": {"branches": 0, "infeasible": [], "lines": 2},  # line 11
+        "f_to_c": {"branches": 2, "infeasible": [], "lines": 5},  # line 17
+        "adc_to_mv": {"branches": 2, "infeasible": [], "lines": 7},  # line 28
+        "temp_to_centi": {"branches": 8, "infeasible": [], "lines": 9},  # line 43
+        "fraction_to_percent": {"branches": 4, "infeasible": [], "lines": 6},  # line 61
+    },
+}
