@@ -62,7 +62,11 @@ class FloatValue:
             return repr(v)
         for digits in range(1, 10):
             text = f"{v:.{digits}g}"
-            if FloatValue.of(float(text), 4).bits == self.bits:
+            try:
+                same = FloatValue.of(float(text), 4).bits == self.bits
+            except OverflowError:  # rounded beyond FLT_MAX
+                continue
+            if same:
                 return text if any(c in text for c in ".en") else text + ".0"
         return repr(v)
 

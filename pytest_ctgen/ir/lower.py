@@ -47,7 +47,7 @@ def lower_unit(unit: Unit) -> Program:
     for var in unit.globals.values():
         if var.init is not None:
             try:
-                program.static_inits[var] = _StaticInitLowerer(unit, program).lower(var)
+                program.static_inits[var] = _StaticInitLowerer(unit).lower(var)
             except CtgenError:
                 pass  # an initializer we cannot model: the global is then only an input
     for fn in unit.defined_functions():

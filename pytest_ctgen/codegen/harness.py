@@ -1,0 +1,452 @@
+"""The C harness of one source file: its stubs, one function per case, the case table.
+
+The harness includes `ctgen_runtime.h` and then the unit itself (so static functions and
+globals are reachable), defines every stub the unit needs, and exposes
+
+    int ctgen_case_count(void);
+    const char *ctgen_case_name(int index);                 /* "sat_add[case2]" */
+    int ctgen_run_case(int index, char *message, size_t capacity);   /* 0 pass, 1 fail */
+
+plus the runtime's `ctgen_install_crash_flush` and `ctgen_flush_coverage`. Compiled with
+CTGEN_DRIVER_MAIN it also has a `main` that runs every case (the exported driver).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..cases import (
+    ArrayValue,
+    BytesValue,
+    Case,
+    FileCases,
+    FloatValue,
+    IntValue,
+    PointerValue,
+    RecordValue,
+    StubPrototype,
+    Value,
+    declare,
+)
+from ..errors import UnsupportedError
+
+INDENT = "    "
+
+# --------------------------------------------------------------------------- literals
+
+
+def c_int_literal(value: int) -> str:
+    """A C integer literal (an expression) of exactly `value`, valid for every 64-bit value."""
+    if value < -(1 << 63) or value >= (1 << 64):
+        raise ValueError(f"integer {value} does not fit in 64 bits")
+    if value == -(1 << 63):
+        return "(-9223372036854775807LL - 1)"
+    if value == -(1 << 31):
+        return "(-2147483647 - 1)"
+    if value < 0:
+        return f"(-{-value}LL)" if value < -(1 << 31) else f"(-{-value})"
+    if value <= 0x7FFFFFFF:
+        return str(value)
+    if value <= 0xFFFFFFFF:
+        return f"{value}U"
+    if value <= 0x7FFFFFFFFFFFFFFF:
+        return f"{value}LL"
+    return f"{value}ULL"
+
+
+def _shortest_float_text(v: FloatValue) -> str:
+    """The shortest decimal text reading back as exactly this finite float (also FLT_MAX)."""
+    for digits in range(1, 10):
+        text = f"{v.value:.{digits}g}"
+        try:
+            if FloatValue.of(float(text), 4).bits != v.bits:
+                continue
+        except OverflowError:  # rounds past FLT_MAX
+            continue
+        return text if any(c in text for c in ".en") else text + ".0"
+    return repr(v.value)
+
+
+def c_float_literal(v: FloatValue) -> str:
+    """An exact C expression for a float or double; non-finite values go through their bits."""
+    x = v.value
+    if x != x or x in (float("inf"), float("-inf")):
+        if v.size == 4:
+            return f"ctgen_float_from_bits(0x{v.bits:08x}UL)"
+        return f"ctgen_double_from_bits(0x{v.bits:016x}ULL)"
+    if v.size == 4:
+        return _shortest_float_text(v) + "f"
+    text = repr(x)
+    return text if any(c in text for c in ".e") else text + ".0"
+
+
+def c_string(text: str) -> str:
+    """A C string literal of `text` (UTF-8; anything unusual as an octal escape)."""
+    out = []
+    for byte in text.encode("utf-8"):
+        ch = chr(byte)
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif 0x20 <= byte < 0x7F and ch != "?":  # '?' escaped: no trigraphs
+            out.append(ch)
+        else:
+            out.append(f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'
+
+
+def c_bytes(data: bytes) -> str:
+    """A C string literal holding exactly `data` (plus the implicit NUL)."""
+    return '"' + "".join(f"\\{b:03o}" for b in data) + '"'
+
+
+# ------------------------------------------------------------------------- prototypes
+
+_SPECIFIERS_DROPPED = {"static", "extern", "inline", "__inline", "__inline__", "_Noreturn",
+                       "__extension__", "noreturn"}
+
+
+@dataclass(frozen=True)
+class Signature:
+    """What the harness needs of a prototype: the return type's text (a type name)."""
+
+    name: str
+    return_type: str
+
+    @property
+    def is_void(self) -> bool:
+        return self.return_type.split() == ["void"]
+
+
+def _drop_attributes(text: str) -> str:
+    while True:
+        m = re.search(r"\b__attribute__\s*\(", text)
+        if not m:
+            return text
+        depth, i = 0, m.end() - 1
+        while i < len(text):
+            depth += {"(": 1, ")": -1}.get(text[i], 0)
+            i += 1
+            if depth == 0:
+                break
+        text = text[:m.start()] + " " + text[i:]
+
+
+def parse_signature(prototype: str, name: str) -> Signature:
+    """The return type of function `name` from its prototype text."""
+    text = _drop_attributes(prototype)
+    m = re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", text)
+    if m is None:
+        raise UnsupportedError(f"cannot find {name}( in its prototype {prototype!r}")
+    before = text[:m.start()]
+    if "(" in before or ")" in before:
+        raise UnsupportedError(f"{name}: return type of {prototype!r} is not supported")
+    words = [w for w in re.findall(r"\*|[^\s*]+", before) if w not in _SPECIFIERS_DROPPED]
+    ret = " ".join(words).replace(" *", "*").replace("*", " *").strip()
+    ret = re.sub(r"\*\s+\*", "**", ret)
+    if not ret:
+        raise UnsupportedError(f"{name}: no return type in {prototype!r}")
+    return Signature(name, ret)
+
+
+def _declare_type(type_text: str, var: str) -> str:
+    """A declaration of `var` with a simple type name (no array or function declarators)."""
+    return f"{type_text}{'' if type_text.endswith('*') else ' '}{var}"
+
+
+# -------------------------------------------------------------------------- values in C
+
+
+def _contains(v: Value, kinds: tuple[type, ...]) -> bool:
+    if isinstance(v, kinds):
+        return True
+    if isinstance(v, RecordValue):
+        return any(_contains(x, kinds) for _, x in v.fields)
+    if isinstance(v, ArrayValue):
+        return any(_contains(x, kinds) for x in v.elements)
+    return False
+
+
+def _pointer_unsupported(v: PointerValue) -> NotImplementedError:
+    return NotImplementedError(
+        f"pointer values into objects are not supported yet (target {v.target!r})")
+
+
+def scalar_expr(v: Value) -> str | None:
+    """The C expression of a scalar value, or None if `v` is an aggregate or bytes."""
+    if isinstance(v, IntValue):
+        return c_int_literal(v.value)
+    if isinstance(v, FloatValue):
+        return c_float_literal(v)
+    if isinstance(v, PointerValue):
+        if v.target is None:
+            return "0"
+        raise _pointer_unsupported(v)
+    return None
+
+
+def initializer(v: Value) -> str:
+    """A C initializer of `v` (designated for records). BytesValue cannot be expressed."""
+    s = scalar_expr(v)
+    if s is not None:
+        return s
+    if isinstance(v, RecordValue):
+        if not v.fields:
+            return "{ 0 }"
+        return "{ " + ", ".join(f".{n} = {initializer(x)}" for n, x in v.fields) + " }"
+    if isinstance(v, ArrayValue):
+        if not v.elements:
+            return "{ 0 }"
+        return "{ " + ", ".join(initializer(x) for x in v.elements) + " }"
+    raise ValueError(f"no initializer for {v!r}")
+
+
+def set_statements(lvalue: str, v: Value, top: bool = True) -> list[str]:
+    """Statements storing `v` into `lvalue`; a record is zeroed as a whole first."""
+    out: list[str] = []
+    if top and _contains(v, (RecordValue,)):
+        out.append(f"ctgen_zero_bytes((void *)&({lvalue}), sizeof ({lvalue}));")
+    s = scalar_expr(v)
+    if s is not None:
+        out.append(f"{lvalue} = {s};")
+    elif isinstance(v, RecordValue):
+        for name, x in v.fields:
+            out.extend(set_statements(f"{lvalue}.{name}", x, False))
+    elif isinstance(v, ArrayValue):
+        for i, x in enumerate(v.elements):
+            out.extend(set_statements(f"{lvalue}[{i}]", x, False))
+    elif isinstance(v, BytesValue):
+        out.append(f"ctgen_copy_bytes((void *)&({lvalue}), {c_bytes(v.data)}, "
+                   f"{len(v.data)});")
+    else:
+        raise TypeError(f"not a case value: {v!r}")
+    return out
+
+
+def declare_with_value(declaration: str, var: str, v: Value) -> list[str]:
+    """A local `var` declared from a template and holding `v` (const-qualified types too)."""
+    decl = declare(declaration, var)
+    if not _contains(v, (BytesValue,)):
+        return [f"{decl} = {initializer(v)};"]
+    return [f"{decl} = {{ 0 }};"] + set_statements(var, v)
+
+
+def check_statements(ctx: str, what: str, lvalue: str, v: Value) -> list[str]:
+    """Checks of every leaf of `lvalue` against the predicted `v`, named from `what`."""
+    w = c_string(what)
+    if isinstance(v, IntValue):
+        return [f"ctgen_check_int({ctx}, {w}, {lvalue}, {c_int_literal(v.value)});"]
+    if isinstance(v, FloatValue):
+        fn = "ctgen_check_float" if v.size == 4 else "ctgen_check_double"
+        return [f"{fn}({ctx}, {w}, {lvalue}, {c_float_literal(v)});"]
+    if isinstance(v, PointerValue):
+        if v.target is not None:
+            raise _pointer_unsupported(v)
+        return [f"ctgen_check_null({ctx}, {w}, ({lvalue}) == 0);"]
+    if isinstance(v, RecordValue):
+        return [s for n, x in v.fields
+                for s in check_statements(ctx, f"{what}.{n}", f"{lvalue}.{n}", x)]
+    if isinstance(v, ArrayValue):
+        return [s for i, x in enumerate(v.elements)
+                for s in check_statements(ctx, f"{what}[{i}]", f"{lvalue}[{i}]", x)]
+    if isinstance(v, BytesValue):
+        return [f"ctgen_check_bytes({ctx}, {w}, (const void *)&({lvalue}), "
+                f"{c_bytes(v.data)}, {len(v.data)});"]
+    raise TypeError(f"not a case value: {v!r}")
+
+
+# ----------------------------------------------------------------------------- pieces
+
+
+def case_name(c: Case) -> str:
+    """The case's name as the harness reports it: `function[case2]`."""
+    return f"{c.function}[{c.id}]"
+
+
+def _include_lines(unit_include: str) -> list[str]:
+    text = unit_include.strip()
+    if re.fullmatch(r"[A-Za-z_]\w*", text):  # a macro the build defines
+        return [f"#include {text}"]
+    if not (text.startswith('"') or text.startswith("<")):
+        if '"' in text or "\n" in text:
+            raise ValueError(f"unit path cannot be included: {unit_include!r}")
+        text = '"' + text.replace("\\", "/") + '"'
+    return ["#ifndef CTGEN_UNIT_SRC", f"#define CTGEN_UNIT_SRC {text}", "#endif",
+            "#define main ctgen_unit_main /* a unit's own main must not clash */",
+            "#include CTGEN_UNIT_SRC", "#undef main"]
+
+
+def _callee(name: str) -> str:
+    return "ctgen_unit_main" if name == "main" else name
+
+
+def _counter(stub: str) -> str:
+    return f"ctgen_calls_{stub}"
+
+
+def _stub_lines(stub: StubPrototype, scripts: list[tuple[int, Case]]) -> list[str]:
+    """The stub's definition: call k of case i plays back that case's script."""
+    sig = parse_signature(stub.prototype, stub.name)
+    out = [f"{stub.prototype.strip().rstrip(';')}", "{",
+           f"{INDENT}unsigned long ctgen_k = {_counter(stub.name)}++;", f"{INDENT}(void)ctgen_k;"]
+    arms: list[str] = []
+    for index, c in scripts:
+        script = next(s for s in c.stubs if s.name == stub.name)
+        if not script.calls:
+            continue
+        arms.append(f"{INDENT}case {index}: /* {case_name(c)} */")
+        arms.append(f"{INDENT * 2}switch (ctgen_k) {{")
+        for k, call in enumerate(script.calls):
+            arms.append(f"{INDENT * 2}case {k}: {{")
+            body = [s for w in call.writes for s in set_statements(w.name, w.value)]
+            if sig.is_void:
+                body.append("return;")
+            elif call.returns is None:
+                body.append("break;")
+            else:
+                expr = scalar_expr(call.returns)
+                if expr is not None:
+                    body.append(f"return {expr};")
+                else:
+                    body.extend(declare_with_value(_declare_type(sig.return_type, "@"),
+                                                   "ctgen_r", call.returns))
+                    body.append("return ctgen_r;")
+            arms.extend(f"{INDENT * 3}{s}" for s in body)
+            arms.append(f"{INDENT * 2}}}")
+        arms.append(f"{INDENT * 2}default: break;")
+        arms.append(f"{INDENT * 2}}}")
+        arms.append(f"{INDENT * 2}break;")
+    if arms:
+        out.append(f"{INDENT}switch (ctgen_current_case) {{")
+        out.extend(arms)
+        out.append(f"{INDENT}default: break;")
+        out.append(f"{INDENT}}}")
+    if not sig.is_void:  # past the script: a zero value
+        out.append(f"{INDENT}{{")
+        out.append(f"{INDENT * 2}static {_declare_type(sig.return_type, 'ctgen_zero')};")
+        out.append(f"{INDENT * 2}return ctgen_zero;")
+        out.append(f"{INDENT}}}")
+    out.append("}")
+    return out
+
+
+def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str]) -> list[str]:
+    ctx = "ctgen_c"
+    body: list[str] = []
+    args: list[str] = []
+    for i, p in enumerate(c.params):
+        var = f"ctgen_arg{i}"
+        body.extend(declare_with_value(p.declaration, var, p.value))
+        args.append(var)
+    for g in c.globals:
+        body.extend(set_statements(g.name, g.value))
+    call = f"{_callee(c.function)}({', '.join(args)})"
+    e = c.expected
+    if e.returns is not None:
+        if signature.is_void:
+            raise ValueError(f"{case_name(c)} predicts a return value of a void function")
+        body.append(f"{_declare_type(signature.return_type, 'ctgen_result')} = {call};")
+        body.extend(check_statements(ctx, "return", "ctgen_result", e.returns))
+    elif signature.is_void:
+        body.append(f"{call};")
+    else:
+        body.append(f"(void){call};")
+    for g in e.globals:
+        body.extend(check_statements(ctx, g.name, g.name, g.value))
+    for stub, count in e.stub_call_counts:
+        if stub not in stub_names:
+            raise ValueError(f"{case_name(c)} counts calls of {stub}, which is no stub")
+        body.append(f"ctgen_check_int({ctx}, {c_string('calls of ' + stub)}, "
+                    f"{_counter(stub)}, {c_int_literal(count)});")
+    return ([f"/* {case_name(c)} */", f"static void ctgen_case_{index}(ctgen_ctx *{ctx})", "{"]
+            + [f"{INDENT}{s}" for s in body] + [f"{INDENT}(void){ctx};", "}"])
+
+
+# ------------------------------------------------------------------------------ harness
+
+
+def generate_harness(fc: FileCases, unit_include: str) -> str:
+    """The C harness of `fc`.
+
+    `unit_include` names the unit for `#include`: a path (quoted here, and overridable with
+    -DCTGEN_UNIT_SRC="...") or the name of a macro the build defines. Raises
+    NotImplementedError for pointer values into objects, UnsupportedError for a prototype
+    whose return type the harness cannot declare."""
+    cases = fc.all_cases()
+    stub_names = {s.name for s in fc.stubs}
+    for c in cases:
+        for s in c.stubs:
+            if s.name not in stub_names:
+                raise ValueError(f"{case_name(c)} scripts {s.name}, which is no stub")
+    signatures = {f.name: parse_signature(f.prototype, f.name) for f in fc.functions
+                  if f.cases}
+
+    out = [f"/* Generated by pytest-ctgen from {fc.source.replace('*/', '* /')}:",
+           " * the unit's test cases as C. Do not edit; regenerate instead. */",
+           "#ifndef CTGEN_RUNTIME_HEADER /* a build may name another copy of the runtime */",
+           '#define CTGEN_RUNTIME_HEADER "ctgen_runtime.h"', "#endif",
+           "#include CTGEN_RUNTIME_HEADER", ""]
+    out += _include_lines(unit_include)
+    out += ["", "/* The running case; selects what the stubs play back. */",
+            "static int ctgen_current_case = -1;"]
+    if fc.stubs:
+        out += ["", "/* ------------------------------------------------------------ stubs */"]
+        out += [f"static unsigned long {_counter(s.name)};" for s in fc.stubs]
+        out += ["#if defined(__GNUC__)", "#pragma GCC diagnostic push",
+                '#pragma GCC diagnostic ignored "-Wunused-parameter"', "#endif"]
+        for stub in fc.stubs:
+            scripts = [(i, c) for i, c in enumerate(cases)
+                       if any(s.name == stub.name for s in c.stubs)]
+            out += [""] + _stub_lines(stub, scripts)
+        out += ["#if defined(__GNUC__)", "#pragma GCC diagnostic pop", "#endif"]
+
+    out += ["", "/* ------------------------------------------------------------ cases */"]
+    for i, c in enumerate(cases):
+        out += [""] + _case_lines(i, c, signatures[c.function], stub_names)
+
+    out += ["", "/* ------------------------------------------------------------ table */", ""]
+    out.append(f"#define CTGEN_CASES {len(cases)}")
+    out.append("static void (*const ctgen_cases[])(ctgen_ctx *) = {")
+    out += [f"{INDENT}ctgen_case_{i}," for i in range(len(cases))] or [f"{INDENT}0"]
+    out.append("};")
+    out.append("static const char *const ctgen_case_names[] = {")
+    out += [f"{INDENT}{c_string(case_name(c))}," for c in cases] or [f"{INDENT}0"]
+    out.append("};")
+    resets = [f"{INDENT}{_counter(s.name)} = 0;" for s in fc.stubs]
+    out += [
+        "",
+        "int ctgen_case_count(void)",
+        "{",
+        f"{INDENT}return CTGEN_CASES;",
+        "}",
+        "",
+        "const char *ctgen_case_name(int index)",
+        "{",
+        f"{INDENT}return index >= 0 && index < CTGEN_CASES ? ctgen_case_names[index] : 0;",
+        "}",
+        "",
+        "int ctgen_run_case(int index, char *message, size_t capacity)",
+        "{",
+        f"{INDENT}ctgen_ctx ctgen_c;",
+        f"{INDENT}ctgen_ctx_init(&ctgen_c, message, capacity);",
+        f"{INDENT}if (index < 0 || index >= CTGEN_CASES) {{",
+        f'{INDENT * 2}ctgen_fail(&ctgen_c, "no case %d", index);',
+        f"{INDENT * 2}return 1;",
+        f"{INDENT}}}",
+        *resets,
+        f"{INDENT}ctgen_current_case = index;",
+        f"{INDENT}ctgen_cases[index](&ctgen_c);",
+        f"{INDENT}fflush(NULL); /* the unit's output, also from a child that _exits */",
+        f"{INDENT}ctgen_current_case = -1;",
+        f"{INDENT}return ctgen_c.failures ? 1 : 0;",
+        "}",
+        "",
+        "#ifdef CTGEN_DRIVER_MAIN",
+        "int main(void)",
+        "{",
+        f"{INDENT}return ctgen_driver_run_all();",
+        "}",
+        "#endif",
+        "",
+    ]
+    return "\n".join(out)
+

@@ -1,0 +1,39 @@
+"""The generation and run options of a session, as one frozen value."""
+from __future__ import annotations
+
+import fnmatch
+import json
+from dataclasses import asdict, dataclass
+
+
+@dataclass(frozen=True)
+class Options:
+    cflags: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    functions: tuple[str, ...] = ()  # globs of functions to test; empty: all
+    exclude: tuple[str, ...] = ()  # globs of functions to skip
+    criterion: str = "branch"
+    max_depth: int = 64
+    timeout: float = 30.0
+    array_size: int = 10
+    case_timeout: float = 5.0
+    isolate: str = "fork"
+    regenerate: bool = False
+
+    def compiler_flags(self) -> list[str]:
+        """Flags for preprocessing and building the unit."""
+        return [*self.cflags, *(f"-I{d}" for d in self.include_dirs),
+                *(f"-D{d}" for d in self.defines)]
+
+    def selects(self, function: str) -> bool:
+        if self.functions and not any(fnmatch.fnmatchcase(function, g) for g in self.functions):
+            return False
+        return not any(fnmatch.fnmatchcase(function, g) for g in self.exclude)
+
+    def generation_key(self) -> str:
+        """The options that influence generated cases, as stable text for cache keys."""
+        fields = asdict(self)
+        for run_only in ("case_timeout", "isolate", "regenerate"):
+            fields.pop(run_only)
+        return json.dumps(fields, sort_keys=True)

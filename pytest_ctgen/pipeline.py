@@ -1,0 +1,142 @@
+"""The one place that wires the layers together: C file -> cases -> harness -> runs -> coverage."""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from . import __version__
+from .cases import FileCases, FunctionCases, STOP_SKIPPED, StubPrototype, file_cases_from_json, \
+    file_cases_to_json
+from .errors import CtgenError
+from .frontend.loader import load_unit
+from .frontend.preprocess import preprocess
+from .ir.cfg import Call
+from .ir.lower import lower_unit
+from .options import Options
+from .search.generator import SearchOptions, generate_function
+
+
+def _same_file(a: str, b: Path) -> bool:
+    try:
+        return Path(a).resolve() == b.resolve()
+    except OSError:
+        return False
+
+
+def generation_key(preprocessed: str, options: Options) -> str:
+    h = hashlib.sha256()
+    for part in (__version__, preprocessed, options.generation_key()):
+        h.update(part.encode("utf-8"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+@dataclass
+class Generated:
+    """The cases of a file and how long generating each function took (0 when cached)."""
+
+    cases: FileCases
+    seconds: dict[str, float] = field(default_factory=dict)
+    from_cache: bool = False
+    preprocessed: str = ""
+
+
+def generate_file(path: Path, display: str, options: Options,
+                  cache_dir: Path | None = None) -> Generated:
+    """Generate the cases of every selected function defined in `path`. Raises CtgenError
+    when the file does not preprocess or parse."""
+    flags = options.compiler_flags()
+    text = preprocess(path, flags)
+    key = generation_key(text + "\0" + display, options)
+    cache_file = cache_dir / f"{key}.json" if cache_dir is not None else None
+    if cache_file is not None and cache_file.is_file() and not options.regenerate:
+        doc = json.loads(cache_file.read_text(encoding="utf-8"))
+        return Generated(file_cases_from_json(doc["cases"]), doc.get("seconds", {}), True, text)
+    unit = load_unit(path, flags)
+    program = lower_unit(unit)
+    search = SearchOptions(max_depth=options.max_depth, timeout=options.timeout)
+    functions: list[FunctionCases] = []
+    seconds: dict[str, float] = {}
+    for fn in unit.defined_functions():
+        if not _same_file(fn.location.file, path) or not options.selects(fn.name):
+            continue
+        start = time.monotonic()
+        failure = program.failures.get(fn.name)
+        if failure is not None:
+            result = FunctionCases(fn.name, fn.location.line, fn.prototype, (), STOP_SKIPPED,
+                                   skip_reason=str(failure))
+        else:
+            result = generate_function(program, fn.name, search)
+        seconds[fn.name] = time.monotonic() - start
+        functions.append(replace(result, generation_seconds=seconds[fn.name]))
+    called = {s.function for cfg in program.cfgs.values() for b in cfg.blocks
+              for s in b.stmts if isinstance(s, Call)}
+    stubs = tuple(StubPrototype(f.name, f.prototype) for f in unit.undefined_functions()
+                  if f.name in called)
+    fc = FileCases(display, tuple(functions), stubs)
+    if cache_file is not None:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_suffix(".tmp")
+        tmp.write_text(json.dumps({"cases": file_cases_to_json(fc), "seconds": seconds}),
+                       encoding="utf-8")
+        tmp.replace(cache_file)
+    return Generated(fc, seconds, False, text)
+
+
+class FileRun:
+    """The compiled harness of one file's cases, built on first use, and its runs."""
+
+    def __init__(self, path: Path, generated: Generated, options: Options,
+                 build_dir: Path | None) -> None:
+        self.path = path.resolve()
+        self.generated = generated
+        self.options = options
+        self.build_dir = build_dir
+        self._lib = None
+        self._build = None
+        self._error: CtgenError | None = None
+        self.index = {(c.function, c.number): i
+                      for i, c in enumerate(generated.cases.all_cases())}
+        self.ran = False
+        self.results: dict[tuple[str, int], bool] = {}  # (function, case number) -> passed
+
+    def library(self):  # -> runner.build.HarnessLibrary
+        from .codegen.harness import generate_harness
+        from .runner.build import build_harness, clear_coverage_data, load_library
+
+        if self._error is not None:
+            raise self._error
+        if self._lib is None:
+            try:
+                source = generate_harness(self.generated.cases, str(self.path))
+                self._build = build_harness(
+                    source, cflags=self.options.compiler_flags(),
+                    key_material=self.generated.preprocessed, cache_dir=self.build_dir)
+                clear_coverage_data(self._build)
+                self._lib = load_library(self._build)
+            except CtgenError as err:
+                self._error = err
+                raise
+        return self._lib
+
+    def run(self, function: str, number: int):  # -> runner.execute.CaseRun
+        from .runner.execute import run_case
+
+        lib = self.library()
+        self.ran = True
+        result = run_case(lib, self.index[(function, number)], self.options.case_timeout,
+                          self.options.isolate)
+        self.results[(function, number)] = result.passed
+        return result
+
+    def coverage(self):  # -> dict[str, coverage.gcov.FunctionCoverage]
+        from .coverage.gcov import measure
+
+        if self._build is None or not self.ran:
+            return {}
+        if self.options.isolate != "fork" and self._lib is not None:
+            self._lib.flush_coverage()
+        return measure(self._build.directory, self.path)

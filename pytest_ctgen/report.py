@@ -1,0 +1,144 @@
+"""The session's coverage table: per function the cases, what gcov measured, what the
+generator proved unreachable and why generation stopped; as terminal text and as JSON."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .cases import STOP_SKIPPED, Outcome
+
+
+@dataclass
+class Row:
+    file: str
+    function: str
+    line: int
+    cases: int
+    passed: int
+    failed: int
+    lines_total: int
+    lines_covered: int
+    branches_total: int
+    branches_covered: int
+    unreachable: tuple[Outcome, ...]
+    not_reached: tuple[Outcome, ...]
+    stop_reason: str
+    generation_seconds: float
+    missing_lines: tuple[int, ...] = ()
+    missing_branches: tuple[str, ...] = ()
+    skip_reason: str | None = None
+
+
+@dataclass
+class Totals:
+    lines_total: int = 0
+    lines_covered: int = 0
+    branches_total: int = 0
+    branches_covered: int = 0
+    cases: int = 0
+
+    @property
+    def line_percent(self) -> float | None:
+        return 100.0 * self.lines_covered / self.lines_total if self.lines_total else None
+
+    @property
+    def branch_percent(self) -> float | None:
+        return 100.0 * self.branches_covered / self.branches_total if self.branches_total \
+            else None
+
+
+def coverage_rows(session: Any) -> list[Row]:
+    """One row per generated function of every collected file (`plugin.CtgenSession`)."""
+    rows = []
+    for path, run in session.runs.items():
+        measured = session.coverage.get(path, {})
+        fc = run.generated.cases
+        for fn in fc.functions:
+            cov = measured.get(fn.name)
+            outcomes = [run.results.get((fn.name, c.number)) for c in fn.cases]
+            rows.append(Row(
+                file=fc.source, function=fn.name, line=fn.line, cases=len(fn.cases),
+                passed=sum(1 for o in outcomes if o is True),
+                failed=sum(1 for o in outcomes if o is False),
+                lines_total=cov.lines_total if cov else 0,
+                lines_covered=cov.lines_covered if cov else 0,
+                branches_total=cov.branches_total if cov else 0,
+                branches_covered=cov.branches_covered if cov else 0,
+                unreachable=fn.unreachable, not_reached=fn.not_reached,
+                stop_reason=fn.stop_reason,
+                generation_seconds=run.generated.seconds.get(fn.name, fn.generation_seconds),
+                missing_lines=tuple(cov.missing_lines) if cov else (),
+                missing_branches=tuple(f"{line}:{n}" for line, n in cov.missing_branches)
+                if cov else (),
+                skip_reason=fn.skip_reason))
+    return rows
+
+
+def totals(rows: list[Row]) -> Totals:
+    t = Totals()
+    for r in rows:
+        t.lines_total += r.lines_total
+        t.lines_covered += r.lines_covered
+        t.branches_total += r.branches_total
+        t.branches_covered += r.branches_covered
+        t.cases += r.cases
+    return t
+
+
+def _pct(covered: int, total: int) -> str:
+    return f"{100.0 * covered / total:.1f}%" if total else "-"
+
+
+def _outcomes(os_: tuple[Outcome, ...]) -> str:
+    return ", ".join(f"{o.line}:{o.label}" for o in os_) or "-"
+
+
+def format_table(rows: list[Row], missing: bool = False) -> list[str]:
+    """The coverage table as terminal lines."""
+    header = ("function", "cases", "C0", "C1", "unreachable", "stop", "time")
+    body = []
+    for r in rows:
+        stop = r.stop_reason if r.stop_reason != STOP_SKIPPED else f"skipped: {r.skip_reason}"
+        if r.not_reached and r.stop_reason != STOP_SKIPPED:
+            stop += f" (not reached: {_outcomes(r.not_reached)})"
+        body.append((f"{r.file}::{r.function}", str(r.cases),
+                     _pct(r.lines_covered, r.lines_total),
+                     _pct(r.branches_covered, r.branches_total),
+                     _outcomes(r.unreachable), stop, f"{r.generation_seconds:.2f}s"))
+        if missing and (r.missing_lines or r.missing_branches):
+            body.append(("", "", "", "", "", "missing lines " + ",".join(
+                map(str, r.missing_lines)) + "; branches " + ",".join(r.missing_branches), ""))
+    t = totals(rows)
+    footer = ("TOTAL", str(t.cases), _pct(t.lines_covered, t.lines_total),
+              _pct(t.branches_covered, t.branches_total), "", "", "")
+    widths = [max(len(row[i]) for row in [header, footer, *body]) for i in range(4)]
+    lines = []
+    for row in [header, *body, footer]:
+        cells = [row[0].ljust(widths[0])] + [row[i].rjust(widths[i]) for i in (1, 2, 3)]
+        lines.append("  ".join(cells + [row[4], row[5], row[6]]).rstrip())
+    return lines
+
+
+def write_json(path: Path, rows: list[Row], total: Totals) -> None:
+    """The `--ctgen-report json:FILE` document (DESIGN §2)."""
+    doc = {
+        "functions": [{
+            "file": r.file, "function": r.function, "line": r.line,
+            "cases": r.cases, "passed": r.passed, "failed": r.failed,
+            "lines_total": r.lines_total, "lines_covered": r.lines_covered,
+            "branches_total": r.branches_total, "branches_covered": r.branches_covered,
+            "unreachable": [{"line": o.line, "outcome": o.label} for o in r.unreachable],
+            "not_reached": [{"line": o.line, "outcome": o.label} for o in r.not_reached],
+            "stop_reason": r.stop_reason, "generation_seconds": round(r.generation_seconds, 3),
+        } for r in rows],
+        "totals": {"lines_total": total.lines_total, "lines_covered": total.lines_covered,
+                   "branches_total": total.branches_total,
+                   "branches_covered": total.branches_covered},
+    }
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+
+
+__all__ = ["Row", "Totals", "coverage_rows", "totals", "format_table", "write_json", "field"]

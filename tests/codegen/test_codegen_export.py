@@ -1,0 +1,227 @@
+"""The export (DESIGN §2): JSON, a standalone driver and a Makefile that replays every case
+with `make run`, with or without gcov."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from ctgen_sample_unit import sample_file_cases, write_unit
+from pytest_ctgen.cases import (
+    Binding,
+    Case,
+    Expected,
+    FileCases,
+    FunctionCases,
+    IntValue,
+    PointerValue,
+    file_cases_from_json,
+    file_cases_to_json,
+)
+from pytest_ctgen.codegen.export import ExportError, rebase_flags, write_export
+from pytest_ctgen.codegen.harness import case_name
+from pytest_ctgen.coverage.gcov import measure
+
+pytestmark = pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("make") is None,
+                                reason="needs gcc and make")
+
+MOTOR = r"""#include "motor_cfg.h"
+
+int scaled(int x)
+{
+    if (x > LIMIT)
+        return LIMIT * GAIN;
+    return x * GAIN;
+}
+
+int deref(int *p)
+{
+    return *p;
+}
+"""
+
+
+def _make(directory: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["make", "-s", "-C", str(directory), *args], capture_output=True,
+                          text=True, timeout=120)
+
+
+def _int(name: str, v: int) -> Binding:
+    return Binding(name, "int @", IntValue(v))
+
+
+def _motor_project(tmp_path: Path) -> tuple[Path, Path]:
+    proj = tmp_path / "proj"
+    (proj / "include").mkdir(parents=True)
+    (proj / "src").mkdir()
+    (proj / "include" / "motor_cfg.h").write_text("#define LIMIT 100\n")
+    unit = proj / "src" / "motor.c"
+    unit.write_text(MOTOR)
+    return proj, unit
+
+
+def _motor_cases(*cases: Case) -> FileCases:
+    by_fn: dict[str, list[Case]] = {}
+    for c in cases:
+        by_fn.setdefault(c.function, []).append(c)
+    protos = {"scaled": "int scaled(int x)", "deref": "int deref(int *p)"}
+    return FileCases("src/motor.c", tuple(
+        FunctionCases(n, 1, protos[n], tuple(cs), "exhausted") for n, cs in by_fn.items()))
+
+
+def test_export_of_every_value_kind_passes_under_make(tmp_path: Path) -> None:
+    proj = tmp_path / "proj"
+    unit = write_unit(proj / "src")
+    fc = sample_file_cases(float_max=False)
+    out = write_export(fc, unit, proj / "tests" / "ctgen", ["-std=c11"], base_dir=proj)
+    assert out == proj / "tests" / "ctgen" / "sample"
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        ["sample.ctgen.json", "ctgen_driver.c", "ctgen_runtime.h", "ctgen.h", "Makefile"])
+    assert (out / "sample.ctgen.json").read_text() == file_cases_to_json(fc)
+    assert [c.id for c in file_cases_from_json((out / "sample.ctgen.json").read_text())
+            .all_cases()] == [c.id for c in fc.all_cases()]
+    assert '#define CTGEN_UNIT_SRC "../../../src/sample.c"' in (out / "ctgen_driver.c").read_text()
+
+    done = _make(out, "run")
+    lines = done.stdout.splitlines()
+    assert lines[:-1] == [f"PASS {case_name(c)}" for c in fc.all_cases()], done.stderr
+    assert lines[-1] == f"{len(fc.all_cases())} passed, 0 failed"
+    assert done.returncode == 0
+
+
+def test_export_with_include_dirs_defines_and_coverage(tmp_path: Path) -> None:
+    proj, unit = _motor_project(tmp_path)
+    fc = _motor_cases(
+        Case("scaled", 1, (_int("x", 5),), (), Expected(IntValue(15))),
+        Case("scaled", 2, (_int("x", 500),), (), Expected(IntValue(300))),
+    )
+    out = write_export(fc, unit, proj / "ctgen", ["-Iinclude", "-DGAIN=3"],
+                       base_dir=proj)
+    assert "-I../../include" in (out / "Makefile").read_text()
+    done = _make(out, "run")
+    assert done.stdout.splitlines() == ["PASS scaled[case1]", "PASS scaled[case2]",
+                                        "2 passed, 0 failed"], done.stderr
+    assert done.returncode == 0
+
+    # CFLAGS changed: `run` rebuilds, now with gcov instrumentation
+    done = _make(out, "run", "CFLAGS=--coverage -O0")
+    assert done.returncode == 0, done.stderr
+    assert (out / "ctgen_driver.gcno").is_file() and (out / "ctgen_driver.gcda").is_file()
+    cov = measure(out, unit)
+    assert (cov["scaled"].lines_covered, cov["scaled"].lines_total) == (4, 4)
+    assert (cov["scaled"].branches_covered, cov["scaled"].branches_total) == (2, 2)
+    assert cov["deref"].lines_covered == 0
+
+    _make(out, "clean")
+    assert not (out / "ctgen_driver").exists() and not (out / "ctgen_driver.gcda").exists()
+
+
+def test_export_unit_override(tmp_path: Path) -> None:
+    proj, unit = _motor_project(tmp_path)
+    fc = _motor_cases(Case("scaled", 1, (_int("x", 5),), (), Expected(IntValue(15))))
+    out = write_export(fc, unit, proj / "ctgen", ["-Iinclude", "-DGAIN=3"],
+                       base_dir=proj)
+    other = tmp_path / "elsewhere" / "motor_v2.c"
+    other.parent.mkdir()
+    other.write_text(MOTOR.replace("x * GAIN", "x * GAIN + 1"))
+    done = _make(out, "run", f"UNIT_SRC={other}", f"CPPFLAGS=-I{proj / 'include'}")
+    assert done.stdout.splitlines() == ["FAIL scaled[case1]: return: predicted 15, observed 16",
+                                        "0 passed, 1 failed"], done.stderr
+    assert done.returncode != 0
+
+
+def test_export_runtime_dir_override(tmp_path: Path) -> None:
+    proj, unit = _motor_project(tmp_path)
+    fc = _motor_cases(Case("scaled", 1, (_int("x", 5),), (), Expected(IntValue(15))))
+    out = write_export(fc, unit, proj / "ctgen", ["-Iinclude", "-DGAIN=3"],
+                       base_dir=proj)
+    alt = tmp_path / "alt_runtime"
+    alt.mkdir()
+    (alt / "ctgen_runtime.h").write_text(
+        "#warning using-the-alternative-runtime\n" + (out / "ctgen_runtime.h").read_text())
+    done = _make(out, "run", f"CTGEN_HARNESS_DIR={alt}")
+    assert "using-the-alternative-runtime" in done.stderr
+    assert done.stdout.splitlines()[-1] == "1 passed, 0 failed"
+
+
+def test_export_driver_reports_a_crash(tmp_path: Path) -> None:
+    proj, unit = _motor_project(tmp_path)
+    fc = _motor_cases(
+        Case("scaled", 1, (_int("x", 5),), (), Expected(IntValue(10))),
+        Case("deref", 1, (Binding("p", "int *@", PointerValue(None)),), (),
+             Expected(IntValue(0))),
+        Case("deref", 2, (Binding("p", "int *@", PointerValue(None)),), (),
+             Expected(IntValue(0))),
+    )
+    out = write_export(fc, unit, proj / "ctgen", ["-Iinclude", "-DGAIN=2"],
+                       base_dir=proj)
+    done = _make(out, "run", "CFLAGS=--coverage -O0")
+    assert done.stdout.splitlines() == [
+        "PASS scaled[case1]", "FAIL deref[case1]: crashed with SIGSEGV", "NOT RUN deref[case2]",
+        "1 passed, 2 failed"], done.stdout
+    assert done.returncode != 0
+    cov = measure(out, unit)  # flushed by the crash handler
+    assert cov["deref"].lines_covered == cov["deref"].lines_total == 2
+
+
+def test_export_never_overwrites_foreign_files(tmp_path: Path) -> None:
+    proj, unit = _motor_project(tmp_path)
+    fc = _motor_cases(Case("scaled", 1, (_int("x", 5),), (), Expected(IntValue(15))))
+    target = proj / "ctgen" / "motor"
+    target.mkdir(parents=True)
+    (target / "Makefile").write_text("all:\n\techo mine\n")
+    with pytest.raises(ExportError, match="not written by pytest-ctgen"):
+        write_export(fc, unit, proj / "ctgen", [], base_dir=proj)
+    assert sorted(p.name for p in target.iterdir()) == ["Makefile"]  # nothing written
+    assert (target / "Makefile").read_text() == "all:\n\techo mine\n"
+    (target / "notes.txt").write_text("kept")
+    write_export(fc, unit, proj / "ctgen", [], base_dir=proj, force=True)
+    assert "pytest-ctgen" in (target / "Makefile").read_text()
+    assert (target / "notes.txt").read_text() == "kept"
+
+
+def test_export_refuses_cases_of_another_file(tmp_path: Path) -> None:
+    proj, unit = _motor_project(tmp_path)
+    fc = _motor_cases(Case("scaled", 1, (_int("x", 5),), (), Expected(IntValue(15))))
+    write_export(fc, unit, proj / "ctgen", [], base_dir=proj)
+    other = FileCases("lib/motor.c", fc.functions)
+    with pytest.raises(ExportError, match="src/motor.c"):
+        write_export(other, unit, proj / "ctgen", [], base_dir=proj)
+
+
+def test_reexport_keeps_unchanged_files(tmp_path: Path) -> None:
+    proj, unit = _motor_project(tmp_path)
+    fc = _motor_cases(Case("scaled", 1, (_int("x", 5),), (), Expected(IntValue(15))))
+    out = write_export(fc, unit, proj / "ctgen", [], base_dir=proj)
+    stamps = {p.name: p.stat().st_mtime_ns for p in out.iterdir()}
+    write_export(fc, unit, proj / "ctgen", [], base_dir=proj)
+    assert {p.name: p.stat().st_mtime_ns for p in out.iterdir()} == stamps
+    doc = json.loads((out / "motor.ctgen.json").read_text())
+    assert doc["source"] == "src/motor.c"
+
+
+def test_custom_harness_function(tmp_path: Path) -> None:
+    proj, unit = _motor_project(tmp_path)
+    fc = _motor_cases(Case("scaled", 1, (_int("x", 5),), (), Expected(IntValue(15))))
+    seen: list[str] = []
+
+    def harness(f: FileCases, include: str) -> str:
+        seen.append(include)
+        return "/* custom */\n"
+
+    out = write_export(fc, unit, proj / "ctgen", [], harness_source_fn=harness, base_dir=proj)
+    assert seen == ["../../src/motor.c"]
+    assert (out / "ctgen_driver.c").read_text().endswith("/* custom */\n")
+
+
+def test_rebase_flags(tmp_path: Path) -> None:
+    base = tmp_path / "proj"
+    export = tmp_path / "proj" / "tests" / "ctgen" / "motor"
+    flags = ["-Iinc", "-I", "inc2", "-isystem", "sys", "-I/abs/inc", "-DX=\"a b\"",
+             "-include", "pre.h", "-std=c11", "-iquoteq"]
+    assert rebase_flags(flags, base, export) == [
+        "-I../../../inc", "-I", "../../../inc2", "-isystem", "../../../sys", "-I/abs/inc",
+        "-DX=\"a b\"", "-include", "../../../pre.h", "-std=c11", "-iquote../../../q"]
