@@ -7,6 +7,7 @@ known (from the compiler probe, see `layout.py`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final
 
 
 class CType:
@@ -102,12 +103,13 @@ class FloatType(CType):
 
     @property
     def exponent_bits(self) -> int:
-        return {4: 8, 8: 11}[self.size]
+        return {4: 8, 8: 11, 16: 15}[self.size]
 
     @property
     def significand_bits(self) -> int:
-        """Significand width including the hidden bit (z3's convention)."""
-        return {4: 24, 8: 53}[self.size]
+        """Significand width including the hidden bit (z3's convention); x87 `long double`
+        stores its integer bit explicitly, so 64."""
+        return {4: 24, 8: 53, 16: 64}[self.size]
 
     def __str__(self) -> str:
         return self.name
@@ -115,9 +117,14 @@ class FloatType(CType):
 
 @dataclass(frozen=True)
 class PointerType(CType):
+    """A pointer. `target_const`/`target_volatile` record the qualifiers of the pointed-to
+    type (`const char *`); they do not take part in comparisons."""
+
     target: CType
     size: int = 8
     align: int = 8
+    target_const: bool = field(default=False, compare=False)
+    target_volatile: bool = field(default=False, compare=False)
 
     def __str__(self) -> str:
         return f"{self.target} *"
@@ -143,7 +150,12 @@ class ArrayType(CType):
         return self.count is not None
 
     def __str__(self) -> str:
-        return f"{self.element}[{'' if self.count is None else self.count}]"
+        dims = ""
+        inner: CType = self
+        while isinstance(inner, ArrayType):
+            dims += f"[{'' if inner.count is None else inner.count}]"
+            inner = inner.element
+        return f"{inner}{dims}"
 
 
 @dataclass(frozen=True)
@@ -162,7 +174,12 @@ class FunctionType(CType):
 @dataclass(frozen=True)
 class Field:
     """A member of a record. Bit-fields have `bit_width`; `bit_offset` counts from the least
-    significant bit of the storage unit that starts at byte `offset` (gcc, little-endian)."""
+    significant bit of the storage unit that starts at byte `offset` (gcc, little-endian).
+
+    The frontend normalises bit-fields so that `offset` is the byte holding the field's
+    lowest bit and `0 <= bit_offset < 8`; the field spans `(bit_offset + bit_width + 7) // 8`
+    bytes from `offset`. An anonymous struct/union member has `name` None and its record
+    as `type`; unnamed bit-fields (padding) are not listed."""
 
     name: str | None
     type: CType
@@ -241,11 +258,21 @@ LLONG = IntType("long long", 8, 8, True, 5)
 ULLONG = IntType("unsigned long long", 8, 8, False, 5)
 FLOAT = FloatType("float", 4, 4)
 DOUBLE = FloatType("double", 8, 8)
+LONGDOUBLE = FloatType("long double", 16, 16)
+INT128 = IntType("__int128", 16, 16, True, 6)
+UINT128 = IntType("unsigned __int128", 16, 16, False, 6)
 VOID = VoidType()
 SIZE_T = ULONG
 PTRDIFF_T = LONG
 
-_UNSIGNED_OF = {SCHAR: UCHAR, CHAR: UCHAR, SHORT: USHORT, INT: UINT, LONG: ULONG, LLONG: ULLONG}
+_UNSIGNED_OF = {
+    SCHAR: UCHAR, CHAR: UCHAR, SHORT: USHORT, INT: UINT, LONG: ULONG, LLONG: ULLONG,
+    INT128: UINT128,
+}
+_PLAIN_INTEGERS: Final = {
+    (1, True): SCHAR, (1, False): UCHAR, (2, True): SHORT, (2, False): USHORT,
+    (4, True): INT, (4, False): UINT, (8, True): LONG, (8, False): ULONG,
+}
 
 
 def unsigned_of(t: IntType) -> IntType:
@@ -255,9 +282,10 @@ def unsigned_of(t: IntType) -> IntType:
 
 
 def strip_enum(t: CType) -> CType:
-    """The plain integer type an enum is compatible with (gcc: unsigned int or int)."""
+    """The plain integer type an enum is compatible with (gcc: unsigned int or int, other
+    widths only with out-of-range enumerators or -fshort-enums)."""
     if isinstance(t, EnumType):
-        return INT if t.signed else UINT
+        return _PLAIN_INTEGERS[(t.size, t.signed)]
     return t
 
 

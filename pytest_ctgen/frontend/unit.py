@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from pycparser import c_ast
 
-from ..errors import SourceLocation
+from ..errors import SourceLocation, UnsupportedError
 from .ctype import CType, FunctionType
 
 if TYPE_CHECKING:
@@ -56,9 +56,14 @@ class Function:
     is_static: bool = False
     end_line: int = 0  # last line of the body, 0 if not defined
 
+    declared_in: tuple[str, ...] = ()  # files holding a declaration or the definition
+
     @property
     def is_defined(self) -> bool:
         return self.definition is not None
+
+    def in_file(self, file: str) -> bool:
+        return self.location.file == file or file in self.declared_in
 
 
 @dataclass(eq=False)
@@ -69,9 +74,26 @@ class Unit:
     ast: c_ast.FileAST
     globals: dict[str, Variable] = field(default_factory=dict)  # in order of declaration
     functions: dict[str, Function] = field(default_factory=dict)
-    enum_constants: dict[str, tuple[int, CType]] = field(default_factory=dict)
+    enum_constants: dict[str, tuple[int, CType]] = field(default_factory=dict)  # value, type
     resolver: "TypeResolver | None" = None
     preprocessed: str = ""  # the text pycparser parsed (hash input for caches)
+    typedefs: dict[str, CType] = field(default_factory=dict)  # file-scope typedef names
+    # file-scope names (functions, globals, typedefs, tags as "struct S") whose declaration
+    # uses something unsupported; the declaration was skipped and the reason kept here
+    unsupported: dict[str, UnsupportedError] = field(default_factory=dict)
+    cflags: tuple[str, ...] = ()
+
+    @property
+    def main_file(self) -> str:
+        """The file name locations of the unit's own file carry (headers carry theirs)."""
+        return str(self.path)
+
+    def in_main_file(self, location: SourceLocation) -> bool:
+        return location.file == self.main_file
+
+    def own_functions(self) -> list[Function]:
+        """Functions declared or defined in the unit's own file (not only in headers)."""
+        return [f for f in self.functions.values() if f.in_file(self.main_file)]
 
     def defined_functions(self) -> list[Function]:
         return [f for f in self.functions.values() if f.is_defined]

@@ -1,0 +1,179 @@
+"""Preprocessing with the system compiler (`gcc -E`), keeping line markers so every later
+location points into the user's files. Owns the flag hygiene shared with the layout probe."""
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import Final
+
+from ..errors import PreprocessError, SourceLocation
+
+#: The compiler used for preprocessing and for the layout probe.
+GCC: Final = "gcc"
+
+#: Standard used when the user's flags name none.
+DEFAULT_STD: Final = "-std=gnu11"
+
+#: Keeps GNU extensions of real glibc headers (and common ones in user code) away from
+#: pycparser. Sizes never come from these spellings: the layout probe compiles the real text.
+PYCPARSER_DEFINES: Final[tuple[str, ...]] = (
+    "-D__extension__=",
+    "-D__restrict=",
+    "-D__restrict__=",
+    "-D__asm__(x)=",
+    "-D__asm(x)=",
+    "-D__attribute__(x)=",
+    "-D__attribute(x)=",
+    "-D__declspec(x)=",
+    "-D_Float128=double",
+    "-D_Float64=double",
+    "-D_Float32=float",
+    "-D_Float64x=double",
+    "-D_Float32x=double",
+    "-D__float128=double",
+    "-D__inline=inline",
+    "-D__inline__=inline",
+    "-D__builtin_va_list=void*",
+    "-D__signed__=signed",
+    "-D__signed=signed",
+    "-D__volatile__=volatile",
+    "-D__volatile=volatile",
+    "-D__const=const",
+    "-D__const__=const",
+    "-D__alignof__=_Alignof",
+    "-D__alignof=_Alignof",
+    "-D__builtin_offsetof=offsetof",
+    "-D__thread=_Thread_local",
+    "-D__complex__=_Complex",
+    "-D__noreturn__=_Noreturn",
+    "-U_FORTIFY_SOURCE",  # fortified inline wrappers in glibc headers use __typeof
+)
+
+#: Defined while analysing, so `ctgen.h` leaves the annotation macros to us.
+ANALYSIS_DEFINE: Final = "-DCTGEN_ANALYSIS"
+
+# Flags that take a separate argument and must be dropped with it.
+_DROP_WITH_ARG: Final = frozenset({"-o", "-MF", "-MT", "-MQ"})
+_DROP: Final = frozenset(
+    {"-c", "-S", "-E", "-P", "-C", "-CC", "-M", "-MM", "-MD", "-MMD", "-MG", "-MP",
+     "-pie", "-shared", "-static-pie", "-v", "-H", "--verbose", "-save-temps"}
+)
+_SOURCE_SUFFIXES: Final = (".c", ".i", ".o", ".a", ".so", ".s", ".S")
+
+_ERROR_LINE = re.compile(
+    r"^(?P<file>[^:\n]+?):(?P<line>\d+):(?:(?P<col>\d+):)? (?:fatal )?error: (?P<msg>.*)$"
+)
+_INCLUDED_FROM = re.compile(r"^(?:In file included|\s+) from (?P<where>.+?)[:,]$")
+
+
+def harness_dir() -> Path:
+    """The directory of the shipped C headers (`ctgen.h`, `ctgen_analysis.h`)."""
+    try:
+        spec = importlib.util.find_spec("pytest_ctgen.c_harness")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        for location in spec.submodule_search_locations:
+            if (Path(location) / "ctgen_analysis.h").is_file():
+                return Path(location)
+    return Path(__file__).resolve().parents[2] / "c_harness"
+
+
+def analysis_header() -> Path:
+    return harness_dir() / "ctgen_analysis.h"
+
+
+def compile_flags(cflags: list[str] | tuple[str, ...]) -> list[str]:
+    """The user's flags with those that change what gcc produces (outputs, dependency files,
+    link modes, other inputs) removed, plus the default standard when none is named."""
+    result: list[str] = []
+    skip_next = False
+    for flag in cflags:
+        if skip_next:
+            skip_next = False
+            continue
+        if flag in _DROP_WITH_ARG:
+            skip_next = True
+            continue
+        if flag in _DROP or (flag.startswith("-o") and len(flag) > 2):
+            continue
+        if flag.startswith(("-MF", "-MT", "-MQ")):
+            continue
+        if not flag.startswith("-") and flag.endswith(_SOURCE_SUFFIXES):
+            continue
+        result.append(flag)
+    if not any(f.startswith("-std=") or f == "-ansi" for f in result):
+        result.insert(0, DEFAULT_STD)
+    return result
+
+
+def preprocess_command(path: Path, cflags: list[str] | tuple[str, ...]) -> list[str]:
+    """The `gcc -E` command line used for `path`."""
+    return [
+        GCC, "-E", *compile_flags(cflags), *PYCPARSER_DEFINES, ANALYSIS_DEFINE,
+        "-include", str(analysis_header()), str(path),
+    ]
+
+
+def compiler_env() -> dict[str, str]:
+    """The environment for gcc: untranslated messages with plain ASCII quotes."""
+    env = dict(os.environ)
+    env["LC_ALL"] = "C"
+    env["LANG"] = "C"
+    env.pop("GCC_COLORS", None)
+    return env
+
+
+def preprocess(path: Path, cflags: list[str] | tuple[str, ...] = ()) -> str:
+    """Run `gcc -E` on `path` and return the text with its `# line "file"` markers.
+
+    Raises:
+        PreprocessError: gcc failed; located at gcc's first error.
+    """
+    command = preprocess_command(path, cflags)
+    try:
+        proc = subprocess.run(
+            command, capture_output=True, text=True, env=compiler_env(), errors="replace"
+        )
+    except OSError as exc:
+        raise PreprocessError(f"cannot run {GCC}: {exc}") from None
+    if proc.returncode != 0:
+        raise compiler_error(proc.stderr, PreprocessError, fallback=f"{GCC} -E failed")
+    return proc.stdout
+
+
+def compiler_error(
+    stderr: str, kind: type[PreprocessError], fallback: str
+) -> PreprocessError:
+    """An error located at gcc's first `error:` line, carrying gcc's message."""
+    lines = stderr.splitlines()
+    for index, line in enumerate(lines):
+        match = _ERROR_LINE.match(line)
+        if match is None or match["file"] in ("<command-line>", "<built-in>", "cc1", "gcc"):
+            continue
+        location = SourceLocation(
+            match["file"], int(match["line"]), int(match["col"] or 0)
+        )
+        message = match["msg"].strip()
+        included = _include_chain(lines[:index])
+        if included:
+            message += f" (included from {included})"
+        return kind(message, location)
+    for line in lines:
+        if "error:" in line:
+            return kind(line.split("error:", 1)[1].strip() or fallback)
+    return kind(stderr.strip() or fallback)
+
+
+def _include_chain(preceding: list[str]) -> str:
+    """The outermost `In file included from` position just above an error, if any."""
+    chain: list[str] = []
+    for line in reversed(preceding):
+        match = _INCLUDED_FROM.match(line)
+        if match is None:
+            break
+        chain.append(match["where"])
+    return chain[0] if chain else ""
