@@ -179,12 +179,18 @@ class Generator:
         return choice
 
     def continuation_order(self, node: TreeNode) -> list[int]:
-        """The order in which to try the edges of a branch met while completing a path."""
+        """The order in which to try the edges of a branch met while completing a path:
+        outcomes still uncovered (and not already on this path) first, then the edges
+        closest to such an outcome, then the edges closest to the exit."""
         frame = node.state.frame
         exits = self.exit_distances(frame.cfg)
         term = node.block.terminator
         assert term is not None
         succs = term.successors()
+        taken = set(node.state.edges)
+        goal_distance = self.goal_distance
+        if taken & self.uncovered:
+            goal_distance = self.cfg.distances_to(self.uncovered - taken)
         ranked = []
         for i, g in enumerate(node.guards):
             if g is None:
@@ -192,10 +198,10 @@ class Generator:
             to_exit = exits.get(succs[i].id, 1 << 20)
             if node.in_function_under_test:
                 edge = Edge(node.block.id, i)
-                if edge in self.uncovered and edge not in node.state.edges:
+                if edge in self.uncovered and edge not in taken:
                     ranked.append(((0, self.order[edge]), i))
                     continue
-                dist = self.goal_distance.get(succs[i].id)
+                dist = goal_distance.get(succs[i].id)
                 ranked.append(((1, dist, to_exit) if dist is not None else (2, to_exit), i))
             else:
                 ranked.append(((1, to_exit), i))
@@ -225,7 +231,7 @@ class Generator:
             self.executor.take(state, node.block, index, node.guards[index])
         except BoundReached as bound:
             node.edges[index] = CUT
-            self.cut_reason = str(bound)
+            self.bound_hit(str(bound), node, index)
             return
         if not self.feasible(state):
             node.edges[index] = PRUNED
@@ -261,8 +267,8 @@ class Generator:
                     self.executor.take(next_state, node.block, i, node.guards[i])
                 except BoundReached as bound:
                     node.edges[i] = CUT
-                    self.cut_reason = str(bound)
-                    continue
+                    self.bound_hit(str(bound), node, i)
+                    return
                 node.edges[i] = EXPLORED
                 if self.feasible(next_state):
                     state = next_state
@@ -271,12 +277,50 @@ class Generator:
             else:
                 return  # every edge infeasible or cut
 
-    def finish(self, state: State) -> None:
-        """A complete path: a case if it covers a new outcome (or is the first path)."""
+    def bound_hit(self, reason: str, node: TreeNode, index: int) -> None:
+        """A bound cut the path at edge `index` of `node`. If the path up to there covers
+        something new, fix the inputs with a model and run on concretely, without the
+        bound, so the case still gets its predicted outputs."""
+        self.cut_reason = reason
+        state = node.state.fork()
+        guard = node.guards[index]
+        constraints = state.constraints + ([guard] if guard is not None else [])
+        new = [e for e in state.edges if e in self.uncovered]
+        if node.in_function_under_test and Edge(node.block.id, index) in self.uncovered:
+            new.append(Edge(node.block.id, index))
+        if not new:
+            return
+        model = self.solver.model(constraints, extract.preferences(state))
+        if model is None:
+            return
+        self.executor.unbounded = True
+        try:
+            self.executor.take(state, node.block, index, guard)
+            while True:
+                self.check_time()
+                outcome = self.executor.advance(state)
+                if isinstance(outcome, Finished):
+                    break
+                live = [i for i, g in enumerate(outcome.guards)
+                        if g is not None and self.solver.holds(model, g)]
+                if len(live) != 1:
+                    return
+                self.executor.take(state, outcome.block, live[0], outcome.guards[live[0]])
+        except (BoundReached, PathError):
+            return
+        finally:
+            self.executor.unbounded = False
+        if all(self.solver.holds(model, c) for c in state.constraints):
+            self.finish(state, model)
+
+    def finish(self, state: State, model=None) -> None:
+        """A complete path: a case if it covers a new outcome (or is the first path).
+        `model` fixes the inputs when the path was completed concretely."""
         new = [e for e in state.edges if e in self.uncovered]
         if not new and (self.cases or self.order):
             return
-        model = self.solver.model(state.constraints, extract.preferences(state))
+        if model is None:
+            model = self.solver.model(state.constraints, extract.preferences(state))
         if model is None:
             return
         params, globals_ = extract.inputs(model, state)

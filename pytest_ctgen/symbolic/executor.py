@@ -84,6 +84,7 @@ class Executor:
         self.max_depth = max_depth
         self.max_recursion = max_recursion
         self.max_steps = max_steps
+        self.unbounded = False  # ignore the unwinding bound (concrete completion of a path)
         self._next_object = 0
 
     # ------------------------------------------------------------------ states
@@ -103,7 +104,11 @@ class Executor:
         frame = Frame(self.cfg, self.cfg.entry)
         state.frames.append(frame)
         for p in self.cfg.function.params:
-            cells = self.input_cells(state, p.name, p.type)
+            try:
+                cells = self.input_cells(state, p.name, p.type)
+            except PathError as err:
+                err.location = err.location or p.location
+                raise
             if self.in_memory(self.cfg, p):
                 oid = self.new_object(state, p.name, cells)
                 frame.objects[p] = oid
@@ -250,15 +255,15 @@ class Executor:
     def take(self, state: State, block: Block, index: int, guard: z3.BoolRef | None) -> None:
         """Take outgoing edge `index` of `block` (the current frame's terminator)."""
         frame = state.frame
+        key = (len(state.frames), id(frame.cfg), block.id)
+        count = state.visits.get(key, 0) + 1
+        if count > self.max_depth and not self.unbounded:
+            raise BoundReached(f"loop unwound more than {self.max_depth} times")
+        state.visits[key] = count
         if guard is not None:
             state.assume(guard)
         if frame.cfg is self.cfg and len(state.frames) == 1:
             state.edges.append(Edge(block.id, index))
-        key = (len(state.frames), id(frame.cfg), block.id)
-        count = state.visits.get(key, 0) + 1
-        state.visits[key] = count
-        if count > self.max_depth:
-            raise BoundReached(f"loop unwound more than {self.max_depth} times")
         term = block.terminator
         assert term is not None
         self.move(state, term.successors()[index])

@@ -142,10 +142,10 @@ def _leaves(cells: list, ctype: CType) -> list[tuple[SymValue, CType]]:
     return []
 
 
-def preferences(state: State) -> list[z3.BoolRef]:
-    """Soft constraints for readable inputs: small magnitudes first, then moderate ones;
-    finite, normal floats."""
-    prefs: list[z3.BoolRef] = []
+def preferences(state: State) -> list[list[z3.BoolRef]]:
+    """Tiers of soft constraints for readable inputs, most readable first: every integer in
+    [-100, 100] (or [0, 100]), then within [-10000, 10000]; floats finite and normal (or
+    zero) and within the same magnitudes."""
     leaves: list[tuple[SymValue, CType]] = []
     for root in state.inputs:
         if root.object_id is not None:
@@ -157,25 +157,26 @@ def preferences(state: State) -> list[z3.BoolRef]:
         if call.result is not None:
             leaves.extend(_leaves(symbolic_cells(call.result, call.result_type),
                                   call.result_type))
-    seen: set[int] = set()
-    for value, ctype in leaves:
-        if not isinstance(value, (z3.BitVecRef, z3.FPRef)) or value.get_id() in seen:
-            continue
-        seen.add(value.get_id())
-        if isinstance(ctype, IntType) and isinstance(value, z3.BitVecRef):
-            if ctype.is_bool:
+    tiers: list[list[z3.BoolRef]] = []
+    for bound in (100, 10000):
+        tier: list[z3.BoolRef] = []
+        seen: set[int] = set()
+        for value, ctype in leaves:
+            if not isinstance(value, (z3.BitVecRef, z3.FPRef)) or value.get_id() in seen:
                 continue
-            for bound in (100, 10000):
-                if bound >= ctype.max_value:
+            seen.add(value.get_id())
+            if isinstance(ctype, IntType) and isinstance(value, z3.BitVecRef):
+                if ctype.is_bool or bound >= ctype.max_value:
                     continue
                 if ctype.signed:
-                    prefs.append(z3.And(value >= -bound, value <= bound))
+                    tier.append(z3.And(value >= -bound, value <= bound))
                 else:
-                    prefs.append(z3.ULE(value, bound))
-        elif isinstance(ctype, FloatType) and isinstance(value, z3.FPRef):
-            sort = value.sort()
-            prefs.append(z3.Or(z3.fpIsNormal(value), z3.fpIsZero(value)))
-            for bound in (100.0, 1e6):
-                prefs.append(z3.And(z3.fpLEQ(value, z3.FPVal(bound, sort)),
-                                    z3.fpGEQ(value, z3.FPVal(-bound, sort))))
-    return prefs
+                    tier.append(z3.ULE(value, bound))
+            elif isinstance(ctype, FloatType) and isinstance(value, z3.FPRef):
+                sort = value.sort()
+                tier.append(z3.Or(z3.fpIsNormal(value), z3.fpIsZero(value)))
+                tier.append(z3.fpLEQ(value, z3.FPVal(float(bound), sort)))
+                tier.append(z3.fpGEQ(value, z3.FPVal(-float(bound), sort)))
+        if tier:
+            tiers.append(tier)
+    return tiers

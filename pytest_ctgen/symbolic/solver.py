@@ -1,75 +1,72 @@
-"""The incremental solver: one z3 solver per function, path constraints passed as
-assumption literals so that every query reuses what the solver learnt before, and models
-biased towards values a person would pick."""
+"""Feasibility checks and models for path conditions, biased towards readable values.
+
+Every query runs in a fresh z3 solver: z3's incremental mode (assumptions, push/pop) gives
+up its bit-blasting preprocessing, which makes queries over floating point and wide
+multiplications many times slower than solving the conjunction from scratch. The model of
+the previous query answers first when it already satisfies the new path condition, which is
+the common case along one path (KLEE's counterexample cache)."""
 from __future__ import annotations
 
 import z3
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
+_KEEP_MODELS = 16
+_PREFERENCE_TIMEOUT_MS = 1000
 
 
 class Solver:
-    """Feasibility checks and models for path conditions (lists of z3 Booleans)."""
+    """Checks conjunctions of z3 Booleans and produces models for them."""
 
     def __init__(self, timeout_ms: int = 10000) -> None:
-        self._solver = z3.Solver()
-        self._solver.set("timeout", timeout_ms)
-        self._solver.set("random_seed", 0)
-        self._literals: dict[int, z3.BoolRef] = {}
-        self._keep: list[z3.ExprRef] = []  # keep constraint ASTs alive so ids stay unique
+        self.timeout_ms = timeout_ms
         self.queries = 0
         self.cache_hits = 0
-        self._last_model: z3.ModelRef | None = None
+        self._models: list[z3.ModelRef] = []  # recent models, newest first
 
-    def _literal(self, c: z3.BoolRef) -> z3.BoolRef:
-        key = c.get_id()
-        lit = self._literals.get(key)
-        if lit is None:
-            lit = z3.Bool(f"ctgen.p{len(self._literals)}")
-            self._solver.add(z3.Implies(lit, c))
-            self._literals[key] = lit
-            self._keep.append(c)
-        return lit
+    def _cached(self, constraints: list[z3.BoolRef]) -> z3.ModelRef | None:
+        for model in self._models:
+            if all(self.holds(model, c) for c in constraints):
+                self.cache_hits += 1
+                return model
+        return None
+
+    def _solve(self, constraints: list[z3.BoolRef], timeout_ms: int | None = None
+               ) -> tuple[str, z3.ModelRef | None]:
+        self.queries += 1
+        solver = z3.Solver()
+        solver.set("timeout", timeout_ms or self.timeout_ms)
+        solver.set("random_seed", 0)
+        solver.add(*constraints)
+        result = solver.check()
+        if result == z3.sat:
+            model = solver.model()
+            self._models.insert(0, model)
+            del self._models[_KEEP_MODELS:]
+            return SAT, model
+        return (UNSAT if result == z3.unsat else UNKNOWN), None
 
     def check(self, constraints: list[z3.BoolRef]) -> str:
-        """SAT, UNSAT or UNKNOWN for the conjunction of `constraints`. The last model found
-        answers first: when it satisfies every constraint no solver call is needed."""
-        if self._last_model is not None and all(
-                z3.is_true(self._last_model.eval(c, model_completion=True))
-                for c in constraints):
-            self.cache_hits += 1
+        """SAT, UNSAT or UNKNOWN (the solver gave up) for the conjunction of `constraints`."""
+        if self._cached(constraints) is not None:
             return SAT
-        self.queries += 1
-        result = self._solver.check(*[self._literal(c) for c in constraints])
-        if result == z3.sat:
-            self._last_model = self._solver.model()
-            return SAT
-        if result == z3.unsat:
-            return UNSAT
-        return UNKNOWN
+        return self._solve(constraints)[0]
 
-    def model(self, constraints: list[z3.BoolRef], preferences: list[z3.BoolRef]
+    @staticmethod
+    def holds(model: z3.ModelRef, constraint: z3.BoolRef) -> bool:
+        """Whether `constraint` is true in `model` (unassigned symbols taken as completed)."""
+        return z3.is_true(model.eval(constraint, model_completion=True))
+
+    def model(self, constraints: list[z3.BoolRef], preferences: list[list[z3.BoolRef]]
               ) -> z3.ModelRef | None:
-        """A model of `constraints` satisfying as many `preferences` as the solver finds
-        compatible (preferences in an unsat core are dropped, a few rounds at most)."""
-        base = [self._literal(c) for c in constraints]
-        prefs = {self._literal(p).get_id(): self._literal(p) for p in preferences}
-        for _ in range(8):
-            if not prefs:
-                break
-            self.queries += 1
-            result = self._solver.check(*base, *prefs.values())
-            if result == z3.sat:
-                return self._solver.model()
-            if result != z3.unsat:
-                break
-            core = {lit.get_id() for lit in self._solver.unsat_core()}
-            dropped = [k for k in prefs if k in core]
-            if not dropped:
-                break
-            for k in dropped:
-                del prefs[k]
-        self.queries += 1
-        if self._solver.check(*base) == z3.sat:
-            return self._solver.model()
+        """A model of `constraints` that satisfies the first tier of `preferences` the path
+        allows (tiers from most to least readable), or any model."""
+        for tier in [*preferences, []]:
+            model = self._cached([*constraints, *tier])
+            if model is None:
+                # a preference must not cost more than the path itself: short timeouts
+                _, model = self._solve([*constraints, *tier],
+                                       _PREFERENCE_TIMEOUT_MS if tier else None)
+            if model is not None:
+                return model
         return None
+
