@@ -16,6 +16,7 @@ from .frontend.preprocess import preprocess
 from .ir.cfg import Call
 from .ir.lower import lower_unit
 from .options import Options
+from .symbolic.libc import is_modelled
 from .search.generator import SearchOptions, generate_function
 
 
@@ -75,7 +76,7 @@ def generate_file(path: Path, display: str, options: Options,
     called = {s.function for cfg in program.cfgs.values() for b in cfg.blocks
               for s in b.stmts if isinstance(s, Call)}
     stubs = tuple(StubPrototype(f.name, f.prototype) for f in unit.undefined_functions()
-                  if f.name in called)
+                  if f.name in called and not is_modelled(f.name))
     fc = FileCases(display, tuple(functions), stubs)
     if cache_file is not None:
         cache_file.parent.mkdir(parents=True, exist_ok=True)

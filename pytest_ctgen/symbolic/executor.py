@@ -20,7 +20,7 @@ from ..ir.expr import (
     AddrOf, Binary, Cast, Const, Deref, Expr, FunctionRef, Load, Member, PtrAdd, PtrDiff,
     StringLit, Unary, VarRef, describe)
 from ..ir.lower import Program
-from . import memory
+from . import libc, memory
 from .memory import MemObject, cells_of, zero_cells
 from .state import Frame, InputRoot, State, StubCallRecord
 from .values import (
@@ -349,6 +349,12 @@ class Executor:
         if fn is None:
             raise PathError(f"call of unknown function '{stmt.function}'", stmt.location,
                             unsupported=True)
+        model = libc.MODELS.get(stmt.function)
+        if model is not None:
+            value = model(state, args, fn.type)
+            if stmt.target is not None and value is not None:
+                self.store(state, stmt.target, value)
+            return
         # an undefined function: a stub whose result the generator chooses per call
         index = sum(1 for c in state.stub_calls if c.name == stmt.function)
         rtype = fn.type.result

@@ -77,7 +77,9 @@ def symbolic_cells(value: SymValue, ctype: CType) -> list:
 
 
 def inputs(model: z3.ModelRef, state: State) -> tuple[tuple[Binding, ...], tuple[Binding, ...]]:
-    """Parameters (all, in order) and the globals the path read, with their initial values."""
+    """Parameters (all, in order) and the globals the path read or wrote, with their initial
+    values: a written global is set too, so the parts of it the path did not write are known
+    when its contents are checked after the call."""
     params, globals_ = [], []
     for root in state.inputs:
         var = root.var
@@ -90,7 +92,7 @@ def inputs(model: z3.ModelRef, state: State) -> tuple[tuple[Binding, ...], tuple
         binding = Binding(var.name, var.declaration, value_of(model, cells, var.type))
         if root.kind == "param":
             params.append(binding)
-        elif root.object_id in state.read_objects:
+        elif root.object_id in state.read_objects or root.object_id in state.written_objects:
             globals_.append(binding)
     globals_.sort(key=lambda b: b.name)
     return tuple(params), tuple(globals_)
