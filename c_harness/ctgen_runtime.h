@@ -287,6 +287,15 @@ static CTGEN_INLINE void ctgen_check_null(ctgen_ctx *ctx, const char *what, int 
         ctgen_fail(ctx, "%s: predicted NULL, observed a non-NULL pointer", what);
 }
 
+static CTGEN_INLINE void ctgen_check_pointer(ctgen_ctx *ctx, const char *what,
+                                             const void *observed, const void *expected,
+                                             const char *expected_text)
+{
+    if (observed != expected)
+        ctgen_fail(ctx, "%s: predicted %s, observed %s", what, expected_text,
+                   observed ? "another address" : "NULL");
+}
+
 /* ---------------------------------------------------------- coverage and crashes */
 
 static CTGEN_INLINE const char *ctgen_signal_name(int sig)

@@ -152,6 +152,7 @@ class Expected:
     returns: Value | None
     globals: tuple[Binding, ...] = ()
     stub_call_counts: tuple[tuple[str, int], ...] = ()
+    objects: tuple[Binding, ...] = ()  # contents of written pointed-to objects after the call
 
 
 @dataclass(frozen=True)
@@ -167,6 +168,7 @@ class Case:
     covered: tuple[Outcome, ...] = ()  # outcomes the generator claims for this case
     requirements: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # e.g. "needs signed overflow"
+    objects: tuple[Binding, ...] = ()  # objects pointer inputs point to, in declaration order
 
     @property
     def id(self) -> str:
@@ -294,6 +296,7 @@ def case_to_json(c: Case) -> dict[str, Any]:
         "requirements": list(c.requirements),
         "params": _bindings_to_json(c.params),
         "globals": _bindings_to_json(c.globals),
+        "objects": _bindings_to_json(c.objects),
         "stubs": [{"name": s.name, "calls": [
             {"returns": None if k.returns is None else value_to_json(k.returns),
              "writes": _bindings_to_json(k.writes)} for k in s.calls]} for s in c.stubs],
@@ -301,6 +304,7 @@ def case_to_json(c: Case) -> dict[str, Any]:
             "returns": None if c.expected.returns is None else value_to_json(c.expected.returns),
             "void": c.expected.returns is None,
             "globals": _bindings_to_json(c.expected.globals),
+            "objects": _bindings_to_json(c.expected.objects),
             "stub_calls": {name: n for name, n in c.expected.stub_call_counts},
         },
         "covered": _outcomes_to_json(c.covered),
@@ -319,6 +323,7 @@ def case_from_json(function: str, j: dict[str, Any]) -> Case:
             returns=None if e.get("void") else value_from_json(e["returns"]),
             globals=_bindings_from_json(e["globals"]),
             stub_call_counts=tuple(e.get("stub_calls", {}).items()),
+            objects=_bindings_from_json(e.get("objects", [])),
         ),
         stubs=tuple(StubScript(s["name"], tuple(
             StubCall(None if k["returns"] is None else value_from_json(k["returns"]),
@@ -327,6 +332,7 @@ def case_from_json(function: str, j: dict[str, Any]) -> Case:
         covered=_outcomes_from_json(j.get("covered", [])),
         requirements=tuple(j.get("requirements", [])),
         notes=tuple(j.get("notes", [])),
+        objects=_bindings_from_json(j.get("objects", [])),
     )
 
 

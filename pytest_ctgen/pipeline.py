@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -13,11 +14,15 @@ from .cases import FileCases, FunctionCases, STOP_SKIPPED, StubPrototype, file_c
 from .errors import CtgenError
 from .frontend.loader import load_unit
 from .frontend.preprocess import preprocess
+from .frontend.unit import Function
 from .ir.cfg import Call
 from .ir.lower import lower_unit
 from .options import Options
 from .symbolic.libc import is_modelled
 from .search.generator import SearchOptions, generate_function
+
+
+log = logging.getLogger("pytest_ctgen")
 
 
 def _same_file(a: str, b: Path) -> bool:
@@ -58,7 +63,8 @@ def generate_file(path: Path, display: str, options: Options,
         return Generated(file_cases_from_json(doc["cases"]), doc.get("seconds", {}), True, text)
     unit = load_unit(path, flags)
     program = lower_unit(unit)
-    search = SearchOptions(max_depth=options.max_depth, timeout=options.timeout)
+    search = SearchOptions(max_depth=options.max_depth, timeout=options.timeout,
+                           array_size=options.array_size)
     functions: list[FunctionCases] = []
     seconds: dict[str, float] = {}
     for fn in unit.defined_functions():
@@ -67,10 +73,16 @@ def generate_file(path: Path, display: str, options: Options,
         start = time.monotonic()
         failure = program.failures.get(fn.name)
         if failure is not None:
-            result = FunctionCases(fn.name, fn.location.line, fn.prototype, (), STOP_SKIPPED,
-                                   skip_reason=str(failure))
+            result = _skipped(fn, str(failure))
         else:
-            result = generate_function(program, fn.name, search)
+            try:
+                result = generate_function(program, fn.name, search)
+            except CtgenError as err:
+                result = _skipped(fn, str(err))
+            except Exception as err:  # a defect of ours must not end the session
+                log.exception("generation of %s failed", fn.name)
+                result = _skipped(fn, f"internal error of pytest-ctgen: "
+                                      f"{type(err).__name__}: {err}")
         seconds[fn.name] = time.monotonic() - start
         functions.append(replace(result, generation_seconds=seconds[fn.name]))
     called = {s.function for cfg in program.cfgs.values() for b in cfg.blocks
@@ -85,6 +97,11 @@ def generate_file(path: Path, display: str, options: Options,
                        encoding="utf-8")
         tmp.replace(cache_file)
     return Generated(fc, seconds, False, text)
+
+
+def _skipped(fn: Function, reason: str) -> FunctionCases:
+    return FunctionCases(fn.name, fn.location.line, fn.prototype, (), STOP_SKIPPED,
+                         skip_reason=reason)
 
 
 class FileRun:

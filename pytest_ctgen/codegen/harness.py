@@ -166,11 +166,6 @@ def _contains(v: Value, kinds: tuple[type, ...]) -> bool:
     return False
 
 
-def _pointer_unsupported(v: PointerValue) -> NotImplementedError:
-    return NotImplementedError(
-        f"pointer values into objects are not supported yet (target {v.target!r})")
-
-
 def scalar_expr(v: Value) -> str | None:
     """The C expression of a scalar value, or None if `v` is an aggregate or bytes."""
     if isinstance(v, IntValue):
@@ -178,10 +173,17 @@ def scalar_expr(v: Value) -> str | None:
     if isinstance(v, FloatValue):
         return c_float_literal(v)
     if isinstance(v, PointerValue):
-        if v.target is None:
-            return "0"
-        raise _pointer_unsupported(v)
+        return pointer_expr(v)
     return None
+
+
+def pointer_expr(v: PointerValue) -> str:
+    """A pointer to `v.offset` bytes into the case's object `v.target` (NULL if none)."""
+    if v.target is None:
+        return "0"
+    if v.offset == 0:
+        return f"(void *){v.target}"
+    return f"(void *)((unsigned char *){v.target} + {c_int_literal(v.offset)})"
 
 
 def initializer(v: Value) -> str:
@@ -240,7 +242,9 @@ def check_statements(ctx: str, what: str, lvalue: str, v: Value) -> list[str]:
         return [f"{fn}({ctx}, {w}, {lvalue}, {c_float_literal(v)});"]
     if isinstance(v, PointerValue):
         if v.target is not None:
-            raise _pointer_unsupported(v)
+            text = v.target if not v.offset else f"{v.target} + {v.offset} bytes"
+            return [f"ctgen_check_pointer({ctx}, {w}, (const void *)({lvalue}), "
+                    f"(const void *){pointer_expr(v)}, {c_string(text)});"]
         return [f"ctgen_check_null({ctx}, {w}, ({lvalue}) == 0);"]
     if isinstance(v, RecordValue):
         return [s for n, x in v.fields
@@ -333,6 +337,8 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str])
     ctx = "ctgen_c"
     body: list[str] = []
     args: list[str] = []
+    for o in c.objects:  # what pointer inputs point to, pointees of pointers first
+        body.extend(declare_with_value(o.declaration, o.name, o.value))
     for i, p in enumerate(c.params):
         var = f"ctgen_arg{i}"
         body.extend(declare_with_value(p.declaration, var, p.value))
@@ -352,6 +358,9 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str])
         body.append(f"(void){call};")
     for g in e.globals:
         body.extend(check_statements(ctx, g.name, g.name, g.value))
+    for o in e.objects:
+        shown = "(*" + o.name.removeprefix("ctgen_obj_") + ")"
+        body.extend(check_statements(ctx, shown, o.name, o.value))
     for stub, count in e.stub_call_counts:
         if stub not in stub_names:
             raise ValueError(f"{case_name(c)} counts calls of {stub}, which is no stub")

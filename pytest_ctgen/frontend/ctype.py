@@ -331,3 +331,37 @@ def unqualified_equal(a: CType, b: CType) -> bool:
     if isinstance(a, RecordType) or isinstance(b, RecordType):
         return a is b
     return a == b
+
+
+def spell(t: CType) -> str:
+    """A C type name for `t` (records by tag, typedef or `__typeof__`, as probed)."""
+    if isinstance(t, EnumType):
+        return f"enum {t.tag}" if t.tag else ("int" if t.signed else "unsigned int")
+    if isinstance(t, (IntType, FloatType, VoidType)):
+        return str(t)
+    if isinstance(t, RecordType):
+        if t.spelling:
+            return t.spelling
+        if t.tag:
+            return f"{t.kind} {t.tag}"
+        raise ValueError("an anonymous struct or union has no name to declare it with")
+    return declaration_of(t, "")
+
+
+def declaration_of(t: CType, name: str = "@") -> str:
+    """A C declaration of `name` with type `t`, e.g. `unsigned char *@[4]`."""
+    inner = name
+    while True:
+        if isinstance(t, ArrayType):
+            inner = f"{inner}[{t.count if t.count is not None else ''}]"
+            t = t.element
+        elif isinstance(t, PointerType):
+            inner = f"(*{inner})" if isinstance(t.target, (ArrayType, FunctionType)) \
+                else f"*{inner}"
+            t = t.target
+        elif isinstance(t, FunctionType):
+            params = ", ".join(spell(p) for p in t.params) or "void"
+            inner = f"{inner}({params}{', ...' if t.variadic else ''})"
+            t = t.result
+        else:
+            return f"{spell(t)} {inner}".strip()

@@ -33,6 +33,7 @@ class SearchOptions:
     max_depth: int = 64
     timeout: float = 30.0
     max_recursion: int = 8
+    array_size: int = 10
 
 
 @dataclass(eq=False)
@@ -60,7 +61,8 @@ class Generator:
         self.program = program
         self.cfg: CFG = program.cfgs[function]
         self.options = options
-        self.executor = Executor(program, function, options.max_depth, options.max_recursion)
+        self.executor = Executor(program, function, options.max_depth, options.max_recursion,
+                                 array_size=options.array_size)
         self.solver = Solver()
         self.order = {e: i for i, e in enumerate(self.cfg.branch_edges())}
         self.uncovered: set[Edge] = set(self.order)
@@ -116,7 +118,7 @@ class Generator:
         fn = self.cfg.function
         remaining = sorted(self.uncovered, key=lambda e: self.order[e])
         proved = stop == STOP_EXHAUSTED and self.unsupported is None and \
-            not self.solver_gave_up
+            not self.solver_gave_up and self.executor.approximation is None
         outcomes = tuple(self.outcome(e) for e in remaining)
         return FunctionCases(
             name=fn.name, line=fn.location.line, prototype=fn.prototype,
@@ -323,7 +325,7 @@ class Generator:
             model = self.solver.model(state.constraints, extract.preferences(state))
         if model is None:
             return
-        params, globals_ = extract.inputs(model, state)
+        params, globals_, objects = extract.inputs(model, state)
         case = Case(
             function=self.cfg.function.name,
             number=len(self.cases) + 1,
@@ -332,6 +334,7 @@ class Generator:
             expected=extract.expected(model, state, self.cfg.result_type),
             stubs=extract.stub_scripts(model, state),
             covered=tuple(self.outcome(e) for e in dict.fromkeys(state.edges)),
+            objects=objects,
         )
         self.cases.append(case)
         self.uncovered.difference_update(state.edges)

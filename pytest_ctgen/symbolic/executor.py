@@ -12,7 +12,8 @@ import z3
 
 from ..errors import CtgenError, UnsupportedError
 from ..frontend.ctype import (
-    ArrayType, BOOL, CType, FloatType, IntType, PointerType, RecordType, VoidType)
+    BOOL, UCHAR, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
+    VoidType)
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import (
     CFG, Assign, Block, Branch, Call, Edge, Goto, Init, Return, Stmt, Switch, ZeroFill)
@@ -22,7 +23,7 @@ from ..ir.expr import (
 from ..ir.lower import Program
 from . import libc, memory
 from .memory import MemObject, cells_of, zero_cells
-from .state import Frame, InputRoot, State, StubCallRecord
+from .state import Frame, InputRoot, Pointee, State, StubCallRecord
 from .values import (
     AggVal, PtrVal, SymValue, arithmetic, bool_to_int, compare, constant, convert, truth,
     unary)
@@ -77,14 +78,19 @@ class Executor:
     """Runs paths of one function under test."""
 
     def __init__(self, program: Program, function: str, max_depth: int = 64,
-                 max_recursion: int = 8, max_steps: int = 20000) -> None:
+                 max_recursion: int = 8, max_steps: int = 20000, array_size: int = 10,
+                 pointer_depth: int = 2) -> None:
         self.program = program
         self.function = function
         self.cfg = program.cfgs[function]
         self.max_depth = max_depth
         self.max_recursion = max_recursion
         self.max_steps = max_steps
-        self.unbounded = False  # ignore the unwinding bound (concrete completion of a path)
+        self.array_size = array_size
+        self.pointer_depth = pointer_depth
+        self.unbounded = False
+        # why exploring every path within the bounds would still not prove unreachability
+        self.approximation: str | None = None  # ignore the unwinding bound (concrete completion of a path)
         self._next_object = 0
 
     # ------------------------------------------------------------------ states
@@ -120,8 +126,10 @@ class Executor:
         self.enter_locals(state, frame)
         return state
 
-    def input_cells(self, state: State, name: str, ctype: CType) -> list:
-        """Fresh symbolic contents for an input object of type `ctype`."""
+    def input_cells(self, state: State, name: str, ctype: CType, depth: int = 0) -> list:
+        """Fresh symbolic contents for an input object of type `ctype`. A pointer points
+        to a fresh object of `array_size` elements, or is NULL (a solver choice); pointers
+        nested deeper than `pointer_depth` are NULL."""
         if isinstance(ctype, IntType):
             v = z3.BitVec(name, ctype.bits)
             if ctype.is_bool:
@@ -134,7 +142,7 @@ class Executor:
         if isinstance(ctype, ArrayType):
             out: list = []
             for i in range(ctype.count or 0):
-                out.extend(self.input_cells(state, f"{name}[{i}]", ctype.element))
+                out.extend(self.input_cells(state, f"{name}[{i}]", ctype.element, depth))
             return out
         if isinstance(ctype, RecordType):
             if ctype.is_union or any(f.is_bitfield for f in ctype.fields):
@@ -142,13 +150,31 @@ class Executor:
                 return [(v, i) for i in range(ctype.size)]
             cells = zero_cells(ctype.size)
             for f in ctype.fields:
-                sub = self.input_cells(state, f"{name}.{f.name}", f.type)
+                sub = self.input_cells(state, f"{name}.{f.name}", f.type, depth)
                 cells[f.offset:f.offset + len(sub)] = sub
             return cells
         if isinstance(ctype, PointerType):
-            raise PathError(f"pointer input '{name}' (pointers are not supported yet)",
-                            unsupported=True)
+            return self.pointer_input(state, name, ctype, depth)
         raise PathError(f"input '{name}' of type {ctype}", unsupported=True)
+
+    def pointer_input(self, state: State, name: str, ctype: PointerType, depth: int) -> list:
+        null_ptr = PtrVal(None, _ZERO64)
+        target = ctype.target
+        if depth >= self.pointer_depth:
+            return [(null_ptr, i) for i in range(8)]
+        if isinstance(target, FunctionType):
+            raise PathError(f"function pointer input '{name}'", unsupported=True)
+        if isinstance(target, VoidType) or not target.is_complete:
+            target = UCHAR
+        if state.pointees:
+            self.approximation = "pointer inputs are assumed not to alias"
+        array = ArrayType(target, self.array_size)
+        cells = self.input_cells(state, f"{name}[]", array, depth + 1)
+        oid = self.new_object(state, f"*{name}", cells)
+        ptr = PtrVal(oid, _ZERO64, z3.Bool(f"{name}==NULL"))
+        ident = "ctgen_obj_" + "".join(c if c.isalnum() else "_" for c in name)
+        state.pointees.append(Pointee(ident, oid, array, ptr))
+        return [(ptr, i) for i in range(8)]
 
     def in_memory(self, cfg: CFG, var: Variable) -> bool:
         return var in cfg.address_taken or not var.type.is_scalar
@@ -163,7 +189,10 @@ class Executor:
                 frame.objects[v] = self.new_object(state, v.name, self.garbage(v, size))
 
     def garbage(self, var: Variable, size: int) -> list:
-        """Contents of an uninitialized object: unknown, the same on every path."""
+        """Contents of an uninitialized object: unknown, the same on every path. An
+        uninitialized pointer is modelled as NULL: using it is undefined anyway."""
+        if isinstance(var.type, PointerType):
+            return [(PtrVal(None, _ZERO64), i) for i in range(size)]
         v = z3.BitVec(f"uninit.{var.name}.{id(var)}", size * 8)
         return [(v, i) for i in range(size)]
 
@@ -197,6 +226,23 @@ class Executor:
     def advance(self, state: State) -> Finished | Fork:
         """Run `state` until it returns from the function under test or reaches a branch
         whose outcome is not decided by the path so far."""
+        try:
+            return self._advance(state)
+        except IndexError as err:
+            raise PathError(f"out-of-bounds access: {err}",
+                            state.frame.block.terminator.location  # type: ignore[union-attr]
+                            if state.frames else None) from None
+        except UnsupportedError as err:
+            term = state.frame.block.terminator if state.frames else None
+            raise PathError(err.message, err.location or (term.location if term else None),
+                            unsupported=True) from None
+        except PathError as err:
+            if err.location is None and state.frames:
+                term = state.frame.block.terminator
+                err.location = term.location if term is not None else None
+            raise
+
+    def _advance(self, state: State) -> Finished | Fork:
         while True:
             frame = state.frame
             block = frame.block
@@ -320,6 +366,9 @@ class Executor:
                 self.call(state, stmt)
         except IndexError as err:
             raise PathError(f"out-of-bounds access: {err}", stmt.location) from None
+        except PathError as err:
+            err.location = err.location or stmt.location
+            raise
         except UnsupportedError as err:
             raise PathError(err.message, err.location or stmt.location,
                             unsupported=True) from None
@@ -384,6 +433,8 @@ class Executor:
             if p.is_null:
                 raise PathError(f"dereference of a null pointer {describe(lv.pointer)}")
             assert p.base is not None
+            if p.null is not None:
+                state.assume(z3.Not(p.null))
             return _Mem(p.base, p.offset)
         if isinstance(lv, Member):
             base = self.locate(state, lv.base)
@@ -461,6 +512,13 @@ class Executor:
             a = self.eval(state, e.left)
             b = self.eval(state, e.right)
             if e.op in ("==", "!=", "<", "<=", ">", ">="):
+                if isinstance(a, PtrVal) and isinstance(b, PtrVal) and \
+                        a.base is not None and b.base is not None and a.base != b.base:
+                    if e.op not in ("==", "!="):
+                        raise PathError("relational comparison of pointers that may point "
+                                        "into one object (aliasing inputs are not supported "
+                                        "yet)", unsupported=True)
+                    self.approximation = "pointer inputs are assumed not to alias"
                 return bool_to_int(compare(e.op, e.left.type, a, b))
             result, defined = arithmetic(e.op, e.type, a, b)
             state.assume(defined)
@@ -486,13 +544,14 @@ class Executor:
             assert isinstance(e.type, PointerType)
             target = e.type.target
             size = 1 if isinstance(target, VoidType) else target.size
-            return PtrVal(p.base, z3.simplify(p.offset + i * size))
+            return PtrVal(p.base, z3.simplify(p.offset + i * size), p.null)
         if isinstance(e, PtrDiff):
             a = self.eval(state, e.left)
             b = self.eval(state, e.right)
             assert isinstance(a, PtrVal) and isinstance(b, PtrVal)
             if a.base != b.base:
-                raise PathError("difference of pointers into different objects")
+                raise PathError("difference of pointers that may point into one object "
+                                "(aliasing inputs are not supported yet)", unsupported=True)
             assert isinstance(e.left.type, PointerType)
             size = max(1, e.left.type.target.size)
             return (a.offset - b.offset) / size

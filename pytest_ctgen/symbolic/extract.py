@@ -7,7 +7,8 @@ import z3
 from ..cases import (
     ArrayValue, Binding, BytesValue, Expected, FloatValue, IntValue, PointerValue,
     RecordValue, StubCall, StubScript, Value)
-from ..frontend.ctype import ArrayType, CType, FloatType, IntType, PointerType, RecordType
+from ..frontend.ctype import (
+    ArrayType, CType, FloatType, IntType, PointerType, RecordType, declaration_of)
 from ..frontend.unit import GLOBAL
 from . import memory
 from .memory import MemObject
@@ -30,8 +31,10 @@ def _float_bits(model: z3.ModelRef, v: z3.FPRef, size: int) -> int:
     return _eval_bits(model, z3.fpToIEEEBV(value))
 
 
-def value_of(model: z3.ModelRef, cells: list, ctype: CType) -> Value:
-    """The concrete case value of an object of type `ctype` with contents `cells`."""
+def value_of(model: z3.ModelRef, cells: list, ctype: CType,
+             names: dict[int, str] | None = None) -> Value:
+    """The concrete case value of an object of type `ctype` with contents `cells`; `names`
+    gives the case's name of each object a pointer may point to."""
     if isinstance(ctype, IntType):
         v = memory.value_from_cells(cells, ctype)
         assert isinstance(v, z3.BitVecRef)
@@ -44,12 +47,14 @@ def value_of(model: z3.ModelRef, cells: list, ctype: CType) -> Value:
     if isinstance(ctype, PointerType):
         v = memory.value_from_cells(cells, ctype)
         assert isinstance(v, PtrVal)
-        if v.is_null:
+        if v.is_null or z3.is_true(model.eval(v.null_condition(), model_completion=True)):
             return PointerValue(None)
-        raise NotImplementedError("pointer values in cases")
+        assert v.base is not None
+        return PointerValue(names[v.base] if names and v.base in names else f"object{v.base}",
+                            model.eval(v.offset, model_completion=True).as_signed_long())
     if isinstance(ctype, ArrayType):
         n = ctype.element.size
-        return ArrayValue(tuple(value_of(model, cells[i * n:(i + 1) * n], ctype.element)
+        return ArrayValue(tuple(value_of(model, cells[i * n:(i + 1) * n], ctype.element, names)
                                 for i in range(ctype.count or 0)))
     if isinstance(ctype, RecordType):
         if ctype.is_union:
@@ -67,7 +72,7 @@ def value_of(model: z3.ModelRef, cells: list, ctype: CType) -> Value:
                 fields.append((f.name, IntValue(f.type.wrap(_eval_bits(model, bits)))))
             else:
                 fields.append((f.name, value_of(model, cells[f.offset:f.offset + f.type.size],
-                                                f.type)))
+                                                f.type, names)))
         return RecordValue(tuple(fields))
     raise NotImplementedError(f"case value of type {ctype}")
 
@@ -76,43 +81,69 @@ def symbolic_cells(value: SymValue, ctype: CType) -> list:
     return list(value.cells) if isinstance(value, AggVal) else memory.cells_of(value, ctype)
 
 
-def inputs(model: z3.ModelRef, state: State) -> tuple[tuple[Binding, ...], tuple[Binding, ...]]:
-    """Parameters (all, in order) and the globals the path read or wrote, with their initial
-    values: a written global is set too, so the parts of it the path did not write are known
-    when its contents are checked after the call."""
+def object_names(state: State) -> dict[int, str]:
+    return {p.object_id: p.name for p in state.pointees}
+
+
+def _initial(obj: MemObject) -> list:
+    return obj.initial if obj.initial is not None else obj.cells
+
+
+def inputs(model: z3.ModelRef, state: State
+           ) -> tuple[tuple[Binding, ...], tuple[Binding, ...], tuple[Binding, ...]]:
+    """Parameters (all, in order), the globals the path read or wrote, and the objects the
+    input pointers point to, with their initial values. A written global is set too, so the
+    parts of it the path did not write are known when its contents are checked."""
+    names = object_names(state)
     params, globals_ = [], []
     for root in state.inputs:
         var = root.var
         if root.object_id is not None:
-            obj = state.memory[root.object_id]
-            cells = obj.initial if obj.initial is not None else obj.cells
+            cells = _initial(state.memory[root.object_id])
         else:
             assert root.value is not None
             cells = memory.cells_of(root.value, var.type)
-        binding = Binding(var.name, var.declaration, value_of(model, cells, var.type))
+        binding = Binding(var.name, var.declaration, value_of(model, cells, var.type, names))
         if root.kind == "param":
             params.append(binding)
         elif root.object_id in state.read_objects or root.object_id in state.written_objects:
             globals_.append(binding)
     globals_.sort(key=lambda b: b.name)
-    return tuple(params), tuple(globals_)
+    objects = tuple(
+        Binding(p.name, declaration_of(p.type),
+                value_of(model, _initial(state.memory[p.object_id]), p.type, names))
+        for p in state.pointees if not _is_null(model, p.pointer))
+    return tuple(params), tuple(globals_), objects
+
+
+def _is_null(model: z3.ModelRef, ptr: object) -> bool:
+    assert isinstance(ptr, PtrVal)
+    return z3.is_true(model.eval(ptr.null_condition(), model_completion=True))
 
 
 def expected(model: z3.ModelRef, state: State, result_type: CType) -> Expected:
-    """The return value, the written globals after the call, and the stub call counts."""
+    """The return value, the written globals and pointed-to objects after the call, and
+    the stub call counts."""
+    names = object_names(state)
     returns = None
     if state.result is not None:
-        returns = value_of(model, symbolic_cells(state.result, result_type), result_type)
+        returns = value_of(model, symbolic_cells(state.result, result_type), result_type,
+                           names)
     written = []
     for var, oid in state.globals.items():
         if var.kind == GLOBAL and not var.is_const and oid in state.written_objects:
             written.append(Binding(var.name, var.declaration,
-                                   value_of(model, state.memory[oid].cells, var.type)))
+                                   value_of(model, state.memory[oid].cells, var.type, names)))
     written.sort(key=lambda b: b.name)
+    objects = tuple(
+        Binding(p.name, declaration_of(p.type),
+                value_of(model, state.memory[p.object_id].cells, p.type, names))
+        for p in state.pointees
+        if p.object_id in state.written_objects and not _is_null(model, p.pointer))
     counts: dict[str, int] = {}
     for call in state.stub_calls:
         counts[call.name] = counts.get(call.name, 0) + 1
-    return Expected(returns, tuple(written), tuple(sorted(counts.items())))
+    return Expected(returns, tuple(written), tuple(sorted(counts.items())), objects)
 
 
 def stub_scripts(model: z3.ModelRef, state: State) -> tuple[StubScript, ...]:
@@ -159,9 +190,11 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
         if call.result is not None:
             leaves.extend(_leaves(symbolic_cells(call.result, call.result_type),
                                   call.result_type))
+    non_null = [z3.Not(p.pointer.null_condition()) for p in state.pointees
+                if isinstance(p.pointer, PtrVal)]
     tiers: list[list[z3.BoolRef]] = []
     for bound in (100, 10000):
-        tier: list[z3.BoolRef] = []
+        tier: list[z3.BoolRef] = list(non_null)
         seen: set[int] = set()
         for value, ctype in leaves:
             if not isinstance(value, (z3.BitVecRef, z3.FPRef)) or value.get_id() in seen:

@@ -42,6 +42,16 @@ class InputRoot:
 
 
 @dataclass(frozen=True)
+class Pointee:
+    """The object an input pointer points to: `name` is a C identifier for it in cases."""
+
+    name: str
+    object_id: int
+    type: CType  # an array type
+    pointer: object  # the PtrVal of the input pointer
+
+
+@dataclass(frozen=True)
 class StubCallRecord:
     """Call k (0-based) of an undefined function on this path."""
 
@@ -61,6 +71,7 @@ class State:
         self.strings: dict[int, int] = {}  # id(StringLit) -> object id
         self.constraints: list[z3.BoolRef] = []
         self.inputs: list[InputRoot] = []
+        self.pointees: list[Pointee] = []
         self.read_objects: set[int] = set()
         self.written_objects: set[int] = set()
         self.stub_calls: list[StubCallRecord] = []
@@ -80,6 +91,7 @@ class State:
         s.strings = dict(self.strings)
         s.constraints = list(self.constraints)
         s.inputs = list(self.inputs)
+        s.pointees = list(self.pointees)
         s.read_objects = set(self.read_objects)
         s.written_objects = set(self.written_objects)
         s.stub_calls = list(self.stub_calls)

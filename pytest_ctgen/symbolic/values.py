@@ -28,14 +28,21 @@ RTZ = z3.RTZ()
 
 @dataclass(frozen=True, eq=False)
 class PtrVal:
-    """A pointer: `base` is a memory object id (None for NULL), `offset` a 64-bit vector."""
+    """A pointer: `base` is a memory object id (None for NULL), `offset` a 64-bit vector.
+    `null` is the condition under which an input pointer is NULL instead (None: never)."""
 
     base: int | None
     offset: z3.BitVecRef
+    null: z3.BoolRef | None = None
 
     @property
     def is_null(self) -> bool:
         return self.base is None
+
+    def null_condition(self) -> z3.BoolRef:
+        if self.base is None:
+            return z3.BoolVal(True)
+        return self.null if self.null is not None else z3.BoolVal(False)
 
 
 @dataclass(frozen=True, eq=False)
@@ -82,7 +89,7 @@ def constant(t: CType, value: int | float) -> SymValue:
 def truth(t: CType, v: SymValue) -> z3.BoolRef:
     """The condition `v != 0` of a scalar."""
     if isinstance(v, PtrVal):
-        return z3.BoolVal(not v.is_null)
+        return z3.Not(v.null_condition())
     if isinstance(t, FloatType):
         assert isinstance(v, z3.FPRef)
         return z3.Not(z3.fpIsZero(v))
@@ -219,10 +226,12 @@ def compare(op: str, t: CType, a: SymValue, b: SymValue) -> z3.BoolRef:
     if isinstance(a, PtrVal) or isinstance(b, PtrVal):
         assert isinstance(a, PtrVal) and isinstance(b, PtrVal)
         if op in ("==", "!="):
-            if a.base != b.base:
-                same = z3.BoolVal(False)
-            else:
-                same = a.offset == b.offset
+            a_null, b_null = a.null_condition(), b.null_condition()
+            both = z3.BoolVal(False)
+            if a.base is not None and a.base == b.base:
+                both = a.offset == b.offset
+            same = z3.Or(z3.And(a_null, b_null),
+                         z3.And(z3.Not(a_null), z3.Not(b_null), both))
             return same if op == "==" else z3.Not(same)
         if a.base != b.base:
             raise UnsupportedError("relational comparison of pointers into different objects")

@@ -11,6 +11,7 @@ import pytest
 
 from ctgen_sample_unit import STUBS, sample_file_cases, write_unit
 from pytest_ctgen.cases import (
+    ArrayValue,
     Binding,
     BytesValue,
     Case,
@@ -137,11 +138,46 @@ def test_harness_shape() -> None:
     assert "#include UNIT_UNDER_TEST" in generate_harness(fc, "UNIT_UNDER_TEST")
 
 
-def test_non_null_pointers_are_not_supported_yet() -> None:
-    case = Case("f", 1, (Binding("p", "int *@", PointerValue("obj0")),), (), Expected(None))
-    fc = FileCases("f.c", (FunctionCases("f", 1, "void f(int *p)", (case,), "exhausted"),))
-    with pytest.raises(NotImplementedError):
-        generate_harness(fc, "f.c")
+POINTER_UNIT = """
+int sum2(const int *p) { return p[0] + p[1]; }
+void put(int *out, int v) { out[1] = v; }
+int *first(int *p) { return p; }
+"""
+
+
+def _pointer_cases(put_predicted: int) -> FileCases:
+    obj = "ctgen_obj_p"
+    objects = (Binding(obj, "int @[3]", ArrayValue((IntValue(2), IntValue(5), IntValue(0)))),)
+    sum_case = Case("sum2", 1, (Binding("p", "const int *@", PointerValue(obj)),), (),
+                    Expected(IntValue(7)), objects=objects)
+    put_case = Case("put", 1, (Binding("out", "int *@", PointerValue(obj, 0)),
+                               Binding("v", "int @", IntValue(9))), (),
+                    Expected(None, objects=(Binding(obj, "int @[3]", ArrayValue(
+                        (IntValue(2), IntValue(put_predicted), IntValue(0)))),)),
+                    objects=objects)
+    first_case = Case("first", 1, (Binding("p", "int *@", PointerValue(obj, 4)),), (),
+                      Expected(PointerValue(obj, 4)), objects=objects)
+    return FileCases("ptr.c", (
+        FunctionCases("sum2", 2, "int sum2(const int *p)", (sum_case,), "exhausted"),
+        FunctionCases("put", 3, "void put(int *out, int v)", (put_case,), "exhausted"),
+        FunctionCases("first", 4, "int *first(int *p)", (first_case,), "exhausted")))
+
+
+@pytest.mark.parametrize("predicted, passes", [(9, True), (8, False)])
+def test_pointer_inputs_point_into_case_objects(tmp_path: Path, predicted: int,
+                                                passes: bool) -> None:
+    unit = tmp_path / "ptr.c"
+    unit.write_text(POINTER_UNIT)
+    harness = tmp_path / "driver.c"
+    harness.write_text("#define CTGEN_DRIVER_MAIN 1\n" +
+                       generate_harness(_pointer_cases(predicted), str(unit)))
+    exe = tmp_path / "driver"
+    _compile(harness, exe, "-std=c11", link=True)
+    done = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
+    lines = done.stdout.splitlines()
+    assert lines[-1] == ("3 passed, 0 failed" if passes else "2 passed, 1 failed")
+    if not passes:
+        assert any("(*p)[1]: predicted 8, observed 9" in line for line in lines), lines
 
 
 def test_driver_runs_every_case(tmp_path: Path) -> None:
