@@ -180,6 +180,9 @@ class Case:
 STOP_EXHAUSTED = "exhausted"
 STOP_DEPTH = "depth bound"
 STOP_TIME = "time budget"
+STOP_SOLVER = "solver limit"  # the solver gave up on a query
+STOP_UNSUPPORTED = "unsupported"  # some paths use a construct the generator cannot model
+STOP_APPROXIMATION = "approximation"  # e.g. pointer inputs were assumed not to alias
 STOP_SKIPPED = "skipped"
 
 

@@ -13,7 +13,7 @@ from pycparser import c_ast
 
 from ..errors import CtgenError, SourceLocation, UnsupportedError
 from ..frontend.ctype import (
-    BOOL, DOUBLE, INT, LONG, SIZE_T, ArrayType, CType, EnumType, FloatType, FunctionType,
+    BOOL, DOUBLE, INT, LONG, SIZE_T, UINT, ArrayType, CType, EnumType, FloatType, FunctionType,
     IntType, PointerType, RecordType, VoidType, decay, integer_promotion, strip_enum,
     unqualified_equal, usual_arithmetic_conversion)
 from ..frontend.unit import GLOBAL, LOCAL, STATIC_LOCAL, Function, Unit, Variable
@@ -159,6 +159,14 @@ class _ExprLowerer:
 
     def promote(self, e: Expr) -> Expr:
         if isinstance(e.type, IntType):
+            width = _bitfield_width(e)
+            if width is not None and width < e.type.bits:
+                # C11 6.3.1.1p2: a bit-field whose values all fit in int promotes to int
+                fits_int = width < INT.bits or (width == INT.bits and e.type.signed)
+                if fits_int:
+                    return self.convert(e, INT)
+                if width <= INT.bits:
+                    return self.convert(e, UINT)
             return self.convert(e, integer_promotion(e.type))
         return e
 
@@ -387,14 +395,16 @@ class _ExprLowerer:
                 if not isinstance(rt, PointerType):
                     right = Cast(right, lt)
                 return Binary(op, left, right, INT)
-            ct = usual_arithmetic_conversion(lt, rt)
+            left, right = self.promote(left), self.promote(right)
+            ct = usual_arithmetic_conversion(left.type, right.type)
             return Binary(op, self.convert(left, ct), self.convert(right, ct), INT)
         if op in ("<<", ">>"):
             left, right = self.promote(left), self.promote(right)
             return Binary(op, left, right, left.type)
         if not (lt.is_arithmetic and rt.is_arithmetic):
             raise CtgenError(f"invalid operands to binary {op}", self.loc(node))
-        ct = usual_arithmetic_conversion(lt, rt)
+        left, right = self.promote(left), self.promote(right)
+        ct = usual_arithmetic_conversion(left.type, right.type)
         return Binary(op, self.convert(left, ct), self.convert(right, ct), ct)
 
     def expr_Assignment(self, node: c_ast.Assignment) -> Expr:
@@ -716,6 +726,25 @@ class _ExprLowerer:
 INT_CHAR = IntType("char", 1, 1, True, 1)
 
 
+def _value_range(e: Expr) -> tuple[int, int]:
+    """The values an integer expression of its (unpromoted) type can have."""
+    width = _bitfield_width(e)
+    t = e.type
+    assert isinstance(t, IntType)
+    if t.is_bool:
+        return 0, 1
+    if width is not None:
+        return (-(1 << (width - 1)), (1 << (width - 1)) - 1) if t.signed else (0, (1 << width) - 1)
+    return t.min_value, t.max_value
+
+
+def _bitfield_width(e: Expr) -> int | None:
+    """The width of the bit-field `e` reads, if it reads one."""
+    if isinstance(e, Load) and isinstance(e.lvalue, Member) and e.lvalue.field.is_bitfield:
+        return e.lvalue.field.bit_width
+    return None
+
+
 class _StaticInitLowerer(_ExprLowerer):
     """Turns the initializer of a global into statements that set its initial contents."""
 
@@ -739,6 +768,7 @@ class FunctionLowerer(_ExprLowerer):
         self.switches: list[_SwitchContext] = []
         self.labels: dict[str, Block] = {}
         self.defined_labels: set[str] = set()
+        self.last_label_block: Block | None = None
 
     def lower(self) -> CFG:
         fn = self.fn
@@ -982,7 +1012,8 @@ class FunctionLowerer(_ExprLowerer):
         self.goto(self.label_block(node.name), node)
 
     def stmt_Switch(self, node: c_ast.Switch) -> None:
-        value = self.promote(self.rvalue(node.cond))
+        original = self.rvalue(node.cond)
+        value = self.promote(original)
         if not isinstance(value.type, IntType):
             raise CtgenError("switch on a non-integer", self.loc(node))
         head = self.cur
@@ -998,20 +1029,28 @@ class FunctionLowerer(_ExprLowerer):
         groups: dict[int, list[int]] = {}
         blocks: dict[int, Block] = {}
         seen: set[int] = set()
+        # gcc drops labels the unpromoted controlling type cannot hold
+        lo, hi = _value_range(original)
         for v, b in ctx.cases:
             if v in seen:
                 raise CtgenError(f"duplicate case value {v}", self.loc(node))
             seen.add(v)
+            if not lo <= v <= hi:
+                continue
             if ctx.default is not None and b is ctx.default:
                 continue  # a case sharing the default's label is the default outcome
             groups.setdefault(b.id, []).append(v)
             blocks[b.id] = b
         cases = [(tuple(vs), blocks[bid]) for bid, vs in groups.items()]
         default = ctx.default if ctx.default is not None else exit_b
+        if cases and hi - lo < 1 << 16 and len(seen & set(range(lo, hi + 1))) == hi - lo + 1:
+            _, default = cases.pop()  # every value has a label: the last target is default
         saved = self.cur
         self.cur = head
         const = fold(value)
-        if const is not None:
+        if not cases:
+            self.goto(default, node)
+        elif const is not None:
             target = next((b for vs, b in cases if const in vs), default)
             self.goto(target, node)
         else:
@@ -1020,13 +1059,21 @@ class FunctionLowerer(_ExprLowerer):
         self.cur = saved
         self.cur = exit_b
 
+    def label_target(self) -> Block:
+        """The block a case or default label starts: consecutive labels share one."""
+        if self.cur is self.last_label_block and not self.cur.stmts:
+            return self.cur
+        b = self.new_block()
+        self.goto(b, None)
+        self.cur = b
+        self.last_label_block = b
+        return b
+
     def stmt_Case(self, node: c_ast.Case) -> None:
         if not self.switches:
             raise CtgenError("case label outside a switch", self.loc(node))
         ctx = self.switches[-1]
-        b = self.new_block()
-        self.goto(b, node)
-        self.cur = b
+        b = self.label_target()
         value = fold(self.convert(self.rvalue(node.expr), ctx.type))
         if not isinstance(value, int):
             raise CtgenError("case label is not an integer constant", self.loc(node))
@@ -1038,9 +1085,7 @@ class FunctionLowerer(_ExprLowerer):
         if not self.switches:
             raise CtgenError("default label outside a switch", self.loc(node))
         ctx = self.switches[-1]
-        b = self.new_block()
-        self.goto(b, node)
-        self.cur = b
+        b = self.label_target()
         ctx.default = b
         for s in node.stmts or []:
             self.statement(s)

@@ -17,7 +17,8 @@ import time
 from dataclasses import dataclass, field
 
 from ..cases import (
-    STOP_DEPTH, STOP_EXHAUSTED, STOP_SKIPPED, STOP_TIME, Case, FunctionCases, Outcome)
+    STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SKIPPED, STOP_SOLVER, STOP_TIME,
+    STOP_UNSUPPORTED, Case, FunctionCases, Outcome)
 from ..ir.cfg import CFG, Block, Edge
 from ..ir.lower import Program
 from ..symbolic import extract
@@ -81,6 +82,7 @@ class Generator:
     def run(self) -> FunctionCases:
         start = time.monotonic()
         self.deadline = start + self.options.timeout
+        self.solver.deadline = self.deadline
         self.update_goal_distances()
         stop = STOP_EXHAUSTED
         try:
@@ -103,8 +105,15 @@ class Generator:
             raise
         if self.unsupported is not None and not self.cases:
             return self.skipped(self.unsupported, time.monotonic() - start)
-        if stop == STOP_EXHAUSTED and self.uncovered and self.cut_reason is not None:
-            stop = STOP_DEPTH
+        if stop == STOP_EXHAUSTED and self.uncovered:
+            if self.cut_reason is not None:
+                stop = STOP_DEPTH
+            elif self.solver_gave_up:
+                stop = STOP_SOLVER
+            elif self.unsupported is not None:
+                stop = STOP_UNSUPPORTED
+            elif self.executor.approximation is not None:
+                stop = STOP_APPROXIMATION
         return self.result(stop, time.monotonic() - start)
 
     def skipped(self, err: PathError, seconds: float) -> FunctionCases:
@@ -117,8 +126,7 @@ class Generator:
     def result(self, stop: str, seconds: float) -> FunctionCases:
         fn = self.cfg.function
         remaining = sorted(self.uncovered, key=lambda e: self.order[e])
-        proved = stop == STOP_EXHAUSTED and self.unsupported is None and \
-            not self.solver_gave_up and self.executor.approximation is None
+        proved = stop == STOP_EXHAUSTED
         outcomes = tuple(self.outcome(e) for e in remaining)
         return FunctionCases(
             name=fn.name, line=fn.location.line, prototype=fn.prototype,
@@ -263,21 +271,50 @@ class Generator:
             node = TreeNode(outcome.state, outcome.block, outcome.guards, depth)
             self.nodes.append(node)
             depth += 1
-            for i in self.continuation_order(node):
-                next_state = node.state.fork()
-                try:
-                    self.executor.take(next_state, node.block, i, node.guards[i])
-                except BoundReached as bound:
-                    node.edges[i] = CUT
-                    self.bound_hit(str(bound), node, i)
-                    return
-                node.edges[i] = EXPLORED
-                if self.feasible(next_state):
-                    state = next_state
-                    break
-                node.edges[i] = PRUNED
-            else:
-                return  # every edge infeasible or cut
+            chosen = self.choose_continuation(node)
+            if chosen is None:
+                return  # every edge infeasible, cut, or the solver gave up
+            state = chosen
+
+    def choose_continuation(self, node: TreeNode) -> State | None:
+        """The state after the first feasible edge of `node` in continuation order. Among
+        the uncovered edges, and then among the others, edges that cheap checks show
+        feasible come first, so expensive infeasibility proofs are paid only when no edge
+        of the group is easy."""
+        order = self.continuation_order(node)
+        successors: dict[int, State] = {}
+        for i in order:
+            next_state = node.state.fork()
+            try:
+                self.executor.take(next_state, node.block, i, node.guards[i])
+            except BoundReached as bound:
+                node.edges[i] = CUT
+                self.bound_hit(str(bound), node, i)
+                return None
+            successors[i] = next_state
+        goals = [i for i in order if self.is_new_goal(node, i)]
+        for group in (goals, [i for i in order if i not in goals]):
+            for quick in (True, False):
+                for i in group:
+                    if node.edges[i] != OPEN:
+                        continue
+                    if quick:
+                        if self.solver.check(successors[i].constraints, quick=True) == SAT:
+                            node.edges[i] = EXPLORED
+                            return successors[i]
+                        continue
+                    node.edges[i] = EXPLORED
+                    if self.feasible(successors[i]):
+                        return successors[i]
+                    node.edges[i] = PRUNED
+        return None
+
+    def is_new_goal(self, node: TreeNode, index: int) -> bool:
+        """Whether edge `index` of `node` is an outcome no case and not this path covers."""
+        if not node.in_function_under_test:
+            return False
+        edge = Edge(node.block.id, index)
+        return edge in self.uncovered and edge not in node.state.edges
 
     def bound_hit(self, reason: str, node: TreeNode, index: int) -> None:
         """A bound cut the path at edge `index` of `node`. If the path up to there covers

@@ -7,11 +7,18 @@ the previous query answers first when it already satisfies the new path conditio
 the common case along one path (KLEE's counterexample cache)."""
 from __future__ import annotations
 
+import time
+
 import z3
+
+from .approx import float_candidate
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 _KEEP_MODELS = 16
 _PREFERENCE_TIMEOUT_MS = 1000
+_CANDIDATE_TIMEOUT_MS = 2000
+_FLOAT_TIMEOUT_MS = 3000
+_SMT_CORE_MS = 1000
 
 
 class Solver:
@@ -21,6 +28,9 @@ class Solver:
         self.timeout_ms = timeout_ms
         self.queries = 0
         self.cache_hits = 0
+        self.candidate_hits = 0
+        self.deadline: float | None = None
+        self._float_terms: dict[int, tuple[z3.ExprRef, bool]] = {}  # time.monotonic() after which queries give up
         self._models: list[z3.ModelRef] = []  # recent models, newest first
 
     def _cached(self, constraints: list[z3.BoolRef]) -> z3.ModelRef | None:
@@ -30,26 +40,79 @@ class Solver:
                 return model
         return None
 
-    def _solve(self, constraints: list[z3.BoolRef], timeout_ms: int | None = None
-               ) -> tuple[str, z3.ModelRef | None]:
-        self.queries += 1
-        solver = z3.Solver()
-        solver.set("timeout", timeout_ms or self.timeout_ms)
-        solver.set("random_seed", 0)
-        solver.add(*constraints)
-        result = solver.check()
-        if result == z3.sat:
-            model = solver.model()
-            self._models.insert(0, model)
-            del self._models[_KEEP_MODELS:]
-            return SAT, model
-        return (UNSAT if result == z3.unsat else UNKNOWN), None
+    def _solve(self, constraints: list[z3.BoolRef], timeout_ms: int | None = None,
+               wishes: list[z3.BoolRef] | None = None) -> tuple[str, z3.ModelRef | None]:
+        """Solve `constraints` (and `wishes`, which may be dropped). With floating-point
+        terms, a candidate from real arithmetic is tried first (see approx.py)."""
+        wishes = wishes or []
+        if any(self._has_float(c) for c in constraints):
+            # proving a floating-point path infeasible can take very long: bounded tighter
+            timeout_ms = min(timeout_ms or self.timeout_ms, _FLOAT_TIMEOUT_MS)
+            pins = float_candidate(constraints, wishes, _CANDIDATE_TIMEOUT_MS)
+            if pins is not None:
+                for attempt in ([*constraints, *wishes, *pins], [*constraints, *pins]):
+                    _, model = self._plain(attempt, _CANDIDATE_TIMEOUT_MS)
+                    if model is not None:
+                        self.candidate_hits += 1
+                        return SAT, model
+                    if not wishes:
+                        break
+        return self._plain([*constraints, *wishes], timeout_ms)
 
-    def check(self, constraints: list[z3.BoolRef]) -> str:
-        """SAT, UNSAT or UNKNOWN (the solver gave up) for the conjunction of `constraints`."""
+    def _plain(self, constraints: list[z3.BoolRef], timeout_ms: int | None = None
+               ) -> tuple[str, z3.ModelRef | None]:
+        """A small portfolio: z3's SMT core first (quick on nonlinear bit-vector problems),
+        then its default bit-blasting solver with the time that is left."""
+        budget = timeout_ms or self.timeout_ms
+        if self.deadline is not None:
+            budget = max(1, min(budget, int((self.deadline - time.monotonic()) * 1000)))
+        result = UNKNOWN
+        for make, share in ((lambda: z3.Tactic("smt").solver(), _SMT_CORE_MS),
+                            (z3.Solver, None)):
+            self.queries += 1
+            solver = make()
+            solver.set("timeout", min(budget, share) if share else budget)
+            solver.set("random_seed", 0)
+            solver.add(*constraints)
+            start = time.monotonic()
+            answer = solver.check()
+            budget -= int((time.monotonic() - start) * 1000)
+            if answer == z3.sat:
+                model = solver.model()
+                self._models.insert(0, model)
+                del self._models[_KEEP_MODELS:]
+                return SAT, model
+            if answer == z3.unsat:
+                return UNSAT, None
+            if budget <= 0:
+                break
+        return result, None
+
+    def check(self, constraints: list[z3.BoolRef], quick: bool = False) -> str:
+        """SAT, UNSAT or UNKNOWN (the solver gave up) for the conjunction of `constraints`.
+        `quick`: only the cached models and a real-arithmetic candidate are tried, so the
+        answer is SAT or UNKNOWN, at little cost."""
         if self._cached(constraints) is not None:
             return SAT
+        if quick:
+            if not any(self._has_float(c) for c in constraints):
+                return UNKNOWN
+            pins = float_candidate(constraints, [], _CANDIDATE_TIMEOUT_MS)
+            if pins is None:
+                return UNKNOWN
+            result, _ = self._plain([*constraints, *pins], _CANDIDATE_TIMEOUT_MS)
+            return SAT if result == SAT else UNKNOWN
         return self._solve(constraints)[0]
+
+    def _has_float(self, e: z3.ExprRef) -> bool:
+        """Whether `e` contains a floating-point term. Memoized with a reference to `e`, so
+        its AST id cannot be reused by another term while the entry lives."""
+        key = e.get_id()
+        entry = self._float_terms.get(key)
+        if entry is None:
+            entry = (e, z3.is_fp(e) or any(self._has_float(a) for a in e.children()))
+            self._float_terms[key] = entry
+        return entry[1]
 
     @staticmethod
     def holds(model: z3.ModelRef, constraint: z3.BoolRef) -> bool:
@@ -64,9 +127,13 @@ class Solver:
             model = self._cached([*constraints, *tier])
             if model is None:
                 # a preference must not cost more than the path itself: short timeouts
-                _, model = self._solve([*constraints, *tier],
-                                       _PREFERENCE_TIMEOUT_MS if tier else None)
+                result, model = self._solve(constraints, _PREFERENCE_TIMEOUT_MS, tier) \
+                    if tier else self._solve(constraints)
+                if model is not None and tier and not all(self.holds(model, c)
+                                                          for c in tier):
+                    model = None  # the candidate satisfied the path but not this tier
             if model is not None:
                 return model
         return None
+
 

@@ -1,0 +1,112 @@
+"""--ctgen-export DIR: the cases as JSON, a standalone C driver and a Makefile that replay
+every case without Python, with the same coverage as the pytest run (DESIGN §2)."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from plugin_helpers import gcovr_functions, output, passed_ids, report_rows, run_ctgen
+
+# A stub (sensor_read), a global, a static global, && and a loop.
+UNIT = """\
+#include <stdint.h>
+
+extern int32_t sensor_read(uint8_t ch);
+
+int32_t g_last;
+static uint8_t s_errors;
+
+int32_t sample(uint8_t ch)
+{
+    int32_t r = sensor_read(ch);
+
+    if (r < 0) {
+        s_errors++;
+        return -1;
+    }
+    if (r > 1000 && s_errors < 3u) {
+        g_last = 1000;
+        return 1;
+    }
+    g_last = r;
+    return 0;
+}
+
+uint8_t count_set(uint8_t v)
+{
+    uint8_t n = 0u;
+    uint8_t i;
+
+    for (i = 0u; i < 8u; i++) {
+        if ((v >> i) & 1u) {
+            n++;
+        }
+    }
+    return n;
+}
+
+int classify(int16_t a, int16_t b)
+{
+    if (a == b) {
+        return 0;
+    }
+    if (a > b && b > 0) {
+        return 1;
+    }
+    return 2;
+}
+"""
+
+
+def _make(directory, *args: str) -> subprocess.CompletedProcess[str]:
+    """`make -s -C directory ARGS`: only the recipes' own output."""
+    return subprocess.run(["make", "-s", "-C", str(directory), *args], capture_output=True,
+                          text=True, timeout=120, check=False)
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_export_replays_with_make_and_same_coverage(ctgen_dir: pytest.Pytester) -> None:
+    ctgen_dir.mkdir("src")
+    (ctgen_dir.path / "src" / "monitor.c").write_text(UNIT, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "-v", "--ctgen-export", "out", "--ctgen-report", "term",
+                       "--ctgen-report", "json:r.json", "src/monitor.c")
+    assert result.ret == 0, output(result)
+    ids = passed_ids(result)
+    n = len(ids)
+    assert n >= 6
+    result.assert_outcomes(passed=n)
+
+    export = ctgen_dir.path / "out" / "monitor"
+    for name in ("monitor.ctgen.json", "ctgen_driver.c", "Makefile"):
+        assert (export / name).is_file(), name
+    doc = json.loads((export / "monitor.ctgen.json").read_text(encoding="utf-8"))
+    assert doc["format"] == "pytest-ctgen cases"
+    assert doc["source"] == "src/monitor.c"
+    assert [f["name"] for f in doc["functions"]] == ["sample", "count_set", "classify"]
+    exported_ids = [f"src/monitor.c::{f['name']}[{c['id']}]"
+                    for f in doc["functions"] for c in f["cases"]]
+    assert exported_ids == ids
+
+    run = _make(export, "run")
+    assert run.returncode == 0, run.stdout + run.stderr
+    lines = run.stdout.splitlines()
+    # one line per case, then the count alone on the last line
+    assert lines[-1] == f"{n} passed, 0 failed"
+    assert lines[:-1] == [f"PASS {i.split('::', 1)[1]}" for i in ids]
+
+    # coverage build; nothing from the pytest run's build is in the export directory
+    assert not list(export.glob("*.gcda"))
+    cov = _make(export, "run", "CFLAGS=--coverage -O0")
+    assert cov.returncode == 0, cov.stdout + cov.stderr
+    assert cov.stdout.splitlines()[-1] == f"{n} passed, 0 failed"
+    assert list(export.glob("*.gcda"))
+    measured = gcovr_functions(ctgen_dir.path, export, "monitor.c")
+    rows = report_rows(ctgen_dir.path / "r.json")
+    assert set(measured) == set(rows) == {"sample", "count_set", "classify"}
+    for fn, row in rows.items():
+        keys = ("lines_total", "lines_covered", "branches_total", "branches_covered")
+        assert {k: measured[fn][k] for k in keys} == {k: row[k] for k in keys}, fn
+        assert row["branches_covered"] == row["branches_total"] > 0, fn
