@@ -27,6 +27,9 @@ class CtgenError(Exception):
         self.message = message
         self.location = location
 
+    def __reduce__(self):  # type: ignore[no-untyped-def]
+        return (type(self), (self.message, self.location))
+
     def __str__(self) -> str:
         if self.location is not None:
             return f"{self.location}: {self.message}"

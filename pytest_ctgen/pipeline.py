@@ -4,9 +4,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
+import pickle
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Callable, TypeVar
 
 from . import __version__
 from .cases import FileCases, FunctionCases, STOP_SKIPPED, StubPrototype, file_cases_from_json, \
@@ -23,6 +26,7 @@ from .search.generator import SearchOptions, generate_function
 
 
 log = logging.getLogger("pytest_ctgen")
+T = TypeVar("T")
 
 
 def _same_file(a: str, b: Path) -> bool:
@@ -61,7 +65,62 @@ def generate_file(path: Path, display: str, options: Options,
     if cache_file is not None and cache_file.is_file() and not options.regenerate:
         doc = json.loads(cache_file.read_text(encoding="utf-8"))
         return Generated(file_cases_from_json(doc["cases"]), doc.get("seconds", {}), True, text)
-    unit = load_unit(path, flags)
+    fc, seconds = _isolated(_generate_cases, path, display, options, text)
+    if cache_file is not None:
+        cache_file.parent.mkdir(parents=True, exist_ok=True)
+        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_text(json.dumps({"cases": file_cases_to_json(fc), "seconds": seconds}),
+                       encoding="utf-8")
+        tmp.replace(cache_file)
+    return Generated(fc, seconds, False, text)
+
+
+def _isolated(fn: Callable[..., T], *args: object) -> T:
+    """`fn(*args)` in a forked child where fork exists. Every generation then starts from
+    the same z3 state, whatever this process did before (z3's shared context carries AST
+    ids, and with them the solver's choices, from one generation into the next), so the
+    same file gives the same cases in any session and on any xdist worker; and a crash of
+    the solver cannot take the session down."""
+    if not hasattr(os, "fork"):
+        return fn(*args)
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        os.close(read_fd)
+        try:
+            try:
+                payload = pickle.dumps((True, fn(*args)))
+            except BaseException as err:  # noqa: BLE001 - everything goes to the parent
+                payload = pickle.dumps((False, _picklable(err)))
+            with os.fdopen(write_fd, "wb") as out:
+                out.write(payload)
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    with os.fdopen(read_fd, "rb") as inp:
+        data = inp.read()
+    _, status = os.waitpid(pid, 0)
+    if not data:
+        sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        raise CtgenError(f"generation crashed{f' with signal {sig}' if sig else ''}")
+    ok, value = pickle.loads(data)
+    if ok:
+        return value
+    raise value
+
+
+def _picklable(err: BaseException) -> BaseException:
+    try:
+        pickle.loads(pickle.dumps(err))
+        return err
+    except Exception:  # noqa: BLE001
+        return CtgenError(f"internal error of pytest-ctgen: {type(err).__name__}: {err}")
+
+
+def _generate_cases(path: Path, display: str, options: Options, text: str
+                    ) -> tuple[FileCases, dict[str, float]]:
+    flags = options.compiler_flags()
+    unit = load_unit(path, flags, preprocessed=text)
     program = lower_unit(unit)
     search = SearchOptions(max_depth=options.max_depth, timeout=options.timeout,
                            array_size=options.array_size)
@@ -89,14 +148,7 @@ def generate_file(path: Path, display: str, options: Options,
               for s in b.stmts if isinstance(s, Call)}
     stubs = tuple(StubPrototype(f.name, f.prototype) for f in unit.undefined_functions()
                   if f.name in called and not is_modelled(f.name))
-    fc = FileCases(display, tuple(functions), stubs)
-    if cache_file is not None:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_suffix(".tmp")
-        tmp.write_text(json.dumps({"cases": file_cases_to_json(fc), "seconds": seconds}),
-                       encoding="utf-8")
-        tmp.replace(cache_file)
-    return Generated(fc, seconds, False, text)
+    return FileCases(display, tuple(functions), stubs), seconds
 
 
 def _skipped(fn: Function, reason: str) -> FunctionCases:
