@@ -121,8 +121,18 @@ class Solver:
 
     def model(self, constraints: list[z3.BoolRef], preferences: list[list[z3.BoolRef]]
               ) -> z3.ModelRef | None:
-        """A model of `constraints` that satisfies the first tier of `preferences` the path
-        allows (tiers from most to least readable), or any model."""
+        """A model of `constraints` that is as readable as the path allows. `preferences`
+        are tiers of wishes, most readable first. Without floating point, as many wishes are
+        kept as the path allows (MaxSAT), so one input that must be large does not make
+        the others large too. With floating point, the first tier that holds as a whole wins."""
+        if not any(self._has_float(c) for c in constraints):
+            wishes = [w for tier in preferences for w in tier]
+            model = self._cached([*constraints, *wishes]) if wishes else None
+            if model is None and wishes:
+                model = self._keep_compatible(preferences, constraints)
+            if model is not None:
+                return model
+            return self._solve(constraints)[1]
         for tier in [*preferences, []]:
             model = self._cached([*constraints, *tier])
             if model is None:
@@ -134,6 +144,21 @@ class Solver:
                     model = None  # the candidate satisfied the path but not this tier
             if model is not None:
                 return model
+        return None
+
+    def _keep_compatible(self, tiers: list[list[z3.BoolRef]],
+                         constraints: list[z3.BoolRef]) -> z3.ModelRef | None:
+        """A model of `constraints` breaking as few wishes as possible, a wish of an
+        earlier tier weighing more (z3's MaxSAT)."""
+        opt = z3.Optimize()
+        opt.set("timeout", _PREFERENCE_TIMEOUT_MS)
+        opt.add(*constraints)
+        for weight, tier in zip(range(len(tiers), 0, -1), tiers):
+            for wish in tier:
+                opt.add_soft(wish, weight)
+        self.queries += 1
+        if opt.check() == z3.sat:
+            return opt.model()
         return None
 
 
