@@ -287,6 +287,12 @@ static CTGEN_INLINE void ctgen_check_null(ctgen_ctx *ctx, const char *what, int 
         ctgen_fail(ctx, "%s: predicted NULL, observed a non-NULL pointer", what);
 }
 
+static CTGEN_INLINE void ctgen_check_nonnull(ctgen_ctx *ctx, const char *what, int is_nonnull)
+{
+    if (!is_nonnull)
+        ctgen_fail(ctx, "%s: predicted a non-NULL pointer, observed NULL", what);
+}
+
 static CTGEN_INLINE void ctgen_check_pointer(ctgen_ctx *ctx, const char *what,
                                              const void *observed, const void *expected,
                                              const char *expected_text)

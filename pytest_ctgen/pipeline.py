@@ -147,7 +147,7 @@ def _generate_cases(path: Path, display: str, options: Options, text: str
     called = {s.function for cfg in program.cfgs.values() for b in cfg.blocks
               for s in b.stmts if isinstance(s, Call)}
     stubs = tuple(StubPrototype(f.name, f.prototype) for f in unit.undefined_functions()
-                  if f.name in called and not is_modelled(f.name))
+                  if f.name in called and not is_modelled(f.name) and not f.is_library)
     return FileCases(display, tuple(functions), stubs), seconds
 
 

@@ -181,9 +181,11 @@ def pointer_expr(v: PointerValue) -> str:
     """A pointer to `v.offset` bytes into the case's object `v.target` (NULL if none)."""
     if v.target is None:
         return "0"
+    if v.target == "*":
+        raise ValueError("a pointer to an object the case cannot name is no input")
     if v.offset == 0:
-        return f"(void *){v.target}"
-    return f"(void *)((unsigned char *){v.target} + {c_int_literal(v.offset)})"
+        return f"(void *)({v.target})"
+    return f"(void *)((unsigned char *)({v.target}) + {c_int_literal(v.offset)})"
 
 
 def initializer(v: Value) -> str:
@@ -241,6 +243,8 @@ def check_statements(ctx: str, what: str, lvalue: str, v: Value) -> list[str]:
         fn = "ctgen_check_float" if v.size == 4 else "ctgen_check_double"
         return [f"{fn}({ctx}, {w}, {lvalue}, {c_float_literal(v)});"]
     if isinstance(v, PointerValue):
+        if v.target == "*":
+            return [f"ctgen_check_nonnull({ctx}, {w}, ({lvalue}) != 0);"]
         if v.target is not None:
             text = v.target if not v.offset else f"{v.target} + {v.offset} bytes"
             return [f"ctgen_check_pointer({ctx}, {w}, (const void *)({lvalue}), "

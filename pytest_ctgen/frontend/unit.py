@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from .typeresolve import TypeResolver
 
 GLOBAL = "global"
+_SYSTEM_DIRS = ("/usr/include/", "/usr/lib/gcc/", "/usr/local/include/", "/usr/lib/clang/")
 PARAM = "param"
 LOCAL = "local"
 STATIC_LOCAL = "static_local"
@@ -61,6 +62,12 @@ class Function:
     @property
     def is_defined(self) -> bool:
         return self.definition is not None
+
+    @property
+    def is_library(self) -> bool:
+        """Declared only in system headers (the C library), never in the user's files."""
+        files = self.declared_in or (self.location.file,)
+        return all(f.startswith(_SYSTEM_DIRS) for f in files)
 
     def in_file(self, file: str) -> bool:
         return self.location.file == file or file in self.declared_in

@@ -404,9 +404,16 @@ class Executor:
             if stmt.target is not None and value is not None:
                 self.store(state, stmt.target, value)
             return
+        if fn.is_library:
+            raise PathError(f"calls the C library function '{stmt.function}', which is not "
+                            "modelled yet", stmt.location, unsupported=True)
         # an undefined function: a stub whose result the generator chooses per call
         index = sum(1 for c in state.stub_calls if c.name == stmt.function)
         rtype = fn.type.result
+        if isinstance(rtype, PointerType):
+            raise PathError(f"'{stmt.function}' is undefined and returns a pointer: stubs "
+                            "returning pointers are not supported yet", stmt.location,
+                            unsupported=True)
         result: SymValue | None = None
         if not isinstance(rtype, VoidType):
             cells = self.input_cells(state, f"{stmt.function}#{index}", rtype)

@@ -50,7 +50,8 @@ def value_of(model: z3.ModelRef, cells: list, ctype: CType,
         if v.is_null or z3.is_true(model.eval(v.null_condition(), model_completion=True)):
             return PointerValue(None)
         assert v.base is not None
-        return PointerValue(names[v.base] if names and v.base in names else f"object{v.base}",
+        # "*": an object the case cannot name (a local, a literal): only non-NULL is checked
+        return PointerValue(names.get(v.base, "*") if names else "*",
                             model.eval(v.offset, model_completion=True).as_signed_long())
     if isinstance(ctype, ArrayType):
         n = ctype.element.size
@@ -82,7 +83,11 @@ def symbolic_cells(value: SymValue, ctype: CType) -> list:
 
 
 def object_names(state: State) -> dict[int, str]:
-    return {p.object_id: p.name for p in state.pointees}
+    """How a case names each object a pointer may point to: the pointees of input
+    pointers by their array's name, globals by their address."""
+    names = {oid: f"&{var.name}" for var, oid in state.globals.items() if var.kind == GLOBAL}
+    names.update({p.object_id: p.name for p in state.pointees})
+    return names
 
 
 def _initial(obj: MemObject) -> list:
