@@ -371,6 +371,7 @@ class Generator:
             expected=extract.expected(model, state, self.cfg.result_type),
             stubs=extract.stub_scripts(model, state),
             covered=tuple(self.outcome(e) for e in dict.fromkeys(state.edges)),
+            notes=extract.notes(model, state, params, globals_),
             objects=objects,
         )
         self.cases.append(case)

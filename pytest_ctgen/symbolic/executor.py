@@ -25,8 +25,8 @@ from . import libc, memory
 from .memory import MemObject, cells_of, zero_cells
 from .state import Frame, InputRoot, Pointee, State, StubCallRecord
 from .values import (
-    AggVal, PtrVal, SymValue, arithmetic, bool_to_int, compare, constant, convert, truth,
-    unary)
+    AggVal, PtrVal, SymValue, arithmetic, bool_to_int, compare, constant, convert,
+    signed_overflow, truth, unary)
 
 
 class PathError(Exception):
@@ -529,6 +529,10 @@ class Executor:
                 return bool_to_int(compare(e.op, e.left.type, a, b))
             result, defined = arithmetic(e.op, e.type, a, b)
             state.assume(defined)
+            if isinstance(e.type, IntType) and e.type.signed and e.op in ("+", "-", "*"):
+                overflow = signed_overflow(e.op, a, b)
+                if not z3.is_false(z3.simplify(overflow)):
+                    state.overflows.append(overflow)
             return result
         if isinstance(e, Unary):
             v = self.eval(state, e.operand)

@@ -181,9 +181,9 @@ def _leaves(cells: list, ctype: CType) -> list[tuple[SymValue, CType]]:
 
 
 def preferences(state: State) -> list[list[z3.BoolRef]]:
-    """Tiers of soft constraints for readable inputs, most readable first: every integer in
-    [-100, 100] (or [0, 100]), then within [-10000, 10000]; floats finite and normal (or
-    zero) and within the same magnitudes."""
+    """Tiers of soft constraints for readable inputs, most readable first: no signed
+    overflow; every integer in [-100, 100] (or [0, 100]), then within [-10000, 10000];
+    floats finite and normal (or zero) and within the same magnitudes."""
     leaves: list[tuple[SymValue, CType]] = []
     for root in state.inputs:
         if root.object_id is not None:
@@ -219,4 +219,32 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
                 tier.append(z3.fpGEQ(value, z3.FPVal(-float(bound), sort)))
         if tier:
             tiers.append(tier)
+    # above all, no signed overflow: C leaves it undefined and gcc folds on that even at
+    # -O0 (`a + 1 < a` is false), so a case that needs it is the last resort
+    defined = [z3.Not(c) for c in state.overflows]
+    if defined:
+        tiers = [defined + tier for tier in tiers] + [defined]
     return tiers
+
+
+def notes(model: z3.ModelRef, state: State, params: tuple[Binding, ...],
+          globals_: tuple[Binding, ...]) -> tuple[str, ...]:
+    """What a reader of the case should know: the path needs signed overflow (which gcc
+    -O0 wraps, but C leaves undefined), or an input is NaN."""
+    out = []
+    if any(z3.is_true(model.eval(c, model_completion=True)) for c in state.overflows):
+        out.append("needs signed overflow (undefined in C; gcc -O0 wraps)")
+    for b in (*params, *globals_):
+        if _has_nan(b.value):
+            out.append(f"{b.name} is NaN")
+    return tuple(out)
+
+
+def _has_nan(v: Value) -> bool:
+    if isinstance(v, FloatValue):
+        return v.is_nan
+    if isinstance(v, RecordValue):
+        return any(_has_nan(x) for _, x in v.fields)
+    if isinstance(v, ArrayValue):
+        return any(_has_nan(x) for x in v.elements)
+    return False

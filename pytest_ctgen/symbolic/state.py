@@ -79,6 +79,7 @@ class State:
         self.steps = 0
         self.edges: list[Edge] = []  # outcomes of the function under test on this path
         self.notes: set[str] = set()
+        self.overflows: list[z3.BoolRef] = []  # conditions of signed overflow on the path
         self.result: SymValue | None = None
         self.finished = False
         self.token = object()
@@ -99,6 +100,7 @@ class State:
         s.steps = self.steps
         s.edges = list(self.edges)
         s.notes = set(self.notes)
+        s.overflows = list(self.overflows)
         s.result = self.result
         s.finished = self.finished
         s.token = object()

@@ -221,6 +221,18 @@ def arithmetic(op: str, t: CType, a: SymValue, b: SymValue
     raise UnsupportedError(f"binary operator {op}")
 
 
+def signed_overflow(op: str, a: SymValue, b: SymValue) -> z3.BoolRef:
+    """When signed `a op b` leaves its type's range (undefined in C; gcc -O0 wraps)."""
+    assert isinstance(a, z3.BitVecRef) and isinstance(b, z3.BitVecRef)
+    if op == "+":
+        ok = z3.And(z3.BVAddNoOverflow(a, b, True), z3.BVAddNoUnderflow(a, b))
+    elif op == "-":
+        ok = z3.And(z3.BVSubNoOverflow(a, b), z3.BVSubNoUnderflow(a, b, True))
+    else:
+        ok = z3.And(z3.BVMulNoOverflow(a, b, True), z3.BVMulNoUnderflow(a, b))
+    return z3.Not(ok)
+
+
 def compare(op: str, t: CType, a: SymValue, b: SymValue) -> z3.BoolRef:
     """The condition `a op b` for operands of common type `t`."""
     if isinstance(a, PtrVal) or isinstance(b, PtrVal):
