@@ -49,7 +49,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     option("fail-under-line", "string", "fail if the total line coverage is below PCT",
            type=float)
     option("export", "string", "write cases, a standalone C driver and a Makefile to DIR")
-    option("report", "string", "coverage report: term (default), term-missing, json:FILE",
+    option("report", "args", "coverage report: term (default), term-missing, json:FILE",
            action="append")
     group.addoption("--ctgen-regenerate", action="store_true", default=False,
                     dest="ctgen_regenerate", help="ignore cached generation results")

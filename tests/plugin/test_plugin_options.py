@@ -182,10 +182,6 @@ def test_without_cacheprovider(ctgen_dir: pytest.Pytester) -> None:
 # ------------------------------------------------------------------ package bugs (xfail)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "ini ctgen_report is declared as a string, but plugin.pytest_runtestloop iterates "
-    "_setting(config, 'report', []) as a list, so `ctgen_report = json:FILE` loops over its "
-    "characters and never writes FILE (the CLI twin --ctgen-report json:FILE works)"))
 def test_ini_report_json(ctgen_dir: pytest.Pytester) -> None:
     ctgen_dir.makeini("[pytest]\nctgen_report = json:ini_report.json\n")
     ctgen_dir.makefile(".c", simple=SIMPLE)
