@@ -114,6 +114,9 @@ def pytest_configure(config: pytest.Config) -> None:
     else:
         cache_dir = Path(tempfile.mkdtemp(prefix="pytest-ctgen-"))
     config.stash[CTGEN_KEY] = CtgenSession(_build_options(config), cache_dir)
+    # a C file that does not preprocess or parse is one collection error; the other files
+    # of the session still run
+    config.option.continue_on_collection_errors = True
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
