@@ -2,6 +2,8 @@
 enumerators, and evaluation of integer constant expressions as gcc folds them on x86-64."""
 from __future__ import annotations
 
+import copy
+
 import math
 import re
 import struct
@@ -673,7 +675,10 @@ def _copy_specifier(node: c_ast.Node) -> c_ast.Node:
         if node.decls is not None:
             return type(node)(None, [_copy_member(d) for d in node.decls], node.coord)
     if isinstance(node, c_ast.Enum) and node.name:
-        return c_ast.Enum(node.name, None, node.coord)
+        # a copy, not the constructor: pycparser 3.1 added fields to Enum's signature
+        ref = copy.copy(node)
+        ref.values = None
+        return ref
     return node
 
 
