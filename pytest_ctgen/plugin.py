@@ -148,8 +148,11 @@ class CtgenFile(pytest.File):
                 yield CtgenSkippedFunction.from_parent(self, name=fn.name, function=fn)
                 continue
             for case in fn.cases:
-                yield CtgenCase.from_parent(self, name=f"{fn.name}[{case.id}]", function=fn,
-                                            case=case, run=run)
+                name = f"{fn.name}[{case.id}]"
+                # the id as text: pytest 9.2 parses "[...]" from it as the parameter part,
+                # which --lf needs to match reports with items
+                yield CtgenCase.from_parent(self, name=name, nodeid=f"{self.nodeid}::{name}",
+                                            function=fn, case=case, run=run)
 
 
 class CaseFailed(Exception):
