@@ -186,37 +186,22 @@ class CFG:
         """For each block, the fewest edges to take before taking one of `targets` (0 when
         the block's own terminator has a target edge). Blocks that cannot reach one are
         absent."""
-        preds: dict[int, list[int]] = {b.id: [] for b in self.blocks}
-        for b in self.blocks:
-            assert b.terminator is not None
-            for s in b.terminator.successors():
-                preds[s.id].append(b.id)
-        dist: dict[int, int] = {}
-        queue: deque[int] = deque()
-        for e in sorted(targets, key=lambda e: (e.block, e.index)):
-            if e.block not in dist:
-                dist[e.block] = 0
-                queue.append(e.block)
-        while queue:
-            b = queue.popleft()
-            for p in preds[b]:
-                if p not in dist:
-                    dist[p] = dist[b] + 1
-                    queue.append(p)
-        return dist
+        return self._backwards_from(sorted({e.block for e in targets}))
 
     def distances_to_exit(self) -> dict[int, int]:
         """For each block, the fewest edges to a `Return`."""
+        return self._backwards_from([b.id for b in self.blocks
+                                     if isinstance(b.terminator, Return)])
+
+    def _backwards_from(self, sources: list[int]) -> dict[int, int]:
+        """Breadth-first distances over reversed edges from the blocks `sources`."""
         preds: dict[int, list[int]] = {b.id: [] for b in self.blocks}
-        exits = []
         for b in self.blocks:
             assert b.terminator is not None
-            if isinstance(b.terminator, Return):
-                exits.append(b.id)
-            for s in b.terminator.successors():
-                preds[s.id].append(b.id)
-        dist = {b: 0 for b in exits}
-        queue = deque(exits)
+            for succ in b.terminator.successors():
+                preds[succ.id].append(b.id)
+        dist = {b: 0 for b in sources}
+        queue = deque(sources)
         while queue:
             b = queue.popleft()
             for p in preds[b]:
