@@ -151,7 +151,10 @@ class Solver:
         """A model of `constraints` breaking as few wishes as possible, a wish of an
         earlier tier weighing more (z3's MaxSAT)."""
         opt = z3.Optimize()
-        opt.set("timeout", _PREFERENCE_TIMEOUT_MS)
+        budget = _PREFERENCE_TIMEOUT_MS
+        if self.deadline is not None:
+            budget = max(1, min(budget, int((self.deadline - time.monotonic()) * 1000)))
+        opt.set(timeout=budget)  # the keyword form: Optimize ignores set("timeout", ms)
         opt.add(*constraints)
         for weight, tier in zip(range(len(tiers), 0, -1), tiers):
             for wish in tier:
