@@ -3,7 +3,7 @@ generator proved unreachable and why generation stopped; as terminal text and as
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -140,5 +140,3 @@ def write_json(path: Path, rows: list[Row], total: Totals) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
 
-
-__all__ = ["Row", "Totals", "coverage_rows", "totals", "format_table", "write_json", "field"]

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..errors import SourceLocation
 from ..frontend.ctype import CType, Field, IntType
 from ..frontend.unit import Variable
 
@@ -179,9 +178,3 @@ def describe(e: Expr) -> str:
         return e.name
     return type(e).__name__
 
-
-__all__ = [
-    "ARITHMETIC_OPS", "COMPARISON_OPS", "Expr", "Const", "StringLit", "VarRef", "Deref",
-    "Member", "FunctionRef", "Load", "AddrOf", "Unary", "Binary", "PtrAdd", "PtrDiff", "Cast",
-    "is_null_constant", "describe", "SourceLocation",
-]

@@ -13,10 +13,10 @@ from pycparser import c_ast
 
 from ..errors import CtgenError, SourceLocation, UnsupportedError
 from ..frontend.ctype import (
-    BOOL, DOUBLE, INT, LONG, SIZE_T, UINT, ArrayType, CType, EnumType, FloatType, FunctionType,
-    IntType, PointerType, RecordType, VoidType, decay, integer_promotion, strip_enum,
-    unqualified_equal, usual_arithmetic_conversion)
-from ..frontend.unit import GLOBAL, LOCAL, STATIC_LOCAL, Function, Unit, Variable
+    DOUBLE, INT, LONG, SIZE_T, UINT, ArrayType, CType, EnumType, FloatType, FunctionType,
+    IntType, PointerType, RecordType, VoidType, integer_promotion, unqualified_equal,
+    usual_arithmetic_conversion)
+from ..frontend.unit import LOCAL, STATIC_LOCAL, Function, Unit, Variable
 from .cfg import CFG, Assign, Block, Branch, Call, Goto, Init, Return, Stmt, Switch, ZeroFill
 from .constants import (
     fold, parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal)
@@ -1095,5 +1095,3 @@ class FunctionLowerer(_ExprLowerer):
         for s in node.stmts or []:
             self.statement(s)
 
-
-__all__ = ["Program", "lower_unit", "FunctionLowerer", "GLOBAL", "BOOL", "strip_enum", "decay"]

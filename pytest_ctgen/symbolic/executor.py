@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 import z3
 
-from ..errors import CtgenError, UnsupportedError
+from ..errors import UnsupportedError
 from ..frontend.ctype import (
-    BOOL, UCHAR, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
+    UCHAR, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
     VoidType)
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import (
@@ -570,5 +570,3 @@ class Executor:
             return self.load(state, e)
         raise PathError(f"expression {describe(e)}", unsupported=True)
 
-
-__all__ = ["Executor", "Finished", "Fork", "PathError", "BoundReached", "BOOL", "CtgenError"]

@@ -19,7 +19,7 @@ import z3
 
 from ..errors import UnsupportedError
 from ..frontend.ctype import (
-    CType, EnumType, FloatType, IntType, PointerType, RecordType, ArrayType, strip_enum)
+    CType, FloatType, IntType, PointerType, RecordType, ArrayType, strip_enum)
 from ..ir.constants import round_to_float32
 
 RNE = z3.RNE()
@@ -274,6 +274,3 @@ def is_concrete_bool(c: z3.BoolRef) -> bool | None:
         return False
     return None
 
-
-__all__ = ["PtrVal", "AggVal", "SymValue", "fp_sort", "constant", "truth", "convert",
-           "unary", "arithmetic", "compare", "bool_to_int", "is_concrete_bool", "EnumType"]
