@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from ..cases import (
     STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SKIPPED, STOP_SOLVER, STOP_TIME,
     STOP_UNSUPPORTED, Case, FunctionCases, Outcome)
-from ..ir.cfg import CFG, Block, Edge
+from ..ir.cfg import CFG, Block, Edge, Return
 from ..ir.lower import Program
 from ..symbolic import extract
 from ..symbolic.executor import BoundReached, Executor, Finished, Fork, PathError
@@ -27,6 +27,7 @@ from ..symbolic.solver import SAT, UNSAT, Solver
 from ..symbolic.state import State
 
 OPEN, EXPLORED, PRUNED, CUT = "open", "explored", "pruned", "cut"
+_QUICK_GOALS = 4  # uncovered outcomes tried with the cheap check before the first by rank
 
 
 @dataclass(frozen=True)
@@ -71,6 +72,8 @@ class Generator:
         self.exit_distance: dict[int, dict[int, int]] = {}
         self.goal_distance: dict[int, int] = {}
         self.nodes: list[TreeNode] = []
+        self.returns_seen: dict[int, set[int]] = {}  # callee CFG id -> return blocks taken
+        self.fresh_return_cache: dict[int, tuple[tuple[int, ...], dict[int, int]]] = {}
         self.cases: list[Case] = []
         self.cut_reason: str | None = None
         self.unsupported: PathError | None = None
@@ -166,27 +169,59 @@ class Generator:
         dist = self.goal_distance.get(bottom.block.id)
         if dist is None:
             return None
-        return (2, dist, node.depth)
+        return (2, dist, self.fresh_return_distance(node, index), node.depth)
+
+    def fresh_return_distance(self, node: TreeNode, index: int) -> int:
+        """Inside a called function: how far edge `index` of `node` is from a return
+        statement no path has used yet. Paths that leave the callee in new ways give the
+        caller new return values, which its uncovered outcomes may need."""
+        cfg = node.state.frame.cfg
+        key = id(cfg)
+        fresh = [b.id for b in cfg.blocks if isinstance(b.terminator, Return)
+                 and b.id not in self.returns_seen.get(key, set())]
+        if not fresh:
+            return 1 << 20
+        cached = self.fresh_return_cache.get(key)
+        if cached is None or cached[0] != tuple(fresh):
+            cached = (tuple(fresh), cfg._backwards_from(fresh))
+            self.fresh_return_cache[key] = cached
+        term = node.block.terminator
+        assert term is not None
+        return cached[1].get(term.successors()[index].id, 1 << 20)
+
+    def note_returns(self, state: State) -> None:
+        for cfg_id, block in state.callee_returns:
+            self.returns_seen.setdefault(cfg_id, set()).add(block)
 
     def select(self) -> tuple[TreeNode, int] | None:
-        best: tuple | None = None
-        choice = None
+        """The open tree edge to explore next: by rank; among the first few uncovered
+        outcomes, one that a cheap check shows feasible goes first, so that proofs of
+        infeasibility, which can be slow, come after the outcomes that are easy to cover."""
+        ranked: list[tuple[tuple, int, TreeNode, int]] = []
         alive: list[TreeNode] = []
-        for node in self.nodes:
+        for n, node in enumerate(self.nodes):
             has_open = False
             for i, status in enumerate(node.edges):
                 if status != OPEN:
                     continue
                 has_open = True
                 rank = self.edge_rank(node, i)
-                if rank is None:
-                    continue
-                if best is None or rank < best:
-                    best, choice = rank, (node, i)
+                if rank is not None:
+                    ranked.append((rank, n, node, i))
             if has_open:
                 alive.append(node)
         self.nodes = alive  # nodes without open edges are never selected again
-        return choice
+        if not ranked:
+            return None
+        ranked.sort(key=lambda r: (r[0], r[1], r[3]))
+        goals = [r for r in ranked if r[0][0] == 0][:_QUICK_GOALS]
+        if len(goals) > 1:
+            for _, _, node, i in goals:
+                guard = node.guards[i]
+                if self.solver.check([*node.state.constraints, guard], quick=True) == SAT:
+                    return node, i
+        _, _, node, i = ranked[0]
+        return node, i
 
     def continuation_order(self, node: TreeNode) -> list[int]:
         """The order in which to try the edges of a branch met while completing a path:
@@ -214,7 +249,7 @@ class Generator:
                 dist = goal_distance.get(succs[i].id)
                 ranked.append(((1, dist, to_exit) if dist is not None else (2, to_exit), i))
             else:
-                ranked.append(((1, to_exit), i))
+                ranked.append(((1, self.fresh_return_distance(node, i), to_exit), i))
         ranked.sort()
         return [i for _, i in ranked]
 
@@ -265,6 +300,7 @@ class Generator:
                         raise
                 return
             if isinstance(outcome, Finished):
+                self.note_returns(outcome.state)
                 self.finish(outcome.state)
                 return
             assert isinstance(outcome, Fork)

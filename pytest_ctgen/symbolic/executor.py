@@ -328,6 +328,8 @@ class Executor:
         if term.value is not None:
             value = self.eval(state, term.value)
         state.frames.pop()
+        if state.frames:
+            state.callee_returns.append((id(frame.cfg), frame.block.id))
         if not state.frames:
             state.result = value
             state.finished = True

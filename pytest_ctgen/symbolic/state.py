@@ -80,6 +80,7 @@ class State:
         self.edges: list[Edge] = []  # outcomes of the function under test on this path
         self.notes: set[str] = set()
         self.overflows: list[z3.BoolRef] = []  # conditions of signed overflow on the path
+        self.callee_returns: list[tuple[int, int]] = []  # (id of the callee's CFG, block)
         self.result: SymValue | None = None
         self.finished = False
         self.token = object()
@@ -101,6 +102,7 @@ class State:
         s.edges = list(self.edges)
         s.notes = set(self.notes)
         s.overflows = list(self.overflows)
+        s.callee_returns = list(self.callee_returns)
         s.result = self.result
         s.finished = self.finished
         s.token = object()
