@@ -141,6 +141,24 @@ class Cast(Expr):
     type: CType
 
 
+@dataclass(frozen=True, eq=False)
+class Classify(Expr):
+    """A type-generic classification builtin of <math.h> macros (`__builtin_isnan`,
+    `__builtin_isinf_sign`, `__builtin_isfinite`, `__builtin_isnormal`,
+    `__builtin_signbit`, `__builtin_fpclassify`) on a float or double `operand`; for
+    fpclassify, `results` are the values for NaN, infinite, normal, subnormal and zero."""
+
+    name: str
+    operand: Expr
+    type: CType
+    results: tuple[int, ...] = ()
+
+
+CLASSIFY_BUILTINS = ("__builtin_isnan", "__builtin_isinf", "__builtin_isinf_sign",
+                     "__builtin_isfinite", "__builtin_isnormal", "__builtin_signbit",
+                     "__builtin_signbitf", "__builtin_signbitl", "__builtin_fpclassify")
+
+
 def is_null_constant(e: Expr) -> bool:
     """Whether `e` is a null pointer constant (an integer constant 0, possibly cast)."""
     while isinstance(e, Cast):
@@ -176,5 +194,7 @@ def describe(e: Expr) -> str:
         return repr(e.data[:-1].decode("latin-1"))
     if isinstance(e, FunctionRef):
         return e.name
+    if isinstance(e, Classify):
+        return f"{e.name}({describe(e.operand)})"
     return type(e).__name__
 

@@ -21,7 +21,7 @@ from .cfg import CFG, Assign, Block, Branch, Call, Goto, Init, Return, Stmt, Swi
 from .constants import (
     fold, parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal)
 from .expr import (
-    AddrOf, Binary, Cast, Const, Deref, Expr, FunctionRef, Load, Member, PtrAdd, PtrDiff,
+    CLASSIFY_BUILTINS, AddrOf, Binary, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Member, PtrAdd, PtrDiff,
     StringLit, Unary, VarRef, is_null_constant)
 
 # Builtins whose value is their first argument (hints to the optimizer only).
@@ -517,6 +517,8 @@ class _ExprLowerer:
             for extra in args_nodes[1:]:
                 self.effect(extra)
             return self.rvalue(args_nodes[_TRANSPARENT_BUILTINS[name]])
+        if name in CLASSIFY_BUILTINS:
+            return self.classify(name, args_nodes, node)
         fn = self.unit.functions.get(name)
         if fn is None:
             try:
@@ -551,6 +553,25 @@ class _ExprLowerer:
         if target is None:
             return None
         return Load(target, target.type)
+
+    def classify(self, name: str, args: list[c_ast.Node], node: c_ast.Node) -> Expr:
+        """A <math.h> classification macro's builtin, on the operand's own type."""
+        results: tuple[int, ...] = ()
+        if name == "__builtin_fpclassify":
+            if len(args) != 6:
+                raise CtgenError("__builtin_fpclassify takes 6 arguments", self.loc(node))
+            values = [fold(self.rvalue(a)) for a in args[:5]]
+            if not all(isinstance(v, int) for v in values):
+                raise self.unsupported("__builtin_fpclassify with non-constant results", node)
+            results = tuple(int(v) for v in values)  # type: ignore[arg-type]
+            args = args[5:]
+        if len(args) != 1:
+            raise CtgenError(f"{name} takes one argument", self.loc(node))
+        operand = self.rvalue(args[0])
+        if not isinstance(operand.type, FloatType):
+            operand = self.convert(operand, DOUBLE)
+        return Classify(name.removesuffix("f").removesuffix("l") if "signbit" in name
+                        else name, operand, INT, results)
 
     def expr_CompoundLiteral(self, node: c_ast.CompoundLiteral) -> Expr:
         return self.lvalue(node)

@@ -37,6 +37,7 @@ class _Translator:
 
     def __init__(self) -> None:
         self.inputs: dict[int, tuple[z3.BitVecRef, z3.ArithRef, z3.FPSortRef]] = {}
+        self.integers: dict[int, z3.BitVecRef] = {}  # integer inputs converted to floats
         self._cache: dict[int, z3.ExprRef] = {}
         self._has_fp: dict[int, bool] = {}
 
@@ -79,6 +80,13 @@ class _Translator:
             return self.inputs[key][1]
         if kind == z3.Z3_OP_FPA_TO_FP and len(args) == 2 and z3.is_fp(args[1]):
             return self.real(args[1])  # float <-> double: rounding ignored
+        if kind in (z3.Z3_OP_FPA_TO_FP, z3.Z3_OP_FPA_TO_FP_UNSIGNED) and len(args) == 2 \
+                and z3.is_bv(args[1]):
+            # an integer converted to floating point: rounding ignored
+            bv = args[1]
+            if z3.is_const(bv) and not z3.is_bv_value(bv):
+                self.integers[bv.get_id()] = bv
+            return z3.ToReal(z3.BV2Int(bv, is_signed=kind == z3.Z3_OP_FPA_TO_FP))
         if kind in _FP_TO_REAL_OPS:
             return _FP_TO_REAL_OPS[kind](self.real(args[1]), self.real(args[2]))
         if kind == z3.Z3_OP_FPA_NEG:
@@ -104,6 +112,7 @@ class _Translator:
         if kind in _FP_COMPARISONS:
             return _FP_COMPARISONS[kind](self.real(args[0]), self.real(args[1]))
         if kind in (z3.Z3_OP_FPA_IS_NAN, z3.Z3_OP_FPA_IS_INF, z3.Z3_OP_FPA_IS_SUBNORMAL):
+            self.real(args[0])  # its inputs still need values
             return z3.BoolVal(False)
         if kind == z3.Z3_OP_FPA_IS_ZERO:
             return self.real(args[0]) == 0
@@ -138,7 +147,8 @@ def _fraction(value: z3.ExprRef) -> Fraction | None:
 
 def float_candidate(constraints: list[z3.BoolRef], extra: list[z3.BoolRef],
                     timeout_ms: int) -> list[z3.BoolRef] | None:
-    """Pins (`bits == pattern`) of the floating-point inputs of `constraints` to a solution
+    """Pins (`bits == pattern`) of the floating-point inputs of `constraints` (and of the
+    integer inputs converted to floating point) to a solution
     of their real-valued reading, or None when there is none or the reading is not possible.
     `extra` are further real-valued-readable wishes (e.g. magnitude bounds) to try first."""
     tr = _Translator()
@@ -169,5 +179,7 @@ def float_candidate(constraints: list[z3.BoolRef], extra: list[z3.BoolRef],
             except OverflowError:
                 return None
             pins.append(bits == z3.BitVecVal(pattern, bits.size()))
+        for bv in tr.integers.values():
+            pins.append(bv == model.eval(bv, model_completion=True))
         return pins
     return None

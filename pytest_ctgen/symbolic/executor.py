@@ -18,14 +18,14 @@ from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import (
     CFG, Assign, Block, Branch, Call, Edge, Goto, Init, Return, Stmt, Switch, ZeroFill)
 from ..ir.expr import (
-    AddrOf, Binary, Cast, Const, Deref, Expr, FunctionRef, Load, Member, PtrAdd, PtrDiff,
+    AddrOf, Binary, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Member, PtrAdd, PtrDiff,
     StringLit, Unary, VarRef, describe)
 from ..ir.lower import Program
 from . import libc, memory
 from .memory import MemObject, cells_of, zero_cells
 from .state import Frame, InputRoot, Pointee, State, StubCallRecord
 from .values import (
-    AggVal, PtrVal, SymValue, arithmetic, bool_to_int, compare, constant, convert,
+    AggVal, PtrVal, SymValue, arithmetic, bool_to_int, classify, compare, constant, convert,
     signed_overflow, truth, unary)
 
 
@@ -568,6 +568,10 @@ class Executor:
             assert isinstance(e.left.type, PointerType)
             size = max(1, e.left.type.target.size)
             return (a.offset - b.offset) / size
+        if isinstance(e, Classify):
+            x = self.eval(state, e.operand)
+            assert isinstance(x, z3.FPRef)
+            return classify(e.name, x, e.results)
         if isinstance(e, (VarRef, Deref, Member, StringLit)):
             return self.load(state, e)
         raise PathError(f"expression {describe(e)}", unsupported=True)

@@ -265,6 +265,42 @@ def compare(op: str, t: CType, a: SymValue, b: SymValue) -> z3.BoolRef:
     return {"<": z3.ULT, "<=": z3.ULE, ">": z3.UGT, ">=": z3.UGE}[op](a, b)
 
 
+def classify(name: str, x: z3.FPRef, results: tuple[int, ...] = ()) -> z3.BitVecRef:
+    """The int result of a <math.h> classification builtin on `x`, as gcc computes it."""
+    if name == "__builtin_isnan":
+        return bool_to_int(z3.fpIsNaN(x))
+    if name == "__builtin_isinf":
+        return bool_to_int(z3.fpIsInf(x))
+    if name == "__builtin_isinf_sign":
+        return z3.If(z3.fpIsInf(x), z3.If(z3.fpIsNegative(x), z3.BitVecVal(-1, 32),
+                                          z3.BitVecVal(1, 32)), z3.BitVecVal(0, 32))
+    if name == "__builtin_isfinite":
+        return bool_to_int(z3.Not(z3.Or(z3.fpIsNaN(x), z3.fpIsInf(x))))
+    if name == "__builtin_isnormal":
+        return bool_to_int(z3.fpIsNormal(x))
+    if name == "__builtin_signbit":
+        # the sign bit itself (set for -0.0 and for NaNs with the sign bit set); gcc
+        # returns it in place (0x80000000 for float, bit 63 moved to bit 31 for double)
+        width = x.ebits() + x.sbits()
+        sign = z3.Extract(width - 1, width - 1, _ieee_bits(x))
+        if width == 32:
+            return z3.Concat(sign, z3.BitVecVal(0, 31))
+        return z3.ZeroExt(31, sign)
+    if name == "__builtin_fpclassify":
+        nan, inf, normal, subnormal, zero = (z3.BitVecVal(v & 0xFFFFFFFF, 32) for v in results)
+        return z3.If(z3.fpIsNaN(x), nan, z3.If(z3.fpIsInf(x), inf, z3.If(
+            z3.fpIsNormal(x), normal, z3.If(z3.fpIsSubnormal(x), subnormal, zero))))
+    raise UnsupportedError(f"builtin {name}")
+
+
+def _ieee_bits(x: z3.FPRef) -> z3.BitVecRef:
+    """The bits of `x`: an input's own bit-vector when `x` is one (exact for NaNs too)."""
+    if z3.is_app(x) and x.num_args() == 1 and z3.is_bv(x.arg(0)) and \
+            x.decl().kind() == z3.Z3_OP_FPA_TO_FP:
+        return x.arg(0)
+    return z3.fpToIEEEBV(x)
+
+
 def is_concrete_bool(c: z3.BoolRef) -> bool | None:
     """True/False if `c` simplifies to a constant, else None."""
     s = z3.simplify(c)
