@@ -420,9 +420,44 @@ class Executor:
         if not isinstance(rtype, VoidType):
             cells = self.input_cells(state, f"{stmt.function}#{index}", rtype)
             result = memory.value_from_cells(cells, rtype)
-        state.stub_calls.append(StubCallRecord(stmt.function, index, rtype, result))
+        writes = self.stub_writes(state, fn, index, args)
+        if any(v.kind == GLOBAL and not v.is_const for v in self.program.unit.globals.values()):
+            self.approximation = "stubs are assumed not to write globals"
+        state.stub_calls.append(StubCallRecord(stmt.function, index, rtype, result, writes))
         if stmt.target is not None and result is not None:
             self.store(state, stmt.target, result)
+
+    def stub_writes(self, state: State, fn, index: int, args: list[SymValue]
+                    ) -> tuple[tuple[str, z3.BitVecRef, int], ...]:
+        """A stub writes fresh values through each non-const pointer parameter that points
+        into an object: the pointed-to element, or for a character or void pointer (a
+        buffer) the rest of the object."""
+        writes = []
+        for param, ptype, arg in zip(fn.params, fn.type.params, args):
+            if not isinstance(ptype, PointerType) or ptype.target_const or \
+                    not isinstance(arg, PtrVal) or arg.base is None or arg.null is not None:
+                continue
+            off = z3.simplify(arg.offset)
+            obj = state.memory[arg.base]
+            if not z3.is_bv_value(off) or obj.readonly:
+                continue
+            start = off.as_signed_long()
+            target = ptype.target
+            if isinstance(target, VoidType) or (isinstance(target, IntType) and
+                                                target.size == 1):
+                count = obj.size - start
+            elif target.is_complete and target.size > 0:
+                count = target.size
+            else:
+                continue
+            if count <= 0 or start < 0 or start + count > obj.size:
+                continue
+            fresh = z3.BitVec(f"{fn.name}#{index}.{param.name}", count * 8)
+            writable = state.writable(arg.base)
+            writable.cells[start:start + count] = [(fresh, j) for j in range(count)]
+            state.written_objects.add(arg.base)
+            writes.append((param.name, fresh, count))
+        return tuple(writes)
 
     # ----------------------------------------------------------------- lvalues
 

@@ -158,7 +158,11 @@ def stub_scripts(model: z3.ModelRef, state: State) -> tuple[StubScript, ...]:
         if call.result is not None:
             ret = value_of(model, symbolic_cells(call.result, call.result_type),
                            call.result_type)
-        scripts.setdefault(call.name, []).append(StubCall(ret))
+        writes = tuple(
+            Binding(f"*(unsigned char *){name}", "unsigned char @[]",
+                    BytesValue(_eval_bits(model, bits).to_bytes(count, "little")))
+            for name, bits, count in call.writes)
+        scripts.setdefault(call.name, []).append(StubCall(ret, writes))
     return tuple(StubScript(name, tuple(calls)) for name, calls in sorted(scripts.items()))
 
 

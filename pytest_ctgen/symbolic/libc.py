@@ -3,6 +3,11 @@
 Each model takes the state, the argument values and the function's type and returns the
 result (or None for void). In the run the unit is linked with the real library (or gcc
 expands the call inline, as it does for fabs), so these functions are never stubbed.
+
+The memory and string functions work on the bytes of the objects their pointers point
+into. A length that depends on the inputs is bounded by the object: every byte the object
+could hold is considered under the condition that it lies within the length, and the call
+is assumed to stay inside the object (otherwise it would be undefined).
 """
 from __future__ import annotations
 
@@ -10,11 +15,15 @@ from typing import Callable
 
 import z3
 
-from ..frontend.ctype import FunctionType, IntType
+from ..errors import UnsupportedError
+from ..frontend.ctype import UCHAR, FunctionType, IntType
+from . import memory
 from .state import State
-from .values import SymValue, int_const
+from .values import PtrVal, SymValue, int_const
 
 Model = Callable[[State, list[SymValue], FunctionType], SymValue | None]
+
+_ZERO8 = z3.BitVecVal(0, 8)
 
 
 def _fabs(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
@@ -31,12 +40,175 @@ def _abs(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
     return z3.If(x < 0, -x, x)
 
 
+# ------------------------------------------------------------------ bytes of objects
+
+
+def _target(state: State, p: SymValue, name: str) -> PtrVal:
+    """`p` as a pointer that must point into an object (NULL is undefined here)."""
+    if not isinstance(p, PtrVal) or p.base is None:
+        raise UnsupportedError(f"{name} on a pointer that is NULL or not into an object")
+    if p.null is not None:
+        state.assume(z3.Not(p.null))
+    return p
+
+
+def _room(state: State, p: PtrVal) -> int:
+    """How many bytes from `p` to the end of its object, at most."""
+    size = state.memory[p.base].size  # type: ignore[index]
+    off = z3.simplify(p.offset)
+    if z3.is_bv_value(off):
+        return max(0, size - off.as_signed_long())
+    state.assume(z3.ULE(p.offset, size))
+    return size
+
+
+def _byte(state: State, p: PtrVal, k: int) -> z3.BitVecRef:
+    obj = state.memory[p.base]  # type: ignore[index]
+    state.read_objects.add(obj.id)
+    value, in_bounds = memory.read(obj, p.offset + k, UCHAR)
+    state.assume(in_bounds)
+    assert isinstance(value, z3.BitVecRef)
+    return value
+
+
+def _store_byte(state: State, p: PtrVal, k: int, value: z3.BitVecRef) -> None:
+    obj = state.writable(p.base)  # type: ignore[arg-type]
+    state.written_objects.add(obj.id)
+    state.assume(memory.write(obj, p.offset + k, UCHAR, value))
+
+
+def _length(state: State, n: SymValue, room: int) -> tuple[z3.BitVecRef, int]:
+    """The length argument and how many bytes to consider: n itself when concrete."""
+    assert isinstance(n, z3.BitVecRef)
+    state.assume(z3.ULE(n, room))
+    simple = z3.simplify(n)
+    if z3.is_bv_value(simple):
+        return simple, min(simple.as_long(), room)
+    return n, room
+
+
+def _within(k: int, n: z3.BitVecRef) -> z3.BoolRef:
+    return z3.ULT(z3.BitVecVal(k, n.size()), n)
+
+
+def _diff(a: z3.BitVecRef, b: z3.BitVecRef) -> z3.BitVecRef:
+    """glibc's result for the first differing bytes: their difference as unsigned chars."""
+    return z3.ZeroExt(24, a) - z3.ZeroExt(24, b)
+
+
+def _memset(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    p = _target(state, args[0], "memset")
+    c = args[1]
+    assert isinstance(c, z3.BitVecRef)
+    n, count = _length(state, args[2], _room(state, p))
+    byte = z3.Extract(7, 0, c)
+    for k in range(count):
+        old = _byte(state, p, k)
+        _store_byte(state, p, k, z3.simplify(z3.If(_within(k, n), byte, old)))
+    return p
+
+
+def _memcpy(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    dst = _target(state, args[0], "memcpy")
+    src = _target(state, args[1], "memcpy")
+    n, count = _length(state, args[2], min(_room(state, dst), _room(state, src)))
+    incoming = [_byte(state, src, k) for k in range(count)]  # all read first: memmove too
+    for k, byte in enumerate(incoming):
+        old = _byte(state, dst, k)
+        _store_byte(state, dst, k, z3.simplify(z3.If(_within(k, n), byte, old)))
+    return dst
+
+
+def _memcmp(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    a = _target(state, args[0], "memcmp")
+    b = _target(state, args[1], "memcmp")
+    n, count = _length(state, args[2], min(_room(state, a), _room(state, b)))
+    result: z3.BitVecRef = z3.BitVecVal(0, 32)
+    for k in reversed(range(count)):
+        x, y = _byte(state, a, k), _byte(state, b, k)
+        result = z3.If(z3.And(_within(k, n), x != y), _diff(x, y), result)
+    return result
+
+
+def _terminated(state: State, p: PtrVal, name: str) -> list[z3.BitVecRef]:
+    """The bytes of the string at `p`, assumed to end with a NUL inside its object."""
+    room = _room(state, p)
+    if room == 0:
+        raise UnsupportedError(f"{name} on a pointer to the end of an object")
+    chars = [_byte(state, p, k) for k in range(room)]
+    state.assume(z3.Or(*[ch == 0 for ch in chars]))
+    return chars
+
+
+def _strlen(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    chars = _terminated(state, _target(state, args[0], "strlen"), "strlen")
+    result: z3.BitVecRef = z3.BitVecVal(len(chars), 64)
+    for k in reversed(range(len(chars))):
+        result = z3.If(chars[k] == 0, z3.BitVecVal(k, 64), result)
+    return result
+
+
+def _compare_strings(state: State, args: list[SymValue], limit: z3.BitVecRef | None,
+                     name: str) -> SymValue:
+    a = _target(state, args[0], name)
+    b = _target(state, args[1], name)
+    room = min(_room(state, a), _room(state, b))
+    xs = [_byte(state, a, k) for k in range(room)]
+    ys = [_byte(state, b, k) for k in range(room)]
+    # the comparison ends inside both objects: at a difference, a NUL or the limit
+    ends = [z3.Or(x != y, x == 0) for x, y in zip(xs, ys)]
+    if limit is None:
+        state.assume(z3.Or(*ends) if ends else z3.BoolVal(False))
+    else:
+        state.assume(z3.Or(z3.ULE(limit, room), *ends))
+    result: z3.BitVecRef = z3.BitVecVal(0, 32)
+    for k in reversed(range(room)):
+        step = z3.If(xs[k] != ys[k], _diff(xs[k], ys[k]),
+                     z3.If(xs[k] == 0, z3.BitVecVal(0, 32), result))
+        result = step if limit is None else z3.If(_within(k, limit), step,
+                                                   z3.BitVecVal(0, 32))
+    return result
+
+
+def _strcmp(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    return _compare_strings(state, args, None, "strcmp")
+
+
+def _strncmp(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    n = args[2]
+    assert isinstance(n, z3.BitVecRef)
+    return _compare_strings(state, args, n, "strncmp")
+
+
+def _strchr(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    s = _target(state, args[0], "strchr")
+    c = args[1]
+    assert isinstance(c, z3.BitVecRef)
+    wanted = z3.Extract(7, 0, c)
+    chars = _terminated(state, s, "strchr")
+    found: z3.BoolRef = z3.BoolVal(False)
+    index: z3.BitVecRef = z3.BitVecVal(0, 64)
+    for k in reversed(range(len(chars))):
+        found = z3.If(chars[k] == wanted, z3.BoolVal(True),
+                      z3.If(chars[k] == 0, z3.BoolVal(False), found))
+        index = z3.If(chars[k] == wanted, z3.BitVecVal(k, 64), index)
+    return PtrVal(s.base, z3.simplify(s.offset + index), z3.simplify(z3.Not(found)))
+
+
 MODELS: dict[str, Model] = {
     "fabs": _fabs,
     "fabsf": _fabs,
     "abs": _abs,
     "labs": _abs,
     "llabs": _abs,
+    "memset": _memset,
+    "memcpy": _memcpy,
+    "memmove": _memcpy,
+    "memcmp": _memcmp,
+    "strlen": _strlen,
+    "strcmp": _strcmp,
+    "strncmp": _strncmp,
+    "strchr": _strchr,
 }
 
 

@@ -59,6 +59,9 @@ class StubCallRecord:
     index: int
     result_type: CType
     result: SymValue | None
+    # what the call wrote through its pointer parameters: (parameter name, bytes as one
+    # bit-vector, number of bytes)
+    writes: tuple[tuple[str, z3.BitVecRef, int], ...] = ()
 
 
 class State:
