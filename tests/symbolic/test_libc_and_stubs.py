@@ -2,8 +2,6 @@
 against the compiled code (the real C library, generated stubs) and reaches every outcome."""
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 
 from pytest_ctgen.options import Options
