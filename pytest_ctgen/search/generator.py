@@ -72,6 +72,8 @@ class Generator:
         self.exit_distance: dict[int, dict[int, int]] = {}
         self.goal_distance: dict[int, int] = {}
         self.nodes: list[TreeNode] = []
+        self.decisions: dict[int, list[tuple[TreeNode, int]]] = {}  # guard key -> edges taken
+        self.boosted: set[tuple[int, int]] = set()  # (id(node), edge) to revisit first
         self.returns_seen: dict[int, set[int]] = {}  # callee CFG id -> return blocks taken
         self.fresh_return_cache: dict[int, tuple[tuple[int, ...], dict[int, int]]] = {}
         self.cases: list[Case] = []
@@ -156,6 +158,8 @@ class Generator:
     def edge_rank(self, node: TreeNode, index: int) -> tuple | None:
         """Priority of exploring edge `index` of `node` (smaller first); None when the edge
         cannot lead to an uncovered outcome."""
+        if (id(node), index) in self.boosted:
+            return (0, 1 << 30, node.depth)  # after the open goals, before the rest
         if node.in_function_under_test:
             edge = Edge(node.block.id, index)
             if edge in self.uncovered:
@@ -268,9 +272,28 @@ class Generator:
             return False
         return True
 
+    def decided(self, node: TreeNode, index: int) -> None:
+        """Remember that a path took edge `index` of `node`, keyed by its guard."""
+        guard = node.guards[index]
+        if guard is not None:
+            self.decisions.setdefault(self.solver.key(guard), []).append((node, index))
+
+    def goal_infeasible(self, node: TreeNode, index: int) -> None:
+        """An uncovered outcome is infeasible after this prefix: the earlier decisions that
+        contradict it (a cheap unsat core) get their other edges explored first."""
+        if not self.is_new_goal(node, index):
+            return
+        guard = node.guards[index]
+        for c in self.solver.conflict(node.state.constraints, guard):
+            for earlier, taken in self.decisions.get(self.solver.key(c), []):
+                for j, status in enumerate(earlier.edges):
+                    if j != taken and status == OPEN:
+                        self.boosted.add((id(earlier), j))
+
     def explore(self, node: TreeNode, index: int) -> None:
         """Resume the stored state of `node` along edge `index` and complete the path."""
         node.edges[index] = EXPLORED
+        self.decided(node, index)
         state = node.state.fork()
         try:
             self.executor.take(state, node.block, index, node.guards[index])
@@ -280,6 +303,7 @@ class Generator:
             return
         if not self.feasible(state):
             node.edges[index] = PRUNED
+            self.goal_infeasible(node, index)
             return
         self.continue_path(state, node.depth + 1)
 
@@ -337,12 +361,15 @@ class Generator:
                     if quick:
                         if self.solver.check(successors[i].constraints, quick=True) == SAT:
                             node.edges[i] = EXPLORED
+                            self.decided(node, i)
                             return successors[i]
                         continue
                     node.edges[i] = EXPLORED
                     if self.feasible(successors[i]):
+                        self.decided(node, i)
                         return successors[i]
                     node.edges[i] = PRUNED
+                    self.goal_infeasible(node, i)
         return None
 
     def is_new_goal(self, node: TreeNode, index: int) -> bool:

@@ -11,7 +11,7 @@ import time
 
 import z3
 
-from .approx import float_candidate
+from .approx import float_candidate, real_conflict
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 _KEEP_MODELS = 16
@@ -113,6 +113,30 @@ class Solver:
             entry = (e, z3.is_fp(e) or any(self._has_float(a) for a in e.children()))
             self._float_terms[key] = entry
         return entry[1]
+
+    def conflict(self, constraints: list[z3.BoolRef], target: z3.BoolRef
+                 ) -> list[z3.BoolRef]:
+        """Path constraints that, cheaply read, contradict `target`: which earlier
+        decisions to revisit so that `target` becomes feasible. Empty when unknown."""
+        if any(self._has_float(c) for c in [*constraints, target]):
+            return real_conflict(constraints, target, _CANDIDATE_TIMEOUT_MS) or []
+        solver = z3.Solver()
+        solver.set("timeout", _PREFERENCE_TIMEOUT_MS)
+        solver.set("core.minimize", True)
+        solver.add(target)
+        marks = [z3.Bool(f"ctgen.core{i}") for i in range(len(constraints))]
+        for mark, c in zip(marks, constraints):
+            solver.add(z3.Implies(mark, c))
+        self.queries += 1
+        if solver.check(*marks) != z3.unsat:
+            return []
+        core = {m.get_id() for m in solver.unsat_core()}
+        return [c for mark, c in zip(marks, constraints) if mark.get_id() in core]
+
+    @staticmethod
+    def key(constraint: z3.BoolRef) -> int:
+        """An identity for a constraint as a path condition stores it (simplified)."""
+        return z3.simplify(constraint).get_id()
 
     @staticmethod
     def holds(model: z3.ModelRef, constraint: z3.BoolRef) -> bool:

@@ -32,24 +32,9 @@ def _load_expected() -> dict[str, dict[str, dict[str, Any]]]:
 EXPECTED = _load_expected()
 FUNCTIONS = [(file, fn) for file, fns in EXPECTED.items() for fn in fns]
 
-# Generation budget per function for this run. Most examples are done in well under a
-# second on an idle machine; the nonlinear ones (tri_is_right) take 10-15 s under load.
-EXAMPLES_TIMEOUT = "20"
-
-# Floating-point functions whose generation may run out of time before every feasible
-# outcome has a case. Whether it does depends on the machine's speed and load (the budget
-# and the solver's per-query timeouts are wall-clock), so these xfails cannot be strict:
-# tri_perimeter_f was exhausted in 16.7 s in one run and stopped at 3 of 4 outcomes on a
-# 30 s budget in the next; tri_classify_d reached 20 to 33 of its 34 outcomes.
-# test_incomplete_coverage_is_explained still checks them strictly.
-FLOAT_BUDGET = {
-    ("triangle_double.c", "tri_classify_d"):
-        "generation of tri_classify_d usually stops on the time budget before covering "
-        "every feasible outcome of its double comparisons (lines 53-72)",
-    ("triangle_double.c", "tri_perimeter_f"):
-        "generation of tri_perimeter_f often stops on the time budget before covering "
-        "the feasible outcomes of line 87 (`p > 3.0e38`) via the tri_classify_d call",
-}
+# Generation budget per function for this run: the default. The slowest examples (the
+# double-precision triangle) finish in about 15 s on an idle machine.
+EXAMPLES_TIMEOUT = "30"
 
 
 @dataclass
@@ -109,13 +94,7 @@ def test_gcov_totals_pinned(examples_run: ExamplesRun, file: str, function: str)
 
 
 def _branch_params() -> list[Any]:
-    params = []
-    for file, fn in FUNCTIONS:
-        marks = ()
-        if (file, fn) in FLOAT_BUDGET:
-            marks = (pytest.mark.xfail(strict=False, reason=FLOAT_BUDGET[(file, fn)]),)
-        params.append(pytest.param(file, fn, marks=marks, id=f"{file}::{fn}"))
-    return params
+    return [pytest.param(file, fn, id=f"{file}::{fn}") for file, fn in FUNCTIONS]
 
 
 @pytest.mark.parametrize(("file", "function"), _branch_params())
