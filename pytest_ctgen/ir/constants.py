@@ -6,7 +6,7 @@ from fractions import Fraction
 
 from ..frontend.ctype import (
     CHAR, DOUBLE, FLOAT, INT, LLONG, LONG, UINT, ULLONG, ULONG, CType, FloatType, IntType,
-    PointerType, usual_arithmetic_conversion)
+    PointerType)
 from .expr import Binary, Cast, Const, Expr, Unary
 
 _ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "a": 7, "b": 8, "f": 12, "v": 11, "\\": 92,
@@ -223,7 +223,3 @@ def fold_binary(op: str, a: int | float, b: int | float, operand_type: CType,
             return t.wrap(a << b)
         return t.wrap(a >> b)
     return None
-
-
-def common_type(a: CType, b: CType) -> CType:
-    return usual_arithmetic_conversion(a, b)

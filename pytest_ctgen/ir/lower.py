@@ -19,7 +19,7 @@ from ..frontend.ctype import (
 from ..frontend.unit import LOCAL, STATIC_LOCAL, Function, Unit, Variable
 from .cfg import CFG, Assign, Block, Branch, Call, Goto, Init, Return, Stmt, Switch, ZeroFill
 from .constants import (
-    fold, parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal)
+    convert_constant, fold, parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal)
 from .expr import (
     CLASSIFY_BUILTINS, AddrOf, Binary, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Member, PtrAdd, PtrDiff,
     StringLit, Unary, VarRef, is_null_constant)
@@ -156,7 +156,6 @@ class _ExprLowerer:
             return Cast(e, to)
         v = fold(e) if not isinstance(to, PointerType) else None
         if v is not None and isinstance(to, (IntType, FloatType)):
-            from .constants import convert_constant
             c = convert_constant(v, e.type, to)
             if c is not None:
                 return Const(to, c)
@@ -222,9 +221,6 @@ class _ExprLowerer:
             e = self.rvalue(node)
             if isinstance(e, Load):
                 return e.lvalue
-        if isinstance(node, c_ast.Cast):
-            # gcc accepts casts of lvalues only as an extension; value is what we need
-            pass
         if isinstance(node, c_ast.CompoundLiteral):
             ctype = self.resolve_type(node.type.type)
             tmp = self.temp(ctype, node)
@@ -370,8 +366,6 @@ class _ExprLowerer:
             del self.blocks[saved_blocks:]
             del self.temps[saved_temps:]
             self.cur = saved_cur
-            saved_cur.terminator = None if saved_cur.terminator is None else \
-                saved_cur.terminator
         return e.type
 
     def expr_BinaryOp(self, node: c_ast.BinaryOp) -> Expr:

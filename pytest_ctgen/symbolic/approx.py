@@ -185,27 +185,10 @@ def float_candidate(constraints: list[z3.BoolRef], extra: list[z3.BoolRef],
     return None
 
 
-def real_conflict(constraints: list[z3.BoolRef], target: z3.BoolRef, timeout_ms: int
-                  ) -> list[z3.BoolRef] | None:
-    """The constraints that, read over the reals, contradict `target` (an unsat core), or
-    None when the reading is not possible or not contradictory."""
+def real_reading(constraints: list[z3.BoolRef]) -> list[z3.BoolRef] | None:
+    """`constraints` read over the reals, in order, or None when that is not possible."""
     tr = _Translator()
     try:
-        real = [tr.boolean(c) for c in constraints]
-        goal = tr.boolean(target)
+        return [tr.boolean(c) for c in constraints]
     except (_GiveUp, z3.Z3Exception):
         return None
-    solver = z3.Solver()
-    solver.set("timeout", timeout_ms)
-    solver.set("core.minimize", True)
-    solver.add(goal)
-    marks = [z3.Bool(f"ctgen.core{i}") for i in range(len(real))]
-    for mark, c in zip(marks, real):
-        solver.add(z3.Implies(mark, c))
-    try:
-        if solver.check(*marks) != z3.unsat:
-            return None
-    except z3.Z3Exception:
-        return None
-    core = {m.get_id() for m in solver.unsat_core()}
-    return [c for mark, c in zip(marks, constraints) if mark.get_id() in core]

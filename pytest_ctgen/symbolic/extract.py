@@ -13,7 +13,7 @@ from ..frontend.unit import GLOBAL
 from . import memory
 from .memory import MemObject
 from .state import State
-from .values import AggVal, PtrVal, SymValue
+from .values import AggVal, PtrVal, SymValue, input_bits
 
 
 def _eval_bits(model: z3.ModelRef, bv: z3.BitVecRef) -> int:
@@ -21,10 +21,9 @@ def _eval_bits(model: z3.ModelRef, bv: z3.BitVecRef) -> int:
 
 
 def _float_bits(model: z3.ModelRef, v: z3.FPRef, size: int) -> int:
-    # an input float is fpBVToFP(bits): read its bits exactly (NaN payloads included)
-    if z3.is_app(v) and v.num_args() == 1 and z3.is_bv(v.arg(0)) and \
-            v.decl().kind() == z3.Z3_OP_FPA_TO_FP:
-        return _eval_bits(model, v.arg(0))
+    bits = input_bits(v)
+    if bits is not None:
+        return _eval_bits(model, bits)
     value = model.eval(v, model_completion=True)
     if isinstance(value, z3.FPNumRef) and value.isNaN():
         return 0x7FC00000 if size == 4 else 0x7FF8000000000000

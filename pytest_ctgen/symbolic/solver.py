@@ -11,7 +11,7 @@ import time
 
 import z3
 
-from .approx import float_candidate, real_conflict
+from .approx import float_candidate, real_reading
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 _KEEP_MODELS = 16
@@ -117,18 +117,28 @@ class Solver:
     def conflict(self, constraints: list[z3.BoolRef], target: z3.BoolRef
                  ) -> list[z3.BoolRef]:
         """Path constraints that, cheaply read, contradict `target`: which earlier
-        decisions to revisit so that `target` becomes feasible. Empty when unknown."""
-        if any(self._has_float(c) for c in [*constraints, target]):
-            return real_conflict(constraints, target, _CANDIDATE_TIMEOUT_MS) or []
+        decisions to revisit so that `target` becomes feasible. Empty when unknown. With
+        floating point they are read over the reals (see approx.py)."""
+        readings: list[z3.BoolRef] | None = [*constraints, target]
+        timeout = _PREFERENCE_TIMEOUT_MS
+        if any(self._has_float(c) for c in readings):
+            readings = real_reading(readings)
+            timeout = _CANDIDATE_TIMEOUT_MS
+            if readings is None:
+                return []
+        *tracked, goal = readings
         solver = z3.Solver()
-        solver.set("timeout", _PREFERENCE_TIMEOUT_MS)
+        solver.set("timeout", timeout)
         solver.set("core.minimize", True)
-        solver.add(target)
-        marks = [z3.Bool(f"ctgen.core{i}") for i in range(len(constraints))]
-        for mark, c in zip(marks, constraints):
+        solver.add(goal)
+        marks = [z3.Bool(f"ctgen.core{i}") for i in range(len(tracked))]
+        for mark, c in zip(marks, tracked):
             solver.add(z3.Implies(mark, c))
         self.queries += 1
-        if solver.check(*marks) != z3.unsat:
+        try:
+            if solver.check(*marks) != z3.unsat:
+                return []
+        except z3.Z3Exception:
             return []
         core = {m.get_id() for m in solver.unsat_core()}
         return [c for mark, c in zip(marks, constraints) if mark.get_id() in core]

@@ -293,20 +293,16 @@ def classify(name: str, x: z3.FPRef, results: tuple[int, ...] = ()) -> z3.BitVec
     raise UnsupportedError(f"builtin {name}")
 
 
-def _ieee_bits(x: z3.FPRef) -> z3.BitVecRef:
-    """The bits of `x`: an input's own bit-vector when `x` is one (exact for NaNs too)."""
+def input_bits(x: z3.FPRef) -> z3.BitVecRef | None:
+    """The bit-vector an input float is made of (`fpBVToFP(bits)`), or None for any other
+    term. Exact where `fpToIEEEBV` is not: a NaN keeps its sign and payload."""
     if z3.is_app(x) and x.num_args() == 1 and z3.is_bv(x.arg(0)) and \
             x.decl().kind() == z3.Z3_OP_FPA_TO_FP:
         return x.arg(0)
-    return z3.fpToIEEEBV(x)
-
-
-def is_concrete_bool(c: z3.BoolRef) -> bool | None:
-    """True/False if `c` simplifies to a constant, else None."""
-    s = z3.simplify(c)
-    if z3.is_true(s):
-        return True
-    if z3.is_false(s):
-        return False
     return None
 
+
+def _ieee_bits(x: z3.FPRef) -> z3.BitVecRef:
+    """The bits of `x`: an input's own bit-vector when `x` is one."""
+    bits = input_bits(x)
+    return bits if bits is not None else z3.fpToIEEEBV(x)
