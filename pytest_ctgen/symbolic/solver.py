@@ -16,6 +16,7 @@ from .approx import float_candidate, real_reading
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 _KEEP_MODELS = 16
 _PREFERENCE_TIMEOUT_MS = 1000
+_MAXSAT_TIMEOUT_MS = 3000  # once per case: readable inputs are worth a little time
 _CANDIDATE_TIMEOUT_MS = 2000
 _FLOAT_TIMEOUT_MS = 3000
 _SMT_CORE_MS = 1000
@@ -158,7 +159,8 @@ class Solver:
         """A model of `constraints` that is as readable as the path allows. `preferences`
         are tiers of wishes, most readable first. Without floating point, as many wishes are
         kept as the path allows (MaxSAT), so one input that must be large does not make
-        the others large too. With floating point, the first tier that holds as a whole wins."""
+        the others large too. With floating point, or when MaxSAT runs out of time, the
+        first tier that holds as a whole wins."""
         if not any(self._has_float(c) for c in constraints):
             wishes = [w for tier in preferences for w in tier]
             model = self._cached([*constraints, *wishes]) if wishes else None
@@ -166,7 +168,7 @@ class Solver:
                 model = self._keep_compatible(preferences, constraints)
             if model is not None:
                 return model
-            return self._solve(constraints)[1]
+            # MaxSAT gave up: whole tiers, as hard constraints, are quick to try
         for tier in [*preferences, []]:
             model = self._cached([*constraints, *tier])
             if model is None:
@@ -185,7 +187,7 @@ class Solver:
         """A model of `constraints` breaking as few wishes as possible, a wish of an
         earlier tier weighing more (z3's MaxSAT)."""
         opt = z3.Optimize()
-        budget = _PREFERENCE_TIMEOUT_MS
+        budget = _MAXSAT_TIMEOUT_MS
         if self.deadline is not None:
             budget = max(1, min(budget, int((self.deadline - time.monotonic()) * 1000)))
         opt.set(timeout=budget)  # the keyword form: Optimize ignores set("timeout", ms)
