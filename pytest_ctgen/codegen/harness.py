@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from ..cases import (
     ArrayValue,
+    Binding,
     BytesValue,
     Case,
     FileCases,
@@ -337,12 +338,40 @@ def _stub_lines(stub: StubPrototype, scripts: list[tuple[int, Case]]) -> list[st
     return out
 
 
+def _pointer_targets(v: Value) -> set[str]:
+    if isinstance(v, PointerValue):
+        return {v.target} if v.target else set()
+    if isinstance(v, RecordValue):
+        return {t for _, x in v.fields for t in _pointer_targets(x)}
+    if isinstance(v, ArrayValue):
+        return {t for x in v.elements for t in _pointer_targets(x)}
+    return set()
+
+
+def _object_lines(objects: tuple[Binding, ...]) -> list[str]:
+    """Declarations of the objects pointer inputs point to. When one holds the address of
+    itself or of one declared after it (aliasing, a cyclic list), all are declared zeroed
+    first and filled afterwards."""
+    names = {o.name for o in objects}
+    declared: set[str] = set()
+    in_order = True
+    for o in objects:
+        declared.add(o.name)
+        if (_pointer_targets(o.value) & names) - (declared - {o.name}):
+            in_order = False
+    if in_order:
+        return [s for o in objects for s in declare_with_value(o.declaration, o.name, o.value)]
+    lines = [f"{declare(o.declaration, o.name)} = {{ 0 }};" for o in objects]
+    for o in objects:
+        lines.extend(set_statements(o.name, o.value))
+    return lines
+
+
 def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str]) -> list[str]:
     ctx = "ctgen_c"
     body: list[str] = []
     args: list[str] = []
-    for o in c.objects:  # what pointer inputs point to, pointees of pointers first
-        body.extend(declare_with_value(o.declaration, o.name, o.value))
+    body.extend(_object_lines(c.objects))
     for i, p in enumerate(c.params):
         var = f"ctgen_arg{i}"
         body.extend(declare_with_value(p.declaration, var, p.value))

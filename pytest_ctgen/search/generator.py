@@ -22,12 +22,15 @@ from ..cases import (
 from ..ir.cfg import CFG, Block, Edge, Return
 from ..ir.lower import Program
 from ..symbolic import extract
-from ..symbolic.executor import BoundReached, Executor, Finished, Fork, PathError
+from ..symbolic.executor import (
+    AliasChoice, BoundReached, Executor, Finished, Fork, OffsetChoice, PathError)
 from ..symbolic.solver import SAT, UNSAT, Solver
 from ..symbolic.state import State
 
 OPEN, EXPLORED, PRUNED, CUT = "open", "explored", "pruned", "cut"
 _QUICK_GOALS = 4  # uncovered outcomes tried with the cheap check before the first by rank
+_MAX_ARRAY_SIZE = 64  # the most elements input pointers point to after growing
+_PATIENCE = 64  # explorations without a new case before growing the objects
 
 
 @dataclass(frozen=True)
@@ -40,12 +43,15 @@ class SearchOptions:
 
 @dataclass(eq=False)
 class TreeNode:
-    """A branch point of an explored path: the state before the branch and its edges."""
+    """A branch point of an explored path: the state before the branch and its edges.
+    A choice node (`choice` set) branches over where an input pointer points, or which
+    value a symbolic offset has, instead: its edges are not outcomes of the function."""
 
     state: State
     block: Block
     guards: list
     depth: int
+    choice: AliasChoice | OffsetChoice | None = None
     edges: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
@@ -53,7 +59,7 @@ class TreeNode:
 
     @property
     def in_function_under_test(self) -> bool:
-        return len(self.state.frames) == 1
+        return len(self.state.frames) == 1 and self.choice is None
 
 
 class Generator:
@@ -90,18 +96,14 @@ class Generator:
         self.solver.deadline = self.deadline
         self.update_goal_distances()
         stop = STOP_EXHAUSTED
+        array_size = self.options.array_size
         try:
-            root_state = self.executor.initial_state()
-            self.continue_path(root_state)
-            while self.uncovered:
-                if time.monotonic() > self.deadline:
-                    stop = STOP_TIME
-                    break
-                choice = self.select()
-                if choice is None:
-                    break
-                node, index = choice
-                self.explore(node, index)
+            while not self.search_round():
+                # the objects behind input pointers were too small for what is left
+                array_size = min(array_size * 4, max(_MAX_ARRAY_SIZE, array_size))
+                self.new_round(array_size)
+            if self.uncovered and time.monotonic() > self.deadline:
+                stop = STOP_TIME
         except _OutOfTime:
             stop = STOP_TIME
         except PathError as err:
@@ -120,6 +122,42 @@ class Generator:
             elif self.executor.approximation is not None:
                 stop = STOP_APPROXIMATION
         return self.result(stop, time.monotonic() - start)
+
+    def search_round(self) -> bool:
+        """Search with the current executor until every outcome is covered, nothing can be
+        explored any more, or the time is up (True); False when the search should start
+        over with larger objects behind input pointers: a path needed more elements and
+        no new case came for a while since, or the search ran out of edges."""
+        root_state = self.executor.initial_state()
+        self.continue_path(root_state)
+        since_case = 0
+        cases = len(self.cases)
+        while self.uncovered:
+            if time.monotonic() > self.deadline:
+                return True
+            if len(self.cases) != cases:
+                cases, since_case = len(self.cases), 0
+            grow = self.executor.objects_too_small and \
+                self.executor.array_size < _MAX_ARRAY_SIZE
+            if grow and since_case >= _PATIENCE:
+                return False
+            choice = self.select()
+            if choice is None:
+                return not grow
+            node, index = choice
+            self.explore(node, index)
+            since_case += 1
+        return True
+
+    def new_round(self, array_size: int) -> None:
+        """Start the search tree anew, keeping the cases found, with input pointers to
+        `array_size` elements."""
+        self.executor = Executor(self.program, self.cfg.function.name, self.options.max_depth,
+                                 self.options.max_recursion, array_size=array_size)
+        self.nodes = []
+        self.decisions = {}
+        self.boosted = set()
+        self.cut_reason = None
 
     def skipped(self, err: PathError, seconds: float) -> FunctionCases:
         fn = self.cfg.function
@@ -160,6 +198,13 @@ class Generator:
         cannot lead to an uncovered outcome."""
         if (id(node), index) in self.boosted:
             return (0, 1 << 30, node.depth)  # after the open goals, before the rest
+        if node.choice is not None:
+            dist = self.goal_distance.get(node.state.frames[0].block.id)
+            if dist is None:
+                return None
+            if len(node.state.frames) == 1:
+                return (1, dist, node.depth)
+            return (2, dist, 1 << 20, node.depth)
         if node.in_function_under_test:
             edge = Edge(node.block.id, index)
             if edge in self.uncovered:
@@ -231,6 +276,8 @@ class Generator:
         """The order in which to try the edges of a branch met while completing a path:
         outcomes still uncovered (and not already on this path) first, then the edges
         closest to such an outcome, then the edges closest to the exit."""
+        if node.choice is not None:  # its own object first: aliasing only when needed
+            return [i for i, g in enumerate(node.guards) if g is not None]
         frame = node.state.frame
         exits = self.exit_distances(frame.cfg)
         term = node.block.terminator
@@ -266,11 +313,22 @@ class Generator:
     def feasible(self, state: State) -> bool:
         result = self.solver.check(state.constraints)
         if result == UNSAT:
+            if state.bounds and self.bounded_by_objects(state):
+                self.executor.objects_too_small = True
+                self.cut_reason = (f"input pointers point to {self.executor.array_size} "
+                                   "elements")
             return False
         if result != SAT:
             self.solver_gave_up = True
             return False
         return True
+
+    def bounded_by_objects(self, state: State) -> bool:
+        """Whether an infeasible path would be feasible with larger objects behind the
+        input pointers (its constraints without those keeping accesses inside them)."""
+        bounds = {c.get_id() for c in state.bounds}
+        rest = [c for c in state.constraints if c.get_id() not in bounds]
+        return self.solver.check(rest) == SAT
 
     def decided(self, node: TreeNode, index: int) -> None:
         """Remember that a path took edge `index` of `node`, keyed by its guard."""
@@ -296,7 +354,7 @@ class Generator:
         self.decided(node, index)
         state = node.state.fork()
         try:
-            self.executor.take(state, node.block, index, node.guards[index])
+            self.step(node, state, index)
         except BoundReached as bound:
             node.edges[index] = CUT
             self.bound_hit(str(bound), node, index)
@@ -328,7 +386,8 @@ class Generator:
                 self.finish(outcome.state)
                 return
             assert isinstance(outcome, Fork)
-            node = TreeNode(outcome.state, outcome.block, outcome.guards, depth)
+            node = TreeNode(outcome.state, outcome.block, outcome.guards, depth,
+                            outcome.choice)
             self.nodes.append(node)
             depth += 1
             chosen = self.choose_continuation(node)
@@ -346,7 +405,7 @@ class Generator:
         for i in order:
             next_state = node.state.fork()
             try:
-                self.executor.take(next_state, node.block, i, node.guards[i])
+                self.step(node, next_state, i)
             except BoundReached as bound:
                 node.edges[i] = CUT
                 self.bound_hit(str(bound), node, i)
@@ -371,6 +430,13 @@ class Generator:
                     node.edges[i] = PRUNED
                     self.goal_infeasible(node, i)
         return None
+
+    def step(self, node: TreeNode, state: State, index: int) -> None:
+        """Continue `state` (a fork of the node's) along edge `index` of `node`."""
+        if node.choice is not None:
+            self.executor.choose(state, node.choice, index)
+        else:
+            self.executor.take(state, node.block, index, node.guards[index])
 
     def is_new_goal(self, node: TreeNode, index: int) -> bool:
         """Whether edge `index` of `node` is an outcome no case and not this path covers."""
@@ -397,7 +463,7 @@ class Generator:
             return
         self.executor.unbounded = True
         try:
-            self.executor.take(state, node.block, index, guard)
+            self.step(node, state, index)
             while True:
                 self.check_time()
                 outcome = self.executor.advance(state)
@@ -405,6 +471,9 @@ class Generator:
                     break
                 live = [i for i, g in enumerate(outcome.guards)
                         if g is not None and self.solver.holds(model, g)]
+                if outcome.choice is not None and live:
+                    self.executor.choose(state, outcome.choice, live[0])
+                    continue
                 if len(live) != 1:
                     return
                 self.executor.take(state, outcome.block, live[0], outcome.guards[live[0]])

@@ -25,7 +25,7 @@ from . import libc, memory
 from .memory import MemObject, cells_of, zero_cells
 from .state import Frame, InputRoot, Pointee, State, StubCallRecord
 from .values import (
-    AggVal, PtrVal, SymValue, arithmetic, bool_to_int, classify, compare, constant, convert,
+    AggVal, AliasPtr, PtrVal, SymValue, arithmetic, bool_to_int, classify, compare, constant, convert,
     signed_overflow, truth, unary)
 
 
@@ -43,6 +43,34 @@ class BoundReached(Exception):
     """The path exceeded the loop-unwinding, recursion or step bound."""
 
 
+@dataclass(frozen=True, eq=False)
+class AliasChoice:
+    """Where an input pointer may point: alternative i under conditions[i]."""
+
+    pointer: AliasPtr
+    alternatives: tuple[PtrVal, ...]
+    conditions: tuple[z3.BoolRef, ...]
+
+
+@dataclass(frozen=True, eq=False)
+class OffsetChoice:
+    """Which of `values` a symbolic byte offset is, for an access that needs it concrete
+    (a pointer or a struct at a computed position): value i under conditions[i]."""
+
+    offset: z3.BitVecRef
+    values: tuple[int, ...]
+    conditions: tuple[z3.BoolRef, ...]
+
+
+class _NeedChoice(Exception):
+    """A statement needs a decision the path has not made: where an input pointer points,
+    or which offset a symbolic offset is."""
+
+    def __init__(self, choice: AliasChoice | OffsetChoice) -> None:
+        super().__init__("choice")
+        self.choice = choice
+
+
 @dataclass
 class Finished:
     state: State
@@ -51,11 +79,14 @@ class Finished:
 @dataclass
 class Fork:
     """The state stopped at a branch of `block` whose outcome depends on the inputs;
-    `guards[i]` is the condition of outgoing edge i (None if the edge is impossible)."""
+    `guards[i]` is the condition of outgoing edge i (None if the edge is impossible).
+    With `choice`, the state stopped before a use of an input pointer that may alias:
+    alternative i of the pointer is taken under `guards[i]` (see `Executor.choose`)."""
 
     state: State
     block: Block
     guards: list[z3.BoolRef | None]
+    choice: AliasChoice | OffsetChoice | None = None
 
 
 @dataclass
@@ -74,6 +105,16 @@ class _Reg:
 _ZERO64 = z3.BitVecVal(0, 64)
 
 
+def _same_element(a: CType, b: CType) -> bool:
+    """Whether objects of element type `a` may be accessed through a pointer to `b` as
+    arrays of the same elements: the same type, or both one-byte integers (a `char` buffer
+    seen as `uint8_t`)."""
+    if a == b or a is b:
+        return True
+    return isinstance(a, IntType) and isinstance(b, IntType) and a.size == b.size == 1 \
+        and not a.is_bool and not b.is_bool
+
+
 class Executor:
     """Runs paths of one function under test."""
 
@@ -88,21 +129,30 @@ class Executor:
         self.max_steps = max_steps
         self.array_size = array_size
         self.pointer_depth = pointer_depth
-        self.unbounded = False
+        self.unbounded = False  # ignore the unwinding bound (concrete completion of a path)
         # why exploring every path within the bounds would still not prove unreachability
-        self.approximation: str | None = None  # ignore the unwinding bound (concrete completion of a path)
+        self.approximation: str | None = None
+        self.objects_too_small = False  # a path needed a larger object behind an input pointer
         self._next_object = 0
+        # input objects whose contents are being made: (id, array type), outermost first
+        self._building: list[tuple[int, ArrayType]] = []
 
     # ------------------------------------------------------------------ states
 
     def new_object(self, state: State, name: str, cells: list, readonly: bool = False
                    ) -> int:
-        self._next_object += 1
-        oid = self._next_object
-        obj = MemObject(oid, name, len(cells), list(cells), readonly, state.token,
-                        initial=list(cells))
-        state.memory[oid] = obj
+        oid = self.reserve_object()
+        self.add_object(state, oid, name, cells, readonly)
         return oid
+
+    def reserve_object(self) -> int:
+        self._next_object += 1
+        return self._next_object
+
+    def add_object(self, state: State, oid: int, name: str, cells: list,
+                   readonly: bool = False) -> None:
+        state.memory[oid] = MemObject(oid, name, len(cells), list(cells), readonly,
+                                      state.token, initial=list(cells))
 
     def initial_state(self) -> State:
         """A state at the entry of the function under test, with symbolic parameters."""
@@ -158,23 +208,91 @@ class Executor:
         raise PathError(f"input '{name}' of type {ctype}", unsupported=True)
 
     def pointer_input(self, state: State, name: str, ctype: PointerType, depth: int) -> list:
-        null_ptr = PtrVal(None, _ZERO64)
+        """An input pointer: NULL (a solver choice), or into an object of `array_size`
+        elements of its own, or, decided when the path first uses it, into another object
+        of its element type (an `AliasPtr`). Beyond `pointer_depth` it has no object of its
+        own: it is NULL or points into an object that contains it or another input's."""
         target = ctype.target
-        if depth >= self.pointer_depth:
-            return [(null_ptr, i) for i in range(8)]
         if isinstance(target, FunctionType):
             raise PathError(f"function pointer input '{name}'", unsupported=True)
         if isinstance(target, VoidType) or not target.is_complete:
             target = UCHAR
-        if state.pointees:
-            self.approximation = "pointer inputs are assumed not to alias"
-        array = ArrayType(target, self.array_size)
-        cells = self.input_cells(state, f"{name}[]", array, depth + 1)
-        oid = self.new_object(state, f"*{name}", cells)
-        ptr = PtrVal(oid, _ZERO64, z3.Bool(f"{name}==NULL"))
+        null = z3.Bool(f"{name}==NULL")
+        containers = tuple(oid for oid, _ in self._building)
         ident = "ctgen_obj_" + "".join(c if c.isalnum() else "_" for c in name)
-        state.pointees.append(Pointee(ident, oid, array, ptr))
+        if depth < self.pointer_depth:
+            array = ArrayType(target, self.array_size)
+            oid = self.reserve_object()
+            self._building.append((oid, array))
+            try:
+                cells = self.input_cells(state, f"{name}[]", array, depth + 1)
+            finally:
+                self._building.pop()
+            self.add_object(state, oid, f"*{name}", cells)
+            ptr = AliasPtr(f"{name}->", PtrVal(oid, _ZERO64, null), target, null, depth,
+                           containers)
+            state.pointees.append(Pointee(ident, oid, array, ptr, depth))
+            return [(ptr, i) for i in range(8)]
+        fallback = None
+        for oid, array in self._building:
+            if _same_element(array.element, target):
+                fallback = oid
+                break
+        else:
+            for p in state.pointees:
+                if p.depth == 0 and p.type is not None and \
+                        _same_element(p.type.element, target):
+                    fallback = p.object_id
+                    break
+        if fallback is None:
+            return [(PtrVal(None, _ZERO64), i) for i in range(8)]
+        ptr = AliasPtr(f"{name}->", None, target, null, depth, containers,
+                       PtrVal(fallback, _ZERO64, null))
+        state.pointees.append(Pointee(ident, None, None, ptr, depth))
         return [(ptr, i) for i in range(8)]
+
+    def alias_choice(self, state: State, ptr: AliasPtr) -> AliasChoice:
+        """Where `ptr` may point: its own object first, then into the objects that contain
+        it, the pointees of other inputs (for a pointer inside a pointee, only those of
+        parameters and globals), and the unit's globals, each at an offset inside, aligned
+        to the element."""
+        own = ptr.own.base if ptr.own is not None else None
+        by_object = {p.object_id: p for p in state.pointees if p.object_id is not None}
+        targets: list[int] = []
+        for oid in ptr.containers:
+            p = by_object.get(oid)
+            if p is not None and p.type is not None and \
+                    _same_element(p.type.element, ptr.element):
+                targets.append(oid)
+        for p in state.pointees:
+            if p.object_id is None or p.object_id == own or p.object_id in targets:
+                continue
+            if ptr.depth > 0 and p.depth > 0:
+                continue
+            if p.type is not None and _same_element(p.type.element, ptr.element):
+                targets.append(p.object_id)
+        for var in self.program.unit.globals.values():
+            if var.kind != GLOBAL or var.is_const:
+                continue
+            t = var.type
+            element = t.element if isinstance(t, ArrayType) else t
+            if _same_element(element, ptr.element) and t.size > 0:
+                targets.append(self.global_object(state, var))
+        alternatives: list[PtrVal] = []
+        conditions: list[z3.BoolRef] = []
+        if ptr.own is not None:
+            alternatives.append(ptr.own)
+            conditions.append(z3.BoolVal(True))
+        size = ptr.element.size  # type: ignore[attr-defined]
+        for oid in targets:
+            obj = state.memory[oid]
+            offset = z3.BitVec(f"{ptr.choice}{obj.name}.offset", 64)
+            cond = z3.ULE(offset, obj.size)
+            if size > 1:
+                cond = z3.And(cond, z3.URem(offset, size) == 0)
+            alternatives.append(PtrVal(oid, offset, ptr.null))
+            conditions.append(cond)
+        return AliasChoice(ptr, tuple(alternatives), tuple(conditions))
 
     def in_memory(self, cfg: CFG, var: Variable) -> bool:
         return var in cfg.address_taken or not var.type.is_scalar
@@ -228,10 +346,9 @@ class Executor:
         whose outcome is not decided by the path so far."""
         try:
             return self._advance(state)
-        except IndexError as err:
-            raise PathError(f"out-of-bounds access: {err}",
-                            state.frame.block.terminator.location  # type: ignore[union-attr]
-                            if state.frames else None) from None
+        except memory.OutOfBounds as err:
+            self.out_of_bounds(state, err, state.frame.block.terminator.location  # type: ignore[union-attr]
+                               if state.frames else None)
         except UnsupportedError as err:
             term = state.frame.block.terminator if state.frames else None
             raise PathError(err.message, err.location or (term.location if term else None),
@@ -249,41 +366,105 @@ class Executor:
             while frame.index < len(block.stmts):
                 stmt = block.stmts[frame.index]
                 frame.index += 1
-                self.execute(state, stmt)
+                try:
+                    self.execute(state, stmt)
+                except _NeedChoice as need:
+                    # nothing of the statement took effect: it runs again after the choice
+                    frame.index -= 1
+                    return self.choice_fork(state, need.choice)
                 if state.frame is not frame:  # a call pushed a frame
                     break
             else:
-                term = block.terminator
-                if isinstance(term, Goto):
-                    self.move(state, term.target)
-                elif isinstance(term, Return):
-                    if self.do_return(state, term):
-                        return Finished(state)
-                elif isinstance(term, Branch):
-                    c = truth(term.cond.type, self.eval(state, term.cond))
-                    guards: list[z3.BoolRef | None] = [c, z3.Not(c)]
-                    decided = self.decide(state, block, guards)
-                    if decided is not None:
-                        return decided
-                elif isinstance(term, Switch):
-                    v = self.eval(state, term.value)
-                    assert isinstance(v, z3.BitVecRef)
-                    case_guards: list[z3.BoolRef | None] = []
-                    all_values = []
-                    for values, _ in term.cases:
-                        t = term.value.type
-                        assert isinstance(t, IntType)
-                        conds = [v == z3.BitVecVal(x & ((1 << t.bits) - 1), t.bits)
-                                 for x in values]
-                        all_values.extend(conds)
-                        case_guards.append(z3.Or(*conds) if len(conds) > 1 else conds[0])
-                    case_guards.append(z3.Not(z3.Or(*all_values)) if all_values
-                                       else z3.BoolVal(True))
-                    decided = self.decide(state, block, case_guards)
-                    if decided is not None:
-                        return decided
-                else:
-                    raise PathError("block without terminator")
+                try:
+                    decided = self.terminate(state, block)
+                except _NeedChoice as need:
+                    return self.choice_fork(state, need.choice)
+                if decided is not None:
+                    return decided
+
+    def terminate(self, state: State, block: Block) -> Finished | Fork | None:
+        """Run the terminator of the current block: None when the path went on."""
+        term = block.terminator
+        if isinstance(term, Goto):
+            self.move(state, term.target)
+        elif isinstance(term, Return):
+            if self.do_return(state, term):
+                return Finished(state)
+        elif isinstance(term, Branch):
+            c = truth(term.cond.type, self.eval(state, term.cond))
+            guards: list[z3.BoolRef | None] = [c, z3.Not(c)]
+            return self.decide(state, block, guards)
+        elif isinstance(term, Switch):
+            v = self.eval(state, term.value)
+            assert isinstance(v, z3.BitVecRef)
+            case_guards: list[z3.BoolRef | None] = []
+            all_values = []
+            for values, _ in term.cases:
+                t = term.value.type
+                assert isinstance(t, IntType)
+                conds = [v == z3.BitVecVal(x & ((1 << t.bits) - 1), t.bits)
+                         for x in values]
+                all_values.extend(conds)
+                case_guards.append(z3.Or(*conds) if len(conds) > 1 else conds[0])
+            case_guards.append(z3.Not(z3.Or(*all_values)) if all_values
+                               else z3.BoolVal(True))
+            return self.decide(state, block, case_guards)
+        else:
+            raise PathError("block without terminator")
+        return None
+
+    def choice_fork(self, state: State, choice: AliasChoice | OffsetChoice) -> Fork:
+        guards: list[z3.BoolRef | None] = []
+        for c in choice.conditions:
+            simple = z3.simplify(c)
+            guards.append(None if z3.is_false(simple) else simple)
+        return Fork(state, state.frame.block, guards, choice)
+
+    def choose(self, state: State, choice: AliasChoice | OffsetChoice, index: int) -> None:
+        """Take alternative `index` of `choice` on this path."""
+        if isinstance(choice, AliasChoice):
+            state.aliases[choice.pointer.choice] = choice.alternatives[index]
+        else:
+            state.fixed_offsets[choice.offset.get_id()] = choice.values[index]
+        state.assume(choice.conditions[index])
+
+    def fixed_offset(self, state: State, obj: MemObject, offset: z3.BitVecRef,
+                     ctype: CType) -> z3.BitVecRef:
+        """`offset` as a constant for an access of a `ctype` that cannot be made at a
+        symbolic offset; raises _NeedChoice when the path has not decided which it is."""
+        off = z3.simplify(offset)
+        if z3.is_bv_value(off):
+            return off
+        k = state.fixed_offsets.get(off.get_id())
+        if k is not None:
+            return z3.BitVecVal(k, 64)
+        values = tuple(range(0, obj.size - ctype.size + 1, max(1, ctype.align)))
+        if not values:
+            raise memory.OutOfBounds(f"access of {ctype.size} bytes in '{obj.name}' "
+                                     f"({obj.size} bytes)", obj.id)
+        raise _NeedChoice(OffsetChoice(off, values, tuple(off == k for k in values)))
+
+    def resolve(self, state: State, v: SymValue) -> SymValue:
+        """`v` with an input pointer's aliasing decided; raises _NeedChoice when the path
+        has not decided it yet and there is more than its own object to choose from."""
+        if not isinstance(v, AliasPtr):
+            return v
+        decided = state.aliases.get(v.choice)
+        if decided is not None:
+            return decided
+        choice = self.alias_choice(state, v)
+        if len(choice.alternatives) == 1 and z3.is_true(choice.conditions[0]):
+            state.aliases[v.choice] = choice.alternatives[0]
+            return choice.alternatives[0]
+        raise _NeedChoice(choice)
+
+    def out_of_bounds(self, state: State, err: memory.OutOfBounds, location: object) -> None:
+        """Raise what an access outside an object means: a path the case cannot take (a
+        PathError), or, outside an input pointer's object, a bound of the search."""
+        if err.object_id in state.input_objects():
+            self.objects_too_small = True
+            raise BoundReached(f"input pointers point to {self.array_size} elements")
+        raise PathError(f"out-of-bounds access: {err}", location)
 
     def decide(self, state: State, block: Block, guards: list[z3.BoolRef | None]
                ) -> Fork | None:
@@ -352,8 +533,9 @@ class Executor:
                 loc = self.locate(state, stmt.target)
                 assert isinstance(loc, _Mem)
                 obj = state.writable(loc.object_id)
-                state.assume(memory.write(obj, loc.offset, stmt.target.type,
-                                          AggVal(tuple(zero_cells(stmt.target.type.size)))))
+                state.assume_in_bounds(obj.id, memory.write(
+                    obj, loc.offset, stmt.target.type,
+                    AggVal(tuple(zero_cells(stmt.target.type.size)))))
                 if not initializing:
                     state.written_objects.add(loc.object_id)
             elif isinstance(stmt, Init):
@@ -366,8 +548,8 @@ class Executor:
                         self.garbage(stmt.var, stmt.var.type.size), stmt.var.type)
             elif isinstance(stmt, Call):
                 self.call(state, stmt)
-        except IndexError as err:
-            raise PathError(f"out-of-bounds access: {err}", stmt.location) from None
+        except memory.OutOfBounds as err:
+            self.out_of_bounds(state, err, stmt.location)
         except PathError as err:
             err.location = err.location or stmt.location
             raise
@@ -378,6 +560,8 @@ class Executor:
     def call(self, state: State, stmt: Call) -> None:
         cfg = self.program.cfgs.get(stmt.function)
         args = [self.eval(state, a) for a in stmt.args]
+        if stmt.target is not None:
+            self.locate(state, stmt.target)  # decide its pointers' aliasing before the call
         if cfg is not None:
             depth = sum(1 for f in state.frames if f.cfg is cfg)
             if depth >= self.max_recursion:
@@ -400,6 +584,7 @@ class Executor:
         if fn is None:
             raise PathError(f"call of unknown function '{stmt.function}'", stmt.location,
                             unsupported=True)
+        args = [self.resolve(state, a) for a in args]
         model = libc.MODELS.get(stmt.function)
         if model is not None:
             value = model(state, args, fn.type)
@@ -471,7 +656,7 @@ class Executor:
                 return _Mem(frame.objects[var], _ZERO64)
             return _Reg(frame, var)
         if isinstance(lv, Deref):
-            p = self.eval(state, lv.pointer)
+            p = self.resolve(state, self.eval(state, lv.pointer))
             if not isinstance(p, PtrVal):
                 raise PathError(f"dereference of a non-pointer {describe(lv.pointer)}")
             if p.is_null:
@@ -506,6 +691,9 @@ class Executor:
             return value
         obj = state.memory[loc.object_id]
         state.read_objects.add(loc.object_id)
+        offset = loc.offset
+        if not lv.type.is_scalar or isinstance(lv.type, PointerType):
+            offset = self.fixed_offset(state, obj, offset, lv.type)
         if loc.bitfield is not None:
             f = loc.bitfield
             off = z3.simplify(loc.offset)
@@ -514,8 +702,8 @@ class Executor:
             assert isinstance(f.type, IntType)
             return memory.read_bitfield(obj, off.as_signed_long(), f.bit_offset,
                                         f.bit_width, f.type)
-        value, in_bounds = memory.read(obj, loc.offset, lv.type)
-        state.assume(in_bounds)
+        value, in_bounds = memory.read(obj, offset, lv.type)
+        state.assume_in_bounds(obj.id, in_bounds)
         return value
 
     def store(self, state: State, lv: Expr, value: SymValue, initializing: bool = False
@@ -527,6 +715,9 @@ class Executor:
         current = state.memory[loc.object_id]
         if current.readonly and not initializing:
             raise PathError(f"write to the read-only object '{current.name}'")
+        offset = loc.offset
+        if not lv.type.is_scalar or isinstance(value, (PtrVal, AliasPtr)):
+            offset = self.fixed_offset(state, current, offset, lv.type)
         obj = state.writable(loc.object_id)
         if not initializing:
             state.written_objects.add(loc.object_id)
@@ -538,9 +729,29 @@ class Executor:
             assert isinstance(value, z3.BitVecRef)
             memory.write_bitfield(obj, off.as_signed_long(), f.bit_offset, f.bit_width, value)
             return
-        state.assume(memory.write(obj, loc.offset, lv.type, value))
+        state.assume_in_bounds(obj.id, memory.write(obj, offset, lv.type, value))
 
     # ------------------------------------------------------------- expressions
+
+    def compare_pointers(self, state: State, op: str, a: SymValue, b: SymValue
+                         ) -> z3.BoolRef:
+        """`a op b` for pointers. A test against a NULL constant leaves aliasing open;
+        relational comparison is defined only within one object, so a path needs it."""
+        null_a = isinstance(a, PtrVal) and a.is_null
+        null_b = isinstance(b, PtrVal) and b.is_null
+        if op in ("==", "!=") and (null_a or null_b):
+            assert isinstance(a, (PtrVal, AliasPtr)) and isinstance(b, (PtrVal, AliasPtr))
+            same = z3.And(a.null_condition(), b.null_condition())
+            return same if op == "==" else z3.Not(same)
+        a = self.resolve(state, a)
+        b = self.resolve(state, b)
+        assert isinstance(a, PtrVal) and isinstance(b, PtrVal)
+        if op not in ("==", "!="):
+            if a.base is None or a.base != b.base:
+                state.assume(z3.BoolVal(False))
+            state.assume(z3.Not(a.null_condition()))
+            state.assume(z3.Not(b.null_condition()))
+        return compare(op, PointerType(UCHAR), a, b)
 
     def eval(self, state: State, e: Expr) -> SymValue:
         if isinstance(e, Const):
@@ -556,13 +767,8 @@ class Executor:
             a = self.eval(state, e.left)
             b = self.eval(state, e.right)
             if e.op in ("==", "!=", "<", "<=", ">", ">="):
-                if isinstance(a, PtrVal) and isinstance(b, PtrVal) and \
-                        a.base is not None and b.base is not None and a.base != b.base:
-                    if e.op not in ("==", "!="):
-                        raise PathError("relational comparison of pointers that may point "
-                                        "into one object (aliasing inputs are not supported "
-                                        "yet)", unsupported=True)
-                    self.approximation = "pointer inputs are assumed not to alias"
+                if isinstance(a, (PtrVal, AliasPtr)):
+                    return bool_to_int(self.compare_pointers(state, e.op, a, b))
                 return bool_to_int(compare(e.op, e.left.type, a, b))
             result, defined = arithmetic(e.op, e.type, a, b)
             state.assume(defined)
@@ -584,7 +790,7 @@ class Executor:
                 raise PathError(f"address of a register variable {describe(e.lvalue)}")
             return PtrVal(loc.object_id, loc.offset)
         if isinstance(e, PtrAdd):
-            p = self.eval(state, e.pointer)
+            p = self.resolve(state, self.eval(state, e.pointer))
             i = self.eval(state, e.index)
             assert isinstance(p, PtrVal) and isinstance(i, z3.BitVecRef)
             if p.is_null:
@@ -594,12 +800,14 @@ class Executor:
             size = 1 if isinstance(target, VoidType) else target.size
             return PtrVal(p.base, z3.simplify(p.offset + i * size), p.null)
         if isinstance(e, PtrDiff):
-            a = self.eval(state, e.left)
-            b = self.eval(state, e.right)
+            a = self.resolve(state, self.eval(state, e.left))
+            b = self.resolve(state, self.eval(state, e.right))
             assert isinstance(a, PtrVal) and isinstance(b, PtrVal)
-            if a.base != b.base:
-                raise PathError("difference of pointers that may point into one object "
-                                "(aliasing inputs are not supported yet)", unsupported=True)
+            if a.base is None or a.base != b.base:
+                state.assume(z3.BoolVal(False))  # undefined unless into one object
+                return z3.BitVecVal(0, 64)
+            state.assume(z3.Not(a.null_condition()))
+            state.assume(z3.Not(b.null_condition()))
             assert isinstance(e.left.type, PointerType)
             size = max(1, e.left.type.target.size)
             return (a.offset - b.offset) / size

@@ -12,8 +12,8 @@ from ..frontend.ctype import (
 from ..frontend.unit import GLOBAL
 from . import memory
 from .memory import MemObject
-from .state import State
-from .values import AggVal, PtrVal, SymValue, input_bits
+from .state import Pointee, State
+from .values import AggVal, AliasPtr, PtrVal, SymValue, input_bits
 
 
 def _eval_bits(model: z3.ModelRef, bv: z3.BitVecRef) -> int:
@@ -30,10 +30,21 @@ def _float_bits(model: z3.ModelRef, v: z3.FPRef, size: int) -> int:
     return _eval_bits(model, z3.fpToIEEEBV(value))
 
 
+def effective_pointer(v: object, aliases: dict[str, int]) -> PtrVal:
+    """The pointer an input pointer is on a path that decided its aliasing as `aliases`;
+    one whose aliasing the path never needed points as its first alternative."""
+    if isinstance(v, AliasPtr):
+        return aliases.get(v.choice) or v.default()
+    assert isinstance(v, PtrVal)
+    return v
+
+
 def value_of(model: z3.ModelRef, cells: list, ctype: CType,
-             names: dict[int, str] | None = None) -> Value:
+             names: dict[int, str] | None = None,
+             aliases: dict[str, int] | None = None) -> Value:
     """The concrete case value of an object of type `ctype` with contents `cells`; `names`
-    gives the case's name of each object a pointer may point to."""
+    gives the case's name of each object a pointer may point to, `aliases` the path's
+    aliasing decisions."""
     if isinstance(ctype, IntType):
         v = memory.value_from_cells(cells, ctype)
         assert isinstance(v, z3.BitVecRef)
@@ -44,8 +55,7 @@ def value_of(model: z3.ModelRef, cells: list, ctype: CType,
         assert isinstance(v, z3.FPRef)
         return FloatValue(_float_bits(model, v, ctype.size), ctype.size)
     if isinstance(ctype, PointerType):
-        v = memory.value_from_cells(cells, ctype)
-        assert isinstance(v, PtrVal)
+        v = effective_pointer(memory.value_from_cells(cells, ctype), aliases or {})
         if v.is_null or z3.is_true(model.eval(v.null_condition(), model_completion=True)):
             return PointerValue(None)
         assert v.base is not None
@@ -54,7 +64,8 @@ def value_of(model: z3.ModelRef, cells: list, ctype: CType,
                             model.eval(v.offset, model_completion=True).as_signed_long())
     if isinstance(ctype, ArrayType):
         n = ctype.element.size
-        return ArrayValue(tuple(value_of(model, cells[i * n:(i + 1) * n], ctype.element, names)
+        return ArrayValue(tuple(value_of(model, cells[i * n:(i + 1) * n], ctype.element, names,
+                                         aliases)
                                 for i in range(ctype.count or 0)))
     if isinstance(ctype, RecordType):
         if ctype.is_union:
@@ -72,7 +83,7 @@ def value_of(model: z3.ModelRef, cells: list, ctype: CType,
                 fields.append((f.name, IntValue(f.type.wrap(_eval_bits(model, bits)))))
             else:
                 fields.append((f.name, value_of(model, cells[f.offset:f.offset + f.type.size],
-                                                f.type, names)))
+                                                f.type, names, aliases)))
         return RecordValue(tuple(fields))
     raise NotImplementedError(f"case value of type {ctype}")
 
@@ -85,8 +96,42 @@ def object_names(state: State) -> dict[int, str]:
     """How a case names each object a pointer may point to: the pointees of input
     pointers by their array's name, globals by their address."""
     names = {oid: f"&{var.name}" for var, oid in state.globals.items() if var.kind == GLOBAL}
-    names.update({p.object_id: p.name for p in state.pointees})
+    names.update({p.object_id: p.name for p in state.pointees if p.object_id is not None})
     return names
+
+
+def _root_cells(state: State) -> list[list]:
+    """The initial contents of the case's inputs: parameters, and the globals the path used."""
+    out = []
+    for root in state.inputs:
+        if root.object_id is not None:
+            if root.kind == "global" and root.object_id not in state.read_objects and \
+                    root.object_id not in state.written_objects:
+                continue
+            out.append(_initial(state.memory[root.object_id]))
+        else:
+            assert root.value is not None
+            out.append(memory.cells_of(root.value, root.var.type))
+    return out
+
+
+def case_pointees(model: z3.ModelRef, state: State) -> list[Pointee]:
+    """The objects the case sets up: those reachable from its inputs through pointers that
+    are not NULL, following the path's aliasing decisions, in the order they were made."""
+    by_object = {p.object_id: p for p in state.pointees if p.object_id is not None}
+    reached: set[int] = set()
+    work = _root_cells(state)
+    while work:
+        for value, i in work.pop():
+            if i != 0 or not isinstance(value, (PtrVal, AliasPtr)) or value.is_null:
+                continue
+            if z3.is_true(model.eval(value.null_condition(), model_completion=True)):
+                continue
+            base = effective_pointer(value, state.aliases).base
+            if base in by_object and base not in reached:
+                reached.add(base)
+                work.append(_initial(state.memory[base]))
+    return [p for p in state.pointees if p.object_id in reached]
 
 
 def _initial(obj: MemObject) -> list:
@@ -107,7 +152,8 @@ def inputs(model: z3.ModelRef, state: State
         else:
             assert root.value is not None
             cells = memory.cells_of(root.value, var.type)
-        binding = Binding(var.name, var.declaration, value_of(model, cells, var.type, names))
+        binding = Binding(var.name, var.declaration,
+                          value_of(model, cells, var.type, names, state.aliases))
         if root.kind == "param":
             params.append(binding)
         elif root.object_id in state.read_objects or root.object_id in state.written_objects:
@@ -115,14 +161,10 @@ def inputs(model: z3.ModelRef, state: State
     globals_.sort(key=lambda b: b.name)
     objects = tuple(
         Binding(p.name, declaration_of(p.type),
-                value_of(model, _initial(state.memory[p.object_id]), p.type, names))
-        for p in state.pointees if not _is_null(model, p.pointer))
+                value_of(model, _initial(state.memory[p.object_id]), p.type, names,
+                         state.aliases))
+        for p in case_pointees(model, state) if p.object_id is not None and p.type is not None)
     return tuple(params), tuple(globals_), objects
-
-
-def _is_null(model: z3.ModelRef, ptr: object) -> bool:
-    assert isinstance(ptr, PtrVal)
-    return z3.is_true(model.eval(ptr.null_condition(), model_completion=True))
 
 
 def expected(model: z3.ModelRef, state: State, result_type: CType) -> Expected:
@@ -132,18 +174,20 @@ def expected(model: z3.ModelRef, state: State, result_type: CType) -> Expected:
     returns = None
     if state.result is not None:
         returns = value_of(model, symbolic_cells(state.result, result_type), result_type,
-                           names)
+                           names, state.aliases)
     written = []
     for var, oid in state.globals.items():
         if var.kind == GLOBAL and not var.is_const and oid in state.written_objects:
             written.append(Binding(var.name, var.declaration,
-                                   value_of(model, state.memory[oid].cells, var.type, names)))
+                                   value_of(model, state.memory[oid].cells, var.type, names,
+                                            state.aliases)))
     written.sort(key=lambda b: b.name)
     objects = tuple(
         Binding(p.name, declaration_of(p.type),
-                value_of(model, state.memory[p.object_id].cells, p.type, names))
-        for p in state.pointees
-        if p.object_id in state.written_objects and not _is_null(model, p.pointer))
+                value_of(model, state.memory[p.object_id].cells, p.type, names, state.aliases))
+        for p in case_pointees(model, state)
+        if p.object_id in state.written_objects and p.object_id is not None
+        and p.type is not None)
     counts: dict[str, int] = {}
     for call in state.stub_calls:
         counts[call.name] = counts.get(call.name, 0) + 1
@@ -198,8 +242,11 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
         if call.result is not None:
             leaves.extend(_leaves(symbolic_cells(call.result, call.result_type),
                                   call.result_type))
-    non_null = [z3.Not(p.pointer.null_condition()) for p in state.pointees
-                if isinstance(p.pointer, PtrVal)]
+    # pointers in parameters and globals are set, pointers inside what they point to are
+    # NULL unless the path needs them: short, readable structures
+    non_null = [z3.Not(p.pointer.null_condition()) if p.depth == 0
+                else p.pointer.null_condition()
+                for p in state.pointees if isinstance(p.pointer, (PtrVal, AliasPtr))]
     tiers: list[list[z3.BoolRef]] = []
     for bound in (100, 10000):
         tier: list[z3.BoolRef] = list(non_null)

@@ -66,7 +66,7 @@ def _byte(state: State, p: PtrVal, k: int) -> z3.BitVecRef:
     obj = state.memory[p.base]  # type: ignore[index]
     state.read_objects.add(obj.id)
     value, in_bounds = memory.read(obj, p.offset + k, UCHAR)
-    state.assume(in_bounds)
+    state.assume_in_bounds(obj.id, in_bounds)
     assert isinstance(value, z3.BitVecRef)
     return value
 
@@ -74,7 +74,7 @@ def _byte(state: State, p: PtrVal, k: int) -> z3.BitVecRef:
 def _store_byte(state: State, p: PtrVal, k: int, value: z3.BitVecRef) -> None:
     obj = state.writable(p.base)  # type: ignore[arg-type]
     state.written_objects.add(obj.id)
-    state.assume(memory.write(obj, p.offset + k, UCHAR, value))
+    state.assume_in_bounds(obj.id, memory.write(obj, p.offset + k, UCHAR, value))
 
 
 def _length(state: State, n: SymValue, room: int) -> tuple[z3.BitVecRef, int]:

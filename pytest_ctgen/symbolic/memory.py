@@ -14,9 +14,17 @@ import z3
 
 from ..errors import UnsupportedError
 from ..frontend.ctype import ArrayType, CType, FloatType, IntType, PointerType, RecordType
-from .values import AggVal, PtrVal, SymValue, fp_sort
+from .values import AggVal, AliasPtr, PtrVal, SymValue, fp_sort
 
 Cell = tuple  # (value, byte index)
+
+
+class OutOfBounds(IndexError):
+    """An access at a concrete offset outside object `object_id`."""
+
+    def __init__(self, message: str, object_id: int) -> None:
+        super().__init__(message)
+        self.object_id = object_id
 
 
 @dataclass(eq=False)
@@ -55,6 +63,8 @@ def byte_of(cell: Cell) -> z3.BitVecRef:
         if value.is_null:
             return z3.BitVecVal(0, 8)
         raise UnsupportedError("reading the bytes of a pointer")
+    if isinstance(value, AliasPtr):
+        raise UnsupportedError("reading the bytes of a pointer")
     if isinstance(value, z3.FPRef):
         value = z3.fpToIEEEBV(value)
     if value.size() == 8:
@@ -74,7 +84,7 @@ def value_from_cells(cells: list[Cell], ctype: CType) -> SymValue:
         return AggVal(tuple(cells))
     first = cells[0][0]
     if all(c[0] is first and c[1] == i for i, c in enumerate(cells)):
-        if isinstance(ctype, PointerType) and isinstance(first, PtrVal):
+        if isinstance(ctype, PointerType) and isinstance(first, (PtrVal, AliasPtr)):
             return first
         if isinstance(ctype, FloatType) and isinstance(first, z3.FPRef) and \
                 first.sort() == fp_sort(ctype):
@@ -102,22 +112,28 @@ def read(obj: MemObject, offset: z3.BitVecRef, ctype: CType
     if z3.is_bv_value(off):
         k = off.as_signed_long()
         if k < 0 or k + n > obj.size:
-            raise IndexError(f"read of {n} bytes at offset {k} of '{obj.name}' "
-                             f"({obj.size} bytes)")
+            raise OutOfBounds(f"read of {n} bytes at offset {k} of '{obj.name}' "
+                              f"({obj.size} bytes)", obj.id)
         return value_from_cells(obj.cells[k:k + n], ctype), None
     if n > obj.size:
-        raise IndexError(f"read of {n} bytes from '{obj.name}' ({obj.size} bytes)")
-    if isinstance(ctype, PointerType):
-        raise UnsupportedError("pointer read at a symbolic offset")
-    in_bounds = z3.ULE(off, obj.size - n)
+        raise OutOfBounds(f"read of {n} bytes from '{obj.name}' ({obj.size} bytes)", obj.id)
+    if isinstance(ctype, (PointerType, RecordType, ArrayType)):
+        raise UnsupportedError("pointer or struct read at a symbolic offset")
+    # offsets whose bytes are (part of) a pointer cannot be read as a number: excluded
+    possible = []
     result = None
     for k in range(obj.size - n, -1, -1):
-        v = value_from_cells(obj.cells[k:k + n], ctype)
-        if isinstance(v, AggVal):
-            raise UnsupportedError("struct read at a symbolic offset")
+        try:
+            v = value_from_cells(obj.cells[k:k + n], ctype)
+        except UnsupportedError:
+            continue
+        possible.append(off == k)
         result = v if result is None else z3.If(off == k, v, result)
-    assert result is not None
-    return result, in_bounds
+    if result is None:
+        raise UnsupportedError("a number read from the bytes of a pointer")
+    if len(possible) == obj.size - n + 1:
+        return result, z3.ULE(off, obj.size - n)
+    return result, z3.Or(*possible)
 
 
 def write(obj: MemObject, offset: z3.BitVecRef, ctype: CType, value: SymValue
@@ -129,19 +145,31 @@ def write(obj: MemObject, offset: z3.BitVecRef, ctype: CType, value: SymValue
     if z3.is_bv_value(off):
         k = off.as_signed_long()
         if k < 0 or k + n > obj.size:
-            raise IndexError(f"write of {n} bytes at offset {k} of '{obj.name}' "
-                             f"({obj.size} bytes)")
+            raise OutOfBounds(f"write of {n} bytes at offset {k} of '{obj.name}' "
+                              f"({obj.size} bytes)", obj.id)
         obj.cells[k:k + n] = new_cells
         return None
     if n > obj.size:
-        raise IndexError(f"write of {n} bytes to '{obj.name}' ({obj.size} bytes)")
+        raise OutOfBounds(f"write of {n} bytes to '{obj.name}' ({obj.size} bytes)", obj.id)
     new_bytes = [byte_of(c) for c in new_cells]
-    for k in range(obj.size - n + 1):
+    old_bytes: list[z3.BitVecRef | None] = []
+    for c in obj.cells:
+        try:
+            old_bytes.append(byte_of(c))
+        except UnsupportedError:  # a pointer's bytes: such offsets are excluded
+            old_bytes.append(None)
+    possible = [k for k in range(obj.size - n + 1)
+                if all(b is not None for b in old_bytes[k:k + n])]
+    if not possible:
+        raise UnsupportedError("a number written over the bytes of a pointer")
+    for k in possible:
         hit = off == k
         for j in range(n):
-            old = byte_of(obj.cells[k + j])
-            obj.cells[k + j] = (z3.If(hit, new_bytes[j], old), 0)
-    return z3.ULE(off, obj.size - n)
+            old = obj.cells[k + j]
+            obj.cells[k + j] = (z3.If(hit, new_bytes[j], byte_of(old)), 0)
+    if len(possible) == obj.size - n + 1:
+        return z3.ULE(off, obj.size - n)
+    return z3.Or(*[off == k for k in possible])
 
 
 def read_bitfield(obj: MemObject, byte_offset: int, bit_offset: int, width: int,
@@ -149,7 +177,7 @@ def read_bitfield(obj: MemObject, byte_offset: int, bit_offset: int, width: int,
     """A bit-field of `width` bits starting `bit_offset` bits above byte `byte_offset`."""
     span = (bit_offset + width + 7) // 8
     if byte_offset < 0 or byte_offset + span > obj.size:
-        raise IndexError(f"bit-field outside '{obj.name}'")
+        raise OutOfBounds(f"bit-field outside '{obj.name}'", obj.id)
     bits = bytes_to_bv(obj.cells[byte_offset:byte_offset + span])
     raw = z3.Extract(bit_offset + width - 1, bit_offset, bits)
     if ctype.is_bool:
@@ -165,7 +193,7 @@ def write_bitfield(obj: MemObject, byte_offset: int, bit_offset: int, width: int
                    value: z3.BitVecRef) -> None:
     span = (bit_offset + width + 7) // 8
     if byte_offset < 0 or byte_offset + span > obj.size:
-        raise IndexError(f"bit-field outside '{obj.name}'")
+        raise OutOfBounds(f"bit-field outside '{obj.name}'", obj.id)
     old = bytes_to_bv(obj.cells[byte_offset:byte_offset + span])
     total = span * 8
     field_bits = z3.Extract(width - 1, 0, value) if value.size() > width else (

@@ -46,9 +46,10 @@ class Pointee:
     """The object an input pointer points to: `name` is a C identifier for it in cases."""
 
     name: str
-    object_id: int
-    type: CType  # an array type
-    pointer: object  # the PtrVal of the input pointer
+    object_id: int | None  # None beyond the pointer depth: only NULL or aliases
+    type: CType | None  # an array type
+    pointer: object  # the input pointer: a PtrVal, or an AliasPtr when it may alias
+    depth: int = 0  # 0 for a parameter's or global's pointer, 1 for a pointer in its pointee
 
 
 @dataclass(frozen=True)
@@ -73,8 +74,13 @@ class State:
         self.globals: dict[Variable, int] = {}  # global or static local -> object id
         self.strings: dict[int, int] = {}  # id(StringLit) -> object id
         self.constraints: list[z3.BoolRef] = []
+        # the constraints that keep accesses inside the objects of input pointers, whose
+        # size is a bound of the search, not a property of the function
+        self.bounds: list[z3.BoolRef] = []
         self.inputs: list[InputRoot] = []
         self.pointees: list[Pointee] = []
+        self.aliases: dict[str, object] = {}  # AliasPtr.choice -> the PtrVal it is here
+        self.fixed_offsets: dict[int, int] = {}  # id of a symbolic offset -> its value here
         self.read_objects: set[int] = set()
         self.written_objects: set[int] = set()
         self.stub_calls: list[StubCallRecord] = []
@@ -95,8 +101,11 @@ class State:
         s.globals = dict(self.globals)
         s.strings = dict(self.strings)
         s.constraints = list(self.constraints)
+        s.bounds = list(self.bounds)
         s.inputs = list(self.inputs)
         s.pointees = list(self.pointees)
+        s.aliases = dict(self.aliases)
+        s.fixed_offsets = dict(self.fixed_offsets)
         s.read_objects = set(self.read_objects)
         s.written_objects = set(self.written_objects)
         s.stub_calls = list(self.stub_calls)
@@ -122,6 +131,19 @@ class State:
             obj = obj.clone(self.token)
             self.memory[object_id] = obj
         return obj
+
+    def input_objects(self) -> set[int]:
+        """The objects input pointers point to (whose size the generator chose)."""
+        return {p.object_id for p in self.pointees if p.object_id is not None}
+
+    def assume_in_bounds(self, object_id: int, condition: z3.BoolRef | None) -> None:
+        """Assume an access of object `object_id` is inside it."""
+        if condition is None:
+            return
+        before = len(self.constraints)
+        self.assume(condition)
+        if len(self.constraints) > before and object_id in self.input_objects():
+            self.bounds.append(self.constraints[-1])
 
     def assume(self, condition: z3.BoolRef | None) -> None:
         if condition is None:

@@ -46,13 +46,40 @@ class PtrVal:
 
 
 @dataclass(frozen=True, eq=False)
+class AliasPtr:
+    """An input pointer that may point into an object of its own (`own`, at its start) or
+    into another object of its element type: the pointee of another input, an object that
+    contains it, a global. Which one is a choice of the search, made when the pointer is
+    first used for more than a NULL test (see `Executor.resolve`); `fallback` is where a
+    pointer without an object of its own points when no path decided."""
+
+    choice: str  # unique per input pointer
+    own: PtrVal | None
+    element: object  # the CType of the elements it points to
+    null: z3.BoolRef
+    depth: int  # 0 for a pointer in a parameter or global
+    containers: tuple[int, ...]  # the input objects it lies in, outermost first
+    fallback: PtrVal | None = None
+
+    is_null = False
+
+    def null_condition(self) -> z3.BoolRef:
+        return self.null
+
+    def default(self) -> PtrVal:
+        target = self.own if self.own is not None else self.fallback
+        assert target is not None
+        return target
+
+
+@dataclass(frozen=True, eq=False)
 class AggVal:
     """A struct or union value: its byte cells (see memory.py)."""
 
     cells: tuple
 
 
-SymValue = Union[z3.BitVecRef, z3.FPRef, PtrVal, AggVal]
+SymValue = Union[z3.BitVecRef, z3.FPRef, PtrVal, AliasPtr, AggVal]
 
 
 def fp_sort(t: FloatType) -> z3.FPSortRef:
@@ -88,7 +115,7 @@ def constant(t: CType, value: int | float) -> SymValue:
 
 def truth(t: CType, v: SymValue) -> z3.BoolRef:
     """The condition `v != 0` of a scalar."""
-    if isinstance(v, PtrVal):
+    if isinstance(v, (PtrVal, AliasPtr)):
         return z3.Not(v.null_condition())
     if isinstance(t, FloatType):
         assert isinstance(v, z3.FPRef)
@@ -134,6 +161,8 @@ def convert(v: SymValue, src: CType, dst: CType) -> tuple[SymValue, z3.BoolRef |
                 return z3.fpToSBV(RTZ, v, z3.BitVecSort(dst.bits)), defined
             return z3.fpToUBV(RTZ, v, z3.BitVecSort(dst.bits)), defined
         if isinstance(src, PointerType):
+            if dst.is_bool and isinstance(v, (PtrVal, AliasPtr)):
+                return bool_to_int(z3.Not(v.null_condition()), 8), None
             raise UnsupportedError("conversion of a pointer to an integer")
     if isinstance(dst, FloatType):
         sort = fp_sort(dst)
@@ -148,7 +177,7 @@ def convert(v: SymValue, src: CType, dst: CType) -> tuple[SymValue, z3.BoolRef |
             assert isinstance(v, z3.FPRef)
             return z3.fpFPToFP(RNE, v, sort), None
     if isinstance(dst, PointerType):
-        if isinstance(v, PtrVal):
+        if isinstance(v, (PtrVal, AliasPtr)):
             return v, None
         if isinstance(src, IntType):
             assert isinstance(v, z3.BitVecRef)
@@ -245,8 +274,8 @@ def compare(op: str, t: CType, a: SymValue, b: SymValue) -> z3.BoolRef:
             same = z3.Or(z3.And(a_null, b_null),
                          z3.And(z3.Not(a_null), z3.Not(b_null), both))
             return same if op == "==" else z3.Not(same)
-        if a.base != b.base:
-            raise UnsupportedError("relational comparison of pointers into different objects")
+        if a.base != b.base:  # undefined in C: the executor excludes it from the path
+            return z3.BoolVal(False)
         return {"<": z3.ULT, "<=": z3.ULE, ">": z3.UGT, ">=": z3.UGE}[op](a.offset, b.offset)
     if isinstance(t, FloatType):
         assert isinstance(a, z3.FPRef) and isinstance(b, z3.FPRef)
