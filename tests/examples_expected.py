@@ -33,6 +33,18 @@ EXPECTED = {
         "highest_bit": {"branches": 4, "infeasible": [], "lines": 8},  # line 71
         "field_insert": {"branches": 8, "infeasible": [], "lines": 5},  # line 86
     },
+    "buffers.c": {
+        # pointers, aliasing, pointer-to-pointer, arrays of structs, a 2-D table (issue 3);
+        # every outcome was reached by the generated cases, measured by gcov
+        "copy_overlapping": {"branches": 14, "infeasible": [], "lines": 11},  # line 25
+        "ring_fill": {"branches": 6, "infeasible": [], "lines": 7},  # line 48
+        "set_and_check": {"branches": 4, "infeasible": [], "lines": 6},  # line 62
+        "take_byte": {"branches": 6, "infeasible": [], "lines": 8},  # line 74
+        "find_peak": {"branches": 10, "infeasible": [], "lines": 8},  # line 90
+        "frame_append": {"branches": 6, "infeasible": [], "lines": 10},  # line 107
+        "gain_scale": {"branches": 10, "infeasible": [], "lines": 7},  # line 126
+        "sum_before": {"branches": 4, "infeasible": [], "lines": 6},  # line 141
+    },
     "checksum.c": {
         "sum8_word": {"branches": 2, "infeasible": [], "lines": 5},  # line 18
         "crc8_word": {"branches": 6, "infeasible": [], "lines": 10},  # line 30
@@ -83,6 +95,17 @@ EXPECTED = {
         # defensive: the implicit default of the switch (line 85) needs ev outside the enumerators, e.g. 6
         "motor_event_allowed": {"branches": 13, "infeasible": [], "lines": 16},  # line 81
         "motor_ticks_to_speed": {"branches": 4, "infeasible": [], "lines": 6},  # line 105
+    },
+    "registers.c": {
+        # bit-fields, unions, byte views through pointer casts, nested structs (issue 3);
+        # every outcome was reached by the generated cases, measured by gcov
+        "status_classify": {"branches": 10, "infeasible": [], "lines": 11},  # line 33
+        "status_set_trim": {"branches": 4, "infeasible": [], "lines": 11},  # line 54
+        "low_byte": {"branches": 2, "infeasible": [], "lines": 5},  # line 71
+        "float_kind": {"branches": 8, "infeasible": [], "lines": 8},  # line 82
+        "channel_check": {"branches": 12, "infeasible": [], "lines": 10},  # line 102
+        "channel_copy_limits": {"branches": 4, "infeasible": [], "lines": 8},  # line 120
+        "fill_through": {"branches": 5, "infeasible": [], "lines": 18},  # line 134
     },
     "sat_arith.c": {
         "sat_add_i16": {"branches": 4, "infeasible": [], "lines": 7},  # line 8

@@ -492,7 +492,8 @@ class Generator:
             return
         if model is None:
             model = self.solver.model(state.constraints, extract.preferences(state))
-        if model is None:
+        if model is None:  # the outcomes of this path are not proved unreachable
+            self.solver_gave_up = True
             return
         params, globals_, objects = extract.inputs(model, state)
         case = Case(

@@ -793,8 +793,13 @@ class Executor:
             p = self.resolve(state, self.eval(state, e.pointer))
             i = self.eval(state, e.index)
             assert isinstance(p, PtrVal) and isinstance(i, z3.BitVecRef)
+            zero = z3.is_bv_value(z3.simplify(i)) and z3.simplify(i).as_long() == 0
+            if zero:
+                return p
             if p.is_null:
                 raise PathError("arithmetic on a null pointer")
+            if p.null is not None:  # undefined on NULL: the path needs a pointer there
+                state.assume(z3.Not(p.null))
             assert isinstance(e.type, PointerType)
             target = e.type.target
             size = 1 if isinstance(target, VoidType) else target.size

@@ -84,7 +84,29 @@ def _length(state: State, n: SymValue, room: int) -> tuple[z3.BitVecRef, int]:
     simple = z3.simplify(n)
     if z3.is_bv_value(simple):
         return simple, min(simple.as_long(), room)
-    return n, room
+    return n, _implied_bound(state, n, room)
+
+
+_BOUND_STEPS = (4, 8, 16, 32, 64, 128)
+_BOUND_TIMEOUT_MS = 500
+
+
+def _implied_bound(state: State, n: z3.BitVecRef, room: int) -> int:
+    """The smallest of a few round numbers that the path keeps `n` at or below (`room`
+    when none is implied or the check is slow): fewer bytes to model one by one."""
+    solver = z3.Solver()
+    solver.set("timeout", _BOUND_TIMEOUT_MS)
+    solver.add(*state.constraints)
+    for k in _BOUND_STEPS:
+        if k >= room:
+            break
+        solver.push()
+        solver.add(z3.UGT(n, z3.BitVecVal(k, n.size())))
+        unsat = solver.check() == z3.unsat
+        solver.pop()
+        if unsat:
+            return k
+    return room
 
 
 def _within(k: int, n: z3.BitVecRef) -> z3.BoolRef:
