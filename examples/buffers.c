@@ -148,3 +148,18 @@ unsigned sum_before(const uint8_t *end, size_t n)
     }
     return sum;
 }
+
+/* Sum of one row of a 3x3 block of readings (a 2-D array parameter); -1 for a bad row. */
+int row_sum(const int8_t block[3][3], int row)
+{
+    int sum = 0;
+    int col;
+
+    if (row < 0 || row > 2) {
+        return -1;
+    }
+    for (col = 0; col < 3; col++) {
+        sum += block[row][col];
+    }
+    return sum > 100 ? 100 : sum;
+}

@@ -155,3 +155,32 @@ int fill_through(int which, int value)
     }
     return table[2] + 1;
 }
+
+static status_reg_t *g_active;   /* a pointer global: the register the driver works on */
+
+/* Marks the register ready through a pointer (a union behind a pointer); 1 when that set
+ * the ready bit of the global register too. */
+int reg_mark_ready(status_reg_t *reg)
+{
+    uint32_t before = g_status.word & 1u;
+
+    if (reg == NULL) {
+        return -1;
+    }
+    reg->bits.ready = 1u;
+    if ((g_status.word & 1u) != before) {
+        return 1;
+    }
+    return 0;
+}
+
+/* The trim of the active register, or of the global one when none is active. */
+int active_trim(void)
+{
+    const status_reg_t *r = g_active != NULL ? g_active : &g_status;
+
+    if (r == &g_status) {
+        return 100 + r->bits.trim;
+    }
+    return r->bits.trim;
+}

@@ -44,6 +44,7 @@ EXPECTED = {
         "frame_append": {"branches": 6, "infeasible": [], "lines": 10},  # line 107
         "gain_scale": {"branches": 10, "infeasible": [], "lines": 7},  # line 126
         "sum_before": {"branches": 4, "infeasible": [], "lines": 6},  # line 141
+        "row_sum": {"branches": 6, "infeasible": [], "lines": 7},  # line 153
     },
     "checksum.c": {
         "sum8_word": {"branches": 2, "infeasible": [], "lines": 5},  # line 18
@@ -106,6 +107,8 @@ EXPECTED = {
         "channel_check": {"branches": 12, "infeasible": [], "lines": 10},  # line 102
         "channel_copy_limits": {"branches": 4, "infeasible": [], "lines": 8},  # line 120
         "fill_through": {"branches": 5, "infeasible": [], "lines": 18},  # line 134
+        "reg_mark_ready": {"branches": 4, "infeasible": [], "lines": 8},  # line 163
+        "active_trim": {"branches": 4, "infeasible": [], "lines": 5},  # line 178
     },
     "sat_arith.c": {
         "sat_add_i16": {"branches": 4, "infeasible": [], "lines": 7},  # line 8

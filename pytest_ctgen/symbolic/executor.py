@@ -429,18 +429,19 @@ class Executor:
         state.assume(choice.conditions[index])
 
     def fixed_offset(self, state: State, obj: MemObject, offset: z3.BitVecRef,
-                     ctype: CType) -> z3.BitVecRef:
-        """`offset` as a constant for an access of a `ctype` that cannot be made at a
-        symbolic offset; raises _NeedChoice when the path has not decided which it is."""
+                     size: int, align: int, start: int = 0) -> z3.BitVecRef:
+        """`offset` as a constant for an access of `size` bytes that cannot be made at a
+        symbolic offset (a pointer, a struct, a bit-field); it can be `start` plus a
+        multiple of `align`. Raises _NeedChoice when the path has not decided which."""
         off = z3.simplify(offset)
         if z3.is_bv_value(off):
             return off
         k = state.fixed_offsets.get(off.get_id())
         if k is not None:
             return z3.BitVecVal(k, 64)
-        values = tuple(range(0, obj.size - ctype.size + 1, max(1, ctype.align)))
+        values = tuple(range(start % max(1, align), obj.size - size + 1, max(1, align)))
         if not values:
-            raise memory.OutOfBounds(f"access of {ctype.size} bytes in '{obj.name}' "
+            raise memory.OutOfBounds(f"access of {size} bytes in '{obj.name}' "
                                      f"({obj.size} bytes)", obj.id)
         raise _NeedChoice(OffsetChoice(off, values, tuple(off == k for k in values)))
 
@@ -681,6 +682,14 @@ class Executor:
             return _Mem(oid, _ZERO64)
         raise PathError(f"not an object: {describe(lv)}", unsupported=True)
 
+    def bitfield_offset(self, state: State, obj: MemObject, lv: Expr, loc: _Mem
+                        ) -> z3.BitVecRef:
+        """The constant byte offset of the storage of the bit-field `lv` at `loc`."""
+        f = loc.bitfield
+        assert isinstance(lv, Member) and f is not None
+        span = (f.bit_offset + f.bit_width + 7) // 8
+        return self.fixed_offset(state, obj, loc.offset, span, lv.base.type.align, f.offset)
+
     def load(self, state: State, lv: Expr) -> SymValue:
         loc = self.locate(state, lv)
         if isinstance(loc, _Reg):
@@ -693,12 +702,10 @@ class Executor:
         state.read_objects.add(loc.object_id)
         offset = loc.offset
         if not lv.type.is_scalar or isinstance(lv.type, PointerType):
-            offset = self.fixed_offset(state, obj, offset, lv.type)
+            offset = self.fixed_offset(state, obj, offset, lv.type.size, lv.type.align)
         if loc.bitfield is not None:
             f = loc.bitfield
-            off = z3.simplify(loc.offset)
-            if not z3.is_bv_value(off):
-                raise PathError("bit-field at a symbolic offset", unsupported=True)
+            off = self.bitfield_offset(state, obj, lv, loc)
             assert isinstance(f.type, IntType)
             return memory.read_bitfield(obj, off.as_signed_long(), f.bit_offset,
                                         f.bit_width, f.type)
@@ -717,15 +724,13 @@ class Executor:
             raise PathError(f"write to the read-only object '{current.name}'")
         offset = loc.offset
         if not lv.type.is_scalar or isinstance(value, (PtrVal, AliasPtr)):
-            offset = self.fixed_offset(state, current, offset, lv.type)
+            offset = self.fixed_offset(state, current, offset, lv.type.size, lv.type.align)
         obj = state.writable(loc.object_id)
         if not initializing:
             state.written_objects.add(loc.object_id)
         if loc.bitfield is not None:
             f = loc.bitfield
-            off = z3.simplify(loc.offset)
-            if not z3.is_bv_value(off):
-                raise PathError("bit-field at a symbolic offset", unsupported=True)
+            off = self.bitfield_offset(state, current, lv, loc)
             assert isinstance(value, z3.BitVecRef)
             memory.write_bitfield(obj, off.as_signed_long(), f.bit_offset, f.bit_width, value)
             return

@@ -380,6 +380,18 @@ struct O st_ret_nested(int a, short b) { struct O o = {{0}}; o.in = mk((int8_t)b
 struct B bf_ret(int x) { struct B b = {0}; b.a = x; b.b = -x; b.w = x * 3u; return b; }
 float un_from_bytes(uint8_t a, uint8_t b) { union U x; x.u = 0; x.b[2] = a; x.b[3] = b;
     return x.f; }
+int cast_bytes(uint32_t w) { const uint8_t *b = (const uint8_t *)&w; return b[0] + b[3] * 256; }
+int cast_byte_at(uint32_t w, int i) { const uint8_t *b = (const uint8_t *)&w;
+    return b[i & 3]; }
+uint32_t cast_write_byte(uint32_t w, uint8_t v, int i) { uint8_t *b = (uint8_t *)&w;
+    b[i & 3] = v; return w; }
+int cast_halves(uint32_t w) { uint16_t *h = (uint16_t *)&w; h[1] ^= 0xFFFFu;
+    return (int)(w >> 16) - h[0]; }
+uint32_t cast_float_bits(float f) { return *(const uint32_t *)&f >> 20; }
+int cast_struct_bytes(int8_t c, int i) { struct S s = mk(c, i);
+    const unsigned char *p = (const unsigned char *)&s; return p[0] + p[4] * 3 + p[8]; }
+int64_t cast_double_words(double d) { const int32_t *w = (const int32_t *)&d;
+    return (int64_t)w[1] - w[0]; }
 """
 
 STRUCT_CALLS: list[tuple[str, list[tuple]]] = [
@@ -400,6 +412,14 @@ STRUCT_CALLS: list[tuple[str, list[tuple]]] = [
     ("un_float_bits", [(f,) for f in (0.0, -0.0, 1.0, -2.5, 3.4028234663852886e38, math.inf)]),
     ("un_byte", [(v,) for v in (0, 0x12345678, 0xFFFFFFFF, 0x00FF00FF)]),
     ("un_from_bytes", [(a, b) for a in (0, 0x80, 0xC0) for b in (0, 0x3F, 0x7F, 0xBF, 0xFF)]),
+    ("cast_bytes", [(w,) for w in (0, 0x12345678, 0xFFFFFFFF, 0x80000001)]),
+    ("cast_byte_at", [(w, i) for w in (0x12345678, 0xA1B2C3D4) for i in (0, 1, 2, 3, 7, -1)]),
+    ("cast_write_byte", [(w, v, i) for w in (0, 0x12345678) for v in (0, 0xAB)
+                         for i in (0, 1, 3, 6)]),
+    ("cast_halves", [(w,) for w in (0, 0x12345678, 0xFFFF0000, 0x0000FFFF)]),
+    ("cast_float_bits", [(f,) for f in (0.0, -0.0, 1.0, -2.5, math.inf, 1e-40)]),
+    ("cast_struct_bytes", [(c, i) for c in (-128, 0, 99) for i in (-1, 0, 77777)]),
+    ("cast_double_words", [(d,) for d in (0.0, -0.0, 1.0, -2.5, 1e300, math.inf)]),
 ]
 
 
