@@ -25,8 +25,8 @@ from . import libc, memory
 from .memory import MemObject, cells_of, zero_cells
 from .state import Frame, InputRoot, Pointee, State, StubCallRecord
 from .values import (
-    AggVal, AliasPtr, PtrVal, SymValue, arithmetic, bool_to_int, classify, compare, constant, convert,
-    signed_overflow, truth, unary)
+    AggVal, AliasPtr, PtrVal, SymValue, arithmetic, bool_to_int, classify, compare, constant,
+    convert, signed_overflow, truth, unary)
 
 
 class PathError(Exception):
@@ -347,8 +347,8 @@ class Executor:
         try:
             return self._advance(state)
         except memory.OutOfBounds as err:
-            self.out_of_bounds(state, err, state.frame.block.terminator.location  # type: ignore[union-attr]
-                               if state.frames else None)
+            term = state.frame.block.terminator if state.frames else None
+            self.out_of_bounds(state, err, term.location if term is not None else None)
         except UnsupportedError as err:
             term = state.frame.block.terminator if state.frames else None
             raise PathError(err.message, err.location or (term.location if term else None),
