@@ -495,13 +495,14 @@ class Generator:
         if model is None:  # the outcomes of this path are not proved unreachable
             self.solver_gave_up = True
             return
-        params, globals_, objects = extract.inputs(model, state)
+        pointees = extract.case_pointees(model, state)
+        params, globals_, objects = extract.inputs(model, state, pointees)
         case = Case(
             function=self.cfg.function.name,
             number=len(self.cases) + 1,
             params=params,
             globals=globals_,
-            expected=extract.expected(model, state, self.cfg.result_type),
+            expected=extract.expected(model, state, self.cfg.result_type, pointees),
             stubs=extract.stub_scripts(model, state),
             covered=tuple(self.outcome(e) for e in dict.fromkeys(state.edges)),
             notes=extract.notes(model, state, params, globals_),

@@ -131,18 +131,19 @@ def case_pointees(model: z3.ModelRef, state: State) -> list[Pointee]:
             if base in by_object and base not in reached:
                 reached.add(base)
                 work.append(_initial(state.memory[base]))
-    return [p for p in state.pointees if p.object_id in reached]
+    return [p for p in state.pointees if p.object_id is not None and p.object_id in reached]
 
 
 def _initial(obj: MemObject) -> list:
     return obj.initial if obj.initial is not None else obj.cells
 
 
-def inputs(model: z3.ModelRef, state: State
+def inputs(model: z3.ModelRef, state: State, pointees: list[Pointee]
            ) -> tuple[tuple[Binding, ...], tuple[Binding, ...], tuple[Binding, ...]]:
-    """Parameters (all, in order), the globals the path read or wrote, and the objects the
-    input pointers point to, with their initial values. A written global is set too, so the
-    parts of it the path did not write are known when its contents are checked."""
+    """Parameters (all, in order), the globals the path read or wrote, and the case's
+    objects (`pointees`, from `case_pointees`) with their initial values. A written global
+    is set too, so the parts of it the path did not write are known when its contents are
+    checked."""
     names = object_names(state)
     params, globals_ = [], []
     for root in state.inputs:
@@ -163,13 +164,16 @@ def inputs(model: z3.ModelRef, state: State
         Binding(p.name, declaration_of(p.type),
                 value_of(model, _initial(state.memory[p.object_id]), p.type, names,
                          state.aliases))
-        for p in case_pointees(model, state) if p.object_id is not None and p.type is not None)
+        for p in pointees)
     return tuple(params), tuple(globals_), objects
 
 
-def expected(model: z3.ModelRef, state: State, result_type: CType) -> Expected:
+def expected(model: z3.ModelRef, state: State, result_type: CType,
+             pointees: list[Pointee] | None = None) -> Expected:
     """The return value, the written globals and pointed-to objects after the call, and
-    the stub call counts."""
+    the stub call counts; `pointees`: the case's objects (`case_pointees`) if known."""
+    if pointees is None:
+        pointees = case_pointees(model, state)
     names = object_names(state)
     returns = None
     if state.result is not None:
@@ -185,9 +189,7 @@ def expected(model: z3.ModelRef, state: State, result_type: CType) -> Expected:
     objects = tuple(
         Binding(p.name, declaration_of(p.type),
                 value_of(model, state.memory[p.object_id].cells, p.type, names, state.aliases))
-        for p in case_pointees(model, state)
-        if p.object_id in state.written_objects and p.object_id is not None
-        and p.type is not None)
+        for p in pointees if p.object_id in state.written_objects)
     counts: dict[str, int] = {}
     for call in state.stub_calls:
         counts[call.name] = counts.get(call.name, 0) + 1
