@@ -8,6 +8,8 @@
  *   - exact checks of integers (any width and signedness, enums, _Bool, bit-fields),
  *     floats and doubles (IEEE bit patterns; any two NaNs match), bytes and NULL pointers,
  *   - helpers building floats and doubles from bit patterns,
+ *   - the log of the stub calls a case makes, shown when it fails,
+ *   - replacements for exit, abort and assert's failure that return to the running case,
  *   - ctgen_install_crash_flush() and ctgen_flush_coverage(), which write gcov data before a
  *     crash or a hang kills the process (active when CTGEN_COVERAGE is defined),
  *   - with CTGEN_DRIVER_MAIN, the body of the standalone driver's main().
@@ -19,6 +21,7 @@
 #ifndef CTGEN_RUNTIME_H
 #define CTGEN_RUNTIME_H
 
+#include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -392,6 +395,122 @@ void ctgen_install_crash_flush(unsigned ctgen_timeout_seconds)
 #else
     (void)ctgen_timeout_seconds;
 #endif
+}
+
+/* ------------------------------------------------------------------ stub call log */
+
+#ifndef CTGEN_CALL_LOG_SIZE
+#define CTGEN_CALL_LOG_SIZE 1024
+#endif
+
+/* The stub calls of the running case, as text ("read(3, 0x7ff..) #0, ..."), shown when
+ * the case fails. */
+static char ctgen_call_log[CTGEN_CALL_LOG_SIZE];
+static size_t ctgen_call_log_length;
+
+static CTGEN_INLINE void ctgen_call_log_reset(void)
+{
+    ctgen_call_log_length = 0;
+    ctgen_call_log[0] = '\0';
+}
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static CTGEN_INLINE void ctgen_log_call(const char *format, ...)
+{
+    va_list args;
+    size_t room = sizeof ctgen_call_log - ctgen_call_log_length;
+    int n;
+    if (room <= 1)
+        return;
+    if (ctgen_call_log_length > 0) {
+        n = snprintf(ctgen_call_log + ctgen_call_log_length, room, ", ");
+        if (n < 0 || (size_t)n >= room) {
+            ctgen_call_log_length = sizeof ctgen_call_log - 1;
+            return;
+        }
+        ctgen_call_log_length += (size_t)n;
+        room -= (size_t)n;
+    }
+    va_start(args, format);
+    n = vsnprintf(ctgen_call_log + ctgen_call_log_length, room, format, args);
+    va_end(args);
+    if (n < 0 || (size_t)n >= room)
+        ctgen_call_log_length = sizeof ctgen_call_log - 1;
+    else
+        ctgen_call_log_length += (size_t)n;
+}
+
+/* Appends the stub calls a failed case made to its message. */
+static CTGEN_INLINE void ctgen_report_calls(ctgen_ctx *ctx)
+{
+    if (ctx->failures == 0 || ctgen_call_log_length == 0)
+        return;
+    ctgen_append_text(ctx, "; stub calls: ");
+    ctgen_append_text(ctx, ctgen_call_log);
+}
+
+/* ------------------------------------------------- exit, abort and assert in a case */
+
+/* The harness renames exit, _Exit, quick_exit, abort and __assert_fail in the unit to
+ * these, which return to the running case instead of ending the program. */
+#define CTGEN_RETURNED 0
+#define CTGEN_EXITED 1
+#define CTGEN_ABORTED 2
+#define CTGEN_ASSERT_FAILED 3
+
+static jmp_buf ctgen_end_jump;
+static int ctgen_end_armed;
+static int ctgen_end_how = CTGEN_RETURNED;
+static int ctgen_end_status;
+
+static CTGEN_INLINE void ctgen_end(int how, int status)
+{
+    if (!ctgen_end_armed) /* a case that predicts a return: end as a crash does */
+        raise(SIGABRT);
+    ctgen_end_armed = 0;
+    ctgen_end_how = how;
+    ctgen_end_status = status;
+    longjmp(ctgen_end_jump, 1);
+}
+
+static CTGEN_INLINE void ctgen_exit(int status)
+{
+    ctgen_end(CTGEN_EXITED, status);
+}
+
+static CTGEN_INLINE void ctgen_quick_exit(int status)
+{
+    ctgen_end(CTGEN_EXITED, status);
+}
+
+static CTGEN_INLINE void ctgen_abort(void)
+{
+    ctgen_end(CTGEN_ABORTED, 0);
+}
+
+static CTGEN_INLINE void ctgen_assert_fail(const char *assertion, const char *file,
+                                          unsigned int line, const char *function)
+{
+    (void)assertion;
+    (void)file;
+    (void)line;
+    (void)function;
+    ctgen_end(CTGEN_ASSERT_FAILED, 0);
+}
+
+static const char *const ctgen_end_names[] = {"returned", "exited", "aborted",
+                                              "failed an assertion"};
+
+/* Checks how the call of the function under test ended. */
+static CTGEN_INLINE void ctgen_check_end(ctgen_ctx *ctx, int how, int status)
+{
+    if (ctgen_end_how != how)
+        ctgen_fail(ctx, "predicted the call %s, observed it %s", ctgen_end_names[how],
+                   ctgen_end_names[ctgen_end_how]);
+    else if (how == CTGEN_EXITED && ctgen_end_status != status)
+        ctgen_fail(ctx, "exit status: predicted %d, observed %d", status, ctgen_end_status);
 }
 
 /* --------------------------------------------------------------- the standalone driver */

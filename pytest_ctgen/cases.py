@@ -153,6 +153,8 @@ class Expected:
     globals: tuple[Binding, ...] = ()
     stub_call_counts: tuple[tuple[str, int], ...] = ()
     objects: tuple[Binding, ...] = ()  # contents of written pointed-to objects after the call
+    ending: str | None = None  # the call does not return: "exit", "abort", "assertion failure"
+    exit_status: int | None = None  # the status passed to exit
 
 
 @dataclass(frozen=True)
@@ -204,10 +206,17 @@ class FunctionCases:
 
 @dataclass(frozen=True)
 class StubPrototype:
-    """An undefined function the unit calls, and its C prototype (with parameter names)."""
+    """An undefined function the unit calls, and its C prototype (with parameter names).
+    A `library` function (declared only in system headers) is renamed in the unit so that
+    its stub does not replace the C library's function for the whole program."""
 
     name: str
     prototype: str
+    library: bool = False
+    # how the stub logs each argument: (parameter name, "signed", "unsigned", "float",
+    # "pointer" or "other"); "..." last for a variadic function
+    params: tuple[tuple[str, str], ...] = ()
+    header: str = ""  # for a library function, the system header declaring it
 
 
 @dataclass(frozen=True)
@@ -309,6 +318,8 @@ def case_to_json(c: Case) -> dict[str, Any]:
             "globals": _bindings_to_json(c.expected.globals),
             "objects": _bindings_to_json(c.expected.objects),
             "stub_calls": {name: n for name, n in c.expected.stub_call_counts},
+            **({"ends": {"how": c.expected.ending, "status": c.expected.exit_status}}
+               if c.expected.ending else {}),
         },
         "covered": _outcomes_to_json(c.covered),
         "notes": list(c.notes),
@@ -327,6 +338,8 @@ def case_from_json(function: str, j: dict[str, Any]) -> Case:
             globals=_bindings_from_json(e["globals"]),
             stub_call_counts=tuple(e.get("stub_calls", {}).items()),
             objects=_bindings_from_json(e.get("objects", [])),
+            ending=e["ends"]["how"] if "ends" in e else None,
+            exit_status=e["ends"]["status"] if "ends" in e else None,
         ),
         stubs=tuple(StubScript(s["name"], tuple(
             StubCall(None if k["returns"] is None else value_from_json(k["returns"]),
@@ -345,7 +358,10 @@ def file_cases_to_json(fc: FileCases) -> str:
         "format": "pytest-ctgen cases",
         "version": FORMAT_VERSION,
         "source": fc.source,
-        "stubs": [{"name": s.name, "prototype": s.prototype} for s in fc.stubs],
+        "stubs": [{"name": s.name, "prototype": s.prototype,
+                   "params": [list(p) for p in s.params],
+                   **({"library": True, "header": s.header} if s.library else {})}
+                  for s in fc.stubs],
         "functions": [{
             "name": f.name,
             "line": f.line,
@@ -367,7 +383,10 @@ def file_cases_from_json(text: str) -> FileCases:
         raise ValueError("not a pytest-ctgen cases file")
     return FileCases(
         source=doc["source"],
-        stubs=tuple(StubPrototype(s["name"], s["prototype"]) for s in doc.get("stubs", [])),
+        stubs=tuple(StubPrototype(s["name"], s["prototype"], s.get("library", False),
+                                  tuple((n, k) for n, k in s.get("params", [])),
+                                  s.get("header", ""))
+                    for s in doc.get("stubs", [])),
         functions=tuple(FunctionCases(
             name=f["name"],
             line=f["line"],

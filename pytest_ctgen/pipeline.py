@@ -15,6 +15,7 @@ from . import __version__
 from .cases import FileCases, FunctionCases, STOP_SKIPPED, StubPrototype, file_cases_from_json, \
     file_cases_to_json
 from .errors import CtgenError
+from .frontend.ctype import ArrayType, CType, FloatType, FunctionType, IntType, PointerType
 from .frontend.loader import load_unit
 from .frontend.preprocess import preprocess
 from .frontend.unit import Function
@@ -146,9 +147,31 @@ def _generate_cases(path: Path, display: str, options: Options, text: str
         functions.append(replace(result, generation_seconds=seconds[fn.name]))
     called = {s.function for cfg in program.cfgs.values() for b in cfg.blocks
               for s in b.stmts if isinstance(s, Call)}
-    stubs = tuple(StubPrototype(f.name, f.prototype) for f in unit.undefined_functions()
-                  if f.name in called and not is_modelled(f.name) and not f.is_library)
+    stubs = tuple(stub_prototype(f) for f in unit.undefined_functions()
+                  if f.name in called and not is_modelled(f.name, f.is_library))
     return FileCases(display, tuple(functions), stubs), seconds
+
+
+def _argument_kind(ctype: CType) -> str:
+    if isinstance(ctype, IntType):
+        return "signed" if ctype.signed else "unsigned"
+    if isinstance(ctype, FloatType):
+        return "float"
+    if isinstance(ctype, (PointerType, ArrayType)):
+        return "function" if isinstance(ctype, PointerType) and \
+            isinstance(ctype.target, FunctionType) else "pointer"
+    return "other"
+
+
+def stub_prototype(fn: Function) -> StubPrototype:
+    """What the harness needs to define a stub for the undefined function `fn`."""
+    params = tuple((p.name, _argument_kind(t)) for p, t in zip(fn.params, fn.type.params))
+    if fn.type.variadic:
+        params += (("...", "..."),)
+    header = ""
+    if fn.is_library:
+        header = os.path.basename((fn.declared_in or (fn.location.file,))[0])
+    return StubPrototype(fn.name, fn.prototype, fn.is_library, params, header)
 
 
 def _skipped(fn: Function, reason: str) -> FunctionCases:

@@ -292,32 +292,108 @@ def _counter(stub: str) -> str:
     return f"ctgen_calls_{stub}"
 
 
+#: Headers the harness includes before the unit: a library function they declare is
+#: declared already when the unit's own include of them is skipped.
+_PREINCLUDED_HEADERS = frozenset({"setjmp.h", "signal.h", "stdarg.h", "stddef.h", "stdio.h"})
+
+#: How the harness renames, in the unit, the library functions that end the program.
+_PROGRAM_ENDS = (("exit", "ctgen_exit"), ("_Exit", "ctgen_exit"),
+                 ("quick_exit", "ctgen_quick_exit"), ("abort", "ctgen_abort"),
+                 ("__assert_fail", "ctgen_assert_fail"))
+
+_END_CODES = {"exit": "CTGEN_EXITED", "abort": "CTGEN_ABORTED",
+              "assertion failure": "CTGEN_ASSERT_FAILED"}
+
+
+def stub_symbol(stub: StubPrototype) -> str:
+    """The C name the stub is defined under: a library function's stub is renamed so that
+    it does not replace the C library's function for the harness and the runtime."""
+    return f"ctgen_stub_{stub.name}" if stub.library else stub.name
+
+
+def _renamed_prototype(stub: StubPrototype) -> str:
+    text = stub.prototype.strip().rstrip(";")
+    symbol = stub_symbol(stub)
+    if symbol == stub.name:
+        return text
+    return re.sub(rf"(?<![\w$]){re.escape(stub.name)}(?=\s*\()", symbol, text, count=1)
+
+
+_LOG_FORMATS = {"signed": ("%lld", "(long long)"), "unsigned": ("%llu", "(unsigned long long)"),
+                "float": ("%g", "(double)"), "pointer": ("%p", "(const void *)")}
+
+
+def _log_call_line(stub: StubPrototype) -> str:
+    """The statement logging a call of `stub` and its arguments."""
+    formats, values = [], []
+    for name, kind in stub.params:
+        if kind in _LOG_FORMATS:
+            fmt, cast = _LOG_FORMATS[kind]
+            formats.append(fmt)
+            values.append(f"{cast}{name}")
+        else:
+            formats.append({"...": "...", "function": "<function>"}.get(kind, "{...}"))
+    text = c_string(f"{stub.name}({', '.join(formats)})".replace("%", "%%")
+                    .replace("%%lld", "%lld").replace("%%llu", "%llu")
+                    .replace("%%g", "%g").replace("%%p", "%p"))
+    return f"ctgen_log_call({', '.join([text] + values)});"
+
+
+def _with_targets(v: Value, names: dict[str, str]) -> Value:
+    """`v` with pointers to the case's objects renamed as `names` says."""
+    if isinstance(v, PointerValue) and v.target in names:
+        return PointerValue(names[v.target], v.offset)
+    if isinstance(v, RecordValue):
+        return RecordValue(tuple((n, _with_targets(x, names)) for n, x in v.fields))
+    if isinstance(v, ArrayValue):
+        return ArrayValue(tuple(_with_targets(x, names) for x in v.elements))
+    return v
+
+
+def _object_slots(c: Case) -> dict[str, str]:
+    """How a stub reaches the objects of case `c`: through the file-scope table the case
+    fills, since they are local to the case's function."""
+    return {o.name: f"ctgen_objects[{j}]" for j, o in enumerate(c.objects)}
+
+
+def _script_refers_to_objects(c: Case) -> bool:
+    names = {o.name for o in c.objects}
+    return any(_pointer_targets(v) & names
+               for s in c.stubs for k in s.calls
+               for v in ([k.returns] if k.returns is not None else []) +
+               [w.value for w in k.writes])
+
+
 def _stub_lines(stub: StubPrototype, scripts: list[tuple[int, Case]]) -> list[str]:
     """The stub's definition: call k of case i plays back that case's script."""
     sig = parse_signature(stub.prototype, stub.name)
-    out = [f"{stub.prototype.strip().rstrip(';')}", "{",
-           f"{INDENT}unsigned long ctgen_k = {_counter(stub.name)}++;", f"{INDENT}(void)ctgen_k;"]
+    out = [_renamed_prototype(stub), "{",
+           f"{INDENT}unsigned long ctgen_k = {_counter(stub.name)}++;", f"{INDENT}(void)ctgen_k;",
+           f"{INDENT}{_log_call_line(stub)}"]
     arms: list[str] = []
     for index, c in scripts:
         script = next(s for s in c.stubs if s.name == stub.name)
         if not script.calls:
             continue
+        slots = _object_slots(c)
         arms.append(f"{INDENT}case {index}: /* {case_name(c)} */")
         arms.append(f"{INDENT * 2}switch (ctgen_k) {{")
         for k, call in enumerate(script.calls):
             arms.append(f"{INDENT * 2}case {k}: {{")
-            body = [s for w in call.writes for s in set_statements(w.name, w.value)]
+            body = [s for w in call.writes
+                    for s in set_statements(w.name, _with_targets(w.value, slots))]
             if sig.is_void:
                 body.append("return;")
             elif call.returns is None:
                 body.append("break;")
             else:
-                expr = scalar_expr(call.returns)
+                returns = _with_targets(call.returns, slots)
+                expr = scalar_expr(returns)
                 if expr is not None:
                     body.append(f"return {expr};")
                 else:
                     body.extend(declare_with_value(_declare_type(sig.return_type, "@"),
-                                                   "ctgen_r", call.returns))
+                                                   "ctgen_r", returns))
                     body.append("return ctgen_r;")
             arms.extend(f"{INDENT * 3}{s}" for s in body)
             arms.append(f"{INDENT * 2}}}")
@@ -372,6 +448,8 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str])
     body: list[str] = []
     args: list[str] = []
     body.extend(_object_lines(c.objects))
+    if _script_refers_to_objects(c):
+        body.extend(f"{slot} = (void *)&({name});" for name, slot in _object_slots(c).items())
     for i, p in enumerate(c.params):
         var = f"ctgen_arg{i}"
         body.extend(declare_with_value(p.declaration, var, p.value))
@@ -380,7 +458,14 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str])
         body.extend(set_statements(g.name, g.value))
     call = f"{_callee(c.function)}({', '.join(args)})"
     e = c.expected
-    if e.returns is not None:
+    if e.ending is not None:
+        # the call ends the program: the renamed exit/abort return here through longjmp
+        status = c_int_literal(e.exit_status or 0)
+        body += ["if (setjmp(ctgen_end_jump) == 0) {", f"{INDENT}ctgen_end_armed = 1;",
+                 f"{INDENT}{'' if signature.is_void else '(void)'}{call};",
+                 f"{INDENT}ctgen_end_armed = 0;", "}",
+                 f"ctgen_check_end({ctx}, {_END_CODES[e.ending]}, {status});"]
+    elif e.returns is not None:
         if signature.is_void:
             raise ValueError(f"{case_name(c)} predicts a return value of a void function")
         body.append(f"{_declare_type(signature.return_type, 'ctgen_result')} = {call};")
@@ -427,9 +512,24 @@ def generate_harness(fc: FileCases, unit_include: str) -> str:
            "#ifndef CTGEN_RUNTIME_HEADER /* a build may name another copy of the runtime */",
            '#define CTGEN_RUNTIME_HEADER "ctgen_runtime.h"', "#endif",
            "#include CTGEN_RUNTIME_HEADER", ""]
+    out += ["/* Ending the program in the unit returns to the running case instead. */"]
+    out += [f"#define {name} {renamed}" for name, renamed in _PROGRAM_ENDS]
+    library = [s for s in fc.stubs if s.library]
+    if library:
+        out += ["/* Library functions the unit calls are stubbed under their own names. */"]
+        for stub in library:
+            out.append(f"#define {stub.name} {stub_symbol(stub)}")
+            if stub.header in _PREINCLUDED_HEADERS:  # the unit's include of it is skipped
+                out.append(_renamed_prototype(stub) + ";")
     out += _include_lines(unit_include)
+    out += [f"#undef {name}" for name, _ in _PROGRAM_ENDS]
+    out += [f"#undef {stub.name}" for stub in library]
     out += ["", "/* The running case; selects what the stubs play back. */",
             "static int ctgen_current_case = -1;"]
+    slots = max((len(c.objects) for c in cases if _script_refers_to_objects(c)), default=0)
+    if slots:
+        out += ["/* The running case's objects, for stubs that return pointers to them. */",
+                f"static void *ctgen_objects[{slots}];"]
     if fc.stubs:
         out += ["", "/* ------------------------------------------------------------ stubs */"]
         out += [f"static unsigned long {_counter(s.name)};" for s in fc.stubs]
@@ -475,8 +575,11 @@ def generate_harness(fc: FileCases, unit_include: str) -> str:
         f"{INDENT * 2}return 1;",
         f"{INDENT}}}",
         *resets,
+        f"{INDENT}ctgen_call_log_reset();",
+        f"{INDENT}ctgen_end_how = CTGEN_RETURNED;",
         f"{INDENT}ctgen_current_case = index;",
         f"{INDENT}ctgen_cases[index](&ctgen_c);",
+        f"{INDENT}ctgen_report_calls(&ctgen_c);",
         f"{INDENT}fflush(NULL); /* the unit's output, also from a child that _exits */",
         f"{INDENT}ctgen_current_case = -1;",
         f"{INDENT}return ctgen_c.failures ? 1 : 0;",

@@ -50,6 +50,7 @@ PYCPARSER_DEFINES: Final[tuple[str, ...]] = (
     "-D__complex__=_Complex",
     "-D__noreturn__=_Noreturn",
     "-U_FORTIFY_SOURCE",  # fortified inline wrappers in glibc headers use __typeof
+    "-D__NO_CTYPE",  # glibc: <ctype.h> classifiers stay calls (modelled), not table lookups
 )
 
 #: Defined while analysing, so `ctgen.h` leaves the annotation macros to us.

@@ -39,6 +39,8 @@ class SearchOptions:
     timeout: float = 30.0
     max_recursion: int = 8
     array_size: int = 10
+    stub_globals: str = "modifies"  # or "all": which globals stub calls may write
+    modifies: frozenset[str] = frozenset()  # the function's `__rtt_modifies` globals
 
 
 @dataclass(eq=False)
@@ -69,8 +71,7 @@ class Generator:
         self.program = program
         self.cfg: CFG = program.cfgs[function]
         self.options = options
-        self.executor = Executor(program, function, options.max_depth, options.max_recursion,
-                                 array_size=options.array_size)
+        self.executor = self.new_executor(options.array_size)
         self.solver = Solver()
         self.order = {e: i for i, e in enumerate(self.cfg.branch_edges())}
         self.uncovered: set[Edge] = set(self.order)
@@ -149,11 +150,16 @@ class Generator:
             since_case += 1
         return True
 
+    def new_executor(self, array_size: int) -> Executor:
+        o = self.options
+        return Executor(self.program, self.cfg.function.name, o.max_depth, o.max_recursion,
+                        array_size=array_size, stub_globals=o.stub_globals,
+                        modifies=o.modifies)
+
     def new_round(self, array_size: int) -> None:
         """Start the search tree anew, keeping the cases found, with input pointers to
         `array_size` elements."""
-        self.executor = Executor(self.program, self.cfg.function.name, self.options.max_depth,
-                                 self.options.max_recursion, array_size=array_size)
+        self.executor = self.new_executor(array_size)
         self.nodes = []
         self.decisions = {}
         self.boosted = set()

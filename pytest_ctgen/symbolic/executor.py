@@ -23,7 +23,7 @@ from ..ir.expr import (
 from ..ir.lower import Program
 from . import libc, memory
 from .memory import MemObject, cells_of, zero_cells
-from .state import Frame, InputRoot, Pointee, State, StubCallRecord
+from .state import Frame, InputRoot, Pointee, State, StubCallRecord, StubWrite
 from .values import (
     AggVal, AliasPtr, PtrVal, SymValue, arithmetic, bool_to_int, classify, compare, constant,
     convert, signed_overflow, truth, unary)
@@ -41,6 +41,19 @@ class PathError(Exception):
 
 class BoundReached(Exception):
     """The path exceeded the loop-unwinding, recursion or step bound."""
+
+
+class ProgramEnds(Exception):
+    """The path called exit, abort or a failing assert: it ends there."""
+
+    def __init__(self, how: str, status: SymValue | None = None) -> None:
+        super().__init__(how)
+        self.how = how
+        self.status = status
+
+
+#: SV-COMP's assumption function: its argument is assumed, whether the unit defines it.
+VERIFIER_ASSUME = "__VERIFIER_assume"
 
 
 @dataclass(frozen=True, eq=False)
@@ -120,7 +133,8 @@ class Executor:
 
     def __init__(self, program: Program, function: str, max_depth: int = 64,
                  max_recursion: int = 8, max_steps: int = 20000, array_size: int = 10,
-                 pointer_depth: int = 2) -> None:
+                 pointer_depth: int = 2, stub_globals: str = "modifies",
+                 modifies: frozenset[str] = frozenset()) -> None:
         self.program = program
         self.function = function
         self.cfg = program.cfgs[function]
@@ -136,6 +150,12 @@ class Executor:
         self._next_object = 0
         # input objects whose contents are being made: (id, array type), outermost first
         self._building: list[tuple[int, ArrayType]] = []
+        # the globals a stub call may write: all (`stub_globals="all"`), or those the
+        # function may modify (its `__rtt_modifies` list) and the volatile ones
+        self.stub_globals = [
+            v for v in program.unit.globals.values()
+            if v.kind == GLOBAL and not v.is_const and v.type.size > 0 and
+            (stub_globals == "all" or v.is_volatile or v.name in modifies)]
 
     # ------------------------------------------------------------------ states
 
@@ -368,6 +388,10 @@ class Executor:
                 frame.index += 1
                 try:
                     self.execute(state, stmt)
+                except ProgramEnds as end:
+                    state.ending = (end.how, end.status)
+                    state.finished = True
+                    return Finished(state)
                 except _NeedChoice as need:
                     # nothing of the statement took effect: it runs again after the choice
                     frame.index -= 1
@@ -563,19 +587,14 @@ class Executor:
         args = [self.eval(state, a) for a in stmt.args]
         if stmt.target is not None:
             self.locate(state, stmt.target)  # decide its pointers' aliasing before the call
+        if stmt.function == VERIFIER_ASSUME:
+            # SV-COMP's assumption: inputs violating it are not of interest
+            state.assume(truth(stmt.args[0].type, args[0]))
+            if cfg is None:
+                self.stub_call(state, stmt, args)
+            return
         if cfg is not None:
-            depth = sum(1 for f in state.frames if f.cfg is cfg)
-            if depth >= self.max_recursion:
-                raise BoundReached(f"recursion of '{stmt.function}' deeper than "
-                                   f"{self.max_recursion}")
-            frame = Frame(cfg, cfg.entry, return_target=stmt.target)
-            for p, a, expr in zip(cfg.function.params, args, stmt.args):
-                if self.in_memory(cfg, p):
-                    frame.objects[p] = self.new_object(state, p.name, cells_of(a, p.type))
-                else:
-                    frame.registers[p] = a
-            state.frames.append(frame)
-            self.enter_locals(state, frame)
+            self.enter(state, stmt, cfg, args)
             return
         failure = self.program.failures.get(stmt.function)
         if failure is not None:
@@ -585,36 +604,65 @@ class Executor:
         if fn is None:
             raise PathError(f"call of unknown function '{stmt.function}'", stmt.location,
                             unsupported=True)
+        ending = libc.PATH_ENDS.get(stmt.function)
+        if ending is not None:
+            status = args[0] if ending == "exit" and args else None
+            raise ProgramEnds(ending, status)
         args = [self.resolve(state, a) for a in args]
         model = libc.MODELS.get(stmt.function)
-        if model is not None:
+        if model is not None and fn.is_library:
             value = model(state, args, fn.type)
             if stmt.target is not None and value is not None:
                 self.store(state, stmt.target, value)
             return
-        if fn.is_library:
-            raise PathError(f"calls the C library function '{stmt.function}', which is not "
-                            "modelled yet", stmt.location, unsupported=True)
-        # an undefined function: a stub whose result the generator chooses per call
+        self.stub_call(state, stmt, args)
+
+    def enter(self, state: State, stmt: Call, cfg: CFG, args: list[SymValue]) -> None:
+        """Call a function defined in the unit: push its frame."""
+        depth = sum(1 for f in state.frames if f.cfg is cfg)
+        if depth >= self.max_recursion:
+            raise BoundReached(f"recursion of '{stmt.function}' deeper than "
+                               f"{self.max_recursion}")
+        frame = Frame(cfg, cfg.entry, return_target=stmt.target)
+        for p, a in zip(cfg.function.params, args):
+            if self.in_memory(cfg, p):
+                frame.objects[p] = self.new_object(state, p.name, cells_of(a, p.type))
+            else:
+                frame.registers[p] = a
+        state.frames.append(frame)
+        self.enter_locals(state, frame)
+
+    def stub_call(self, state: State, stmt: Call, args: list[SymValue]) -> None:
+        """Call k of an undefined function: the generator chooses its result, what it
+        writes through its pointer parameters, and the globals it may write."""
+        fn = self.program.unit.functions[stmt.function]
         index = sum(1 for c in state.stub_calls if c.name == stmt.function)
         rtype = fn.type.result
-        if isinstance(rtype, PointerType):
-            raise PathError(f"'{stmt.function}' is undefined and returns a pointer: stubs "
-                            "returning pointers are not supported yet", stmt.location,
-                            unsupported=True)
         result: SymValue | None = None
         if not isinstance(rtype, VoidType):
             cells = self.input_cells(state, f"{stmt.function}#{index}", rtype)
             result = memory.value_from_cells(cells, rtype)
         writes = self.stub_writes(state, fn, index, args)
-        if any(v.kind == GLOBAL and not v.is_const for v in self.program.unit.globals.values()):
-            self.approximation = "stubs are assumed not to write globals"
+        writes += self.stub_global_writes(state, fn.name, index)
         state.stub_calls.append(StubCallRecord(stmt.function, index, rtype, result, writes))
         if stmt.target is not None and result is not None:
             self.store(state, stmt.target, result)
 
+    def stub_global_writes(self, state: State, name: str, index: int
+                           ) -> tuple[StubWrite, ...]:
+        """Fresh contents for every global a stub may write (see `stub_globals`)."""
+        writes = []
+        for var in self.stub_globals:
+            oid = self.global_object(state, var)
+            cells = self.input_cells(state, f"{var.name}@{name}#{index}", var.type)
+            obj = state.writable(oid)
+            obj.cells = list(cells)
+            state.written_objects.add(oid)
+            writes.append(StubWrite(var.name, var.type, tuple(cells)))
+        return tuple(writes)
+
     def stub_writes(self, state: State, fn, index: int, args: list[SymValue]
-                    ) -> tuple[tuple[str, z3.BitVecRef, int], ...]:
+                    ) -> tuple[StubWrite, ...]:
         """A stub writes fresh values through each non-const pointer parameter that points
         into an object: the pointed-to element, or for a character or void pointer (a
         buffer) the rest of the object."""
@@ -629,20 +677,27 @@ class Executor:
                 continue
             start = off.as_signed_long()
             target = ptype.target
+            name = f"{fn.name}#{index}.{param.name}"
             if isinstance(target, VoidType) or (isinstance(target, IntType) and
                                                 target.size == 1):
                 count = obj.size - start
+                if count <= 0 or start < 0:
+                    continue
+                fresh = z3.BitVec(name, count * 8)
+                cells = [(fresh, j) for j in range(count)]
+                write = StubWrite(f"*(unsigned char *){param.name}", None, tuple(cells))
             elif target.is_complete and target.size > 0:
                 count = target.size
+                if start < 0 or start + count > obj.size:
+                    continue
+                cells = self.input_cells(state, name, target)
+                write = StubWrite(f"*{param.name}", target, tuple(cells))
             else:
                 continue
-            if count <= 0 or start < 0 or start + count > obj.size:
-                continue
-            fresh = z3.BitVec(f"{fn.name}#{index}.{param.name}", count * 8)
             writable = state.writable(arg.base)
-            writable.cells[start:start + count] = [(fresh, j) for j in range(count)]
+            writable.cells[start:start + count] = cells
             state.written_objects.add(arg.base)
-            writes.append((param.name, fresh, count))
+            writes.append(write)
         return tuple(writes)
 
     # ----------------------------------------------------------------- lvalues

@@ -101,8 +101,13 @@ def object_names(state: State) -> dict[int, str]:
 
 
 def _root_cells(state: State) -> list[list]:
-    """The initial contents of the case's inputs: parameters, and the globals the path used."""
+    """The initial contents of the case's inputs: parameters, the globals the path used,
+    and what its stub calls returned and wrote."""
     out = []
+    for call in state.stub_calls:
+        if call.result is not None:
+            out.append(symbolic_cells(call.result, call.result_type))
+        out.extend(list(w.cells) for w in call.writes)
     for root in state.inputs:
         if root.object_id is not None:
             if root.kind == "global" and root.object_id not in state.read_objects and \
@@ -193,21 +198,35 @@ def expected(model: z3.ModelRef, state: State, result_type: CType,
     counts: dict[str, int] = {}
     for call in state.stub_calls:
         counts[call.name] = counts.get(call.name, 0) + 1
-    return Expected(returns, tuple(written), tuple(sorted(counts.items())), objects)
+    ending = exit_status = None
+    if state.ending is not None:
+        ending, status = state.ending
+        if isinstance(status, z3.BitVecRef):
+            exit_status = IntValue(_eval_bits(model, status)).value
+            exit_status = exit_status - (1 << 32) if exit_status >= 1 << 31 else exit_status
+    return Expected(returns, tuple(written), tuple(sorted(counts.items())), objects,
+                    ending, exit_status)
 
 
 def stub_scripts(model: z3.ModelRef, state: State) -> tuple[StubScript, ...]:
+    """Per stub, what each of its calls on the path returns and writes."""
+    names = object_names(state)
     scripts: dict[str, list[StubCall]] = {}
     for call in state.stub_calls:
         ret = None
         if call.result is not None:
             ret = value_of(model, symbolic_cells(call.result, call.result_type),
-                           call.result_type)
-        writes = tuple(
-            Binding(f"*(unsigned char *){name}", "unsigned char @[]",
-                    BytesValue(_eval_bits(model, bits).to_bytes(count, "little")))
-            for name, bits, count in call.writes)
-        scripts.setdefault(call.name, []).append(StubCall(ret, writes))
+                           call.result_type, names, state.aliases)
+        writes = []
+        for w in call.writes:
+            if w.type is None:
+                data = bytes(_eval_bits(model, memory.byte_of(c)) for c in w.cells)
+                writes.append(Binding(w.target, "unsigned char @[]", BytesValue(data)))
+            else:
+                writes.append(Binding(w.target, declaration_of(w.type),
+                                      value_of(model, list(w.cells), w.type, names,
+                                               state.aliases)))
+        scripts.setdefault(call.name, []).append(StubCall(ret, tuple(writes)))
     return tuple(StubScript(name, tuple(calls)) for name, calls in sorted(scripts.items()))
 
 
@@ -244,6 +263,9 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
         if call.result is not None:
             leaves.extend(_leaves(symbolic_cells(call.result, call.result_type),
                                   call.result_type))
+        for w in call.writes:
+            if w.type is not None:
+                leaves.extend(_leaves(list(w.cells), w.type))
     # pointers in parameters and globals are set, pointers inside what they point to are
     # NULL unless the path needs them: short, readable structures
     non_null = [z3.Not(p.pointer.null_condition()) if p.depth == 0

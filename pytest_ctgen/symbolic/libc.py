@@ -163,11 +163,7 @@ def _terminated(state: State, p: PtrVal, name: str) -> list[z3.BitVecRef]:
 
 
 def _strlen(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-    chars = _terminated(state, _target(state, args[0], "strlen"), "strlen")
-    result: z3.BitVecRef = z3.BitVecVal(len(chars), 64)
-    for k in reversed(range(len(chars))):
-        result = z3.If(chars[k] == 0, z3.BitVecVal(k, 64), result)
-    return result
+    return _first_nul(_terminated(state, _target(state, args[0], "strlen"), "strlen"))
 
 
 def _compare_strings(state: State, args: list[SymValue], limit: z3.BitVecRef | None,
@@ -217,6 +213,120 @@ def _strchr(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue
     return PtrVal(s.base, z3.simplify(s.offset + index), z3.simplify(z3.Not(found)))
 
 
+def _copy_string(state: State, args: list[SymValue], limit: SymValue | None,
+                 name: str) -> SymValue:
+    """strcpy (no `limit`) or strncpy: the bytes of the source up to its NUL, and for
+    strncpy NUL padding up to the limit; the copy stays inside the destination."""
+    dst = _target(state, args[0], name)
+    src = _target(state, args[1], name)
+    room_dst, room_src = _room(state, dst), _room(state, src)
+    if limit is None:
+        chars = _terminated(state, src, name)
+        length = _first_nul(chars)
+        state.assume(z3.ULT(length, room_dst))
+        count = min(room_dst, len(chars))
+        writes = [(k, z3.ULE(z3.BitVecVal(k, 64), length), chars[k]) for k in range(count)]
+    else:
+        n, count = _length(state, limit, room_dst)
+        count = min(count, room_dst)
+        readable = min(count, room_src)
+        chars = [_byte(state, src, k) for k in range(readable)]
+        # reading stops at the first NUL or at n: both must come inside the source
+        state.assume(z3.Or(z3.ULE(n, readable), *[ch == 0 for ch in chars]))
+        writes = []
+        ended: z3.BoolRef = z3.BoolVal(False)
+        for k in range(count):
+            value = z3.If(ended, _ZERO8, chars[k]) if k < readable else _ZERO8
+            writes.append((k, _within(k, n), value))
+            if k < readable:
+                ended = z3.Or(ended, chars[k] == 0)
+    for k, taken, value in writes:
+        old = _byte(state, dst, k)
+        _store_byte(state, dst, k, z3.simplify(z3.If(taken, value, old)))
+    return dst
+
+
+def _first_nul(chars: list[z3.BitVecRef]) -> z3.BitVecRef:
+    """The index of the first NUL of `chars` (one of them is NUL)."""
+    result: z3.BitVecRef = z3.BitVecVal(len(chars), 64)
+    for k in reversed(range(len(chars))):
+        result = z3.If(chars[k] == 0, z3.BitVecVal(k, 64), result)
+    return result
+
+
+def _strcpy(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    return _copy_string(state, args, None, "strcpy")
+
+
+def _strncpy(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    return _copy_string(state, args, args[2], "strncpy")
+
+
+# ---------------------------------------------------------------------------- ctype.h
+# glibc in the "C" locale: a classifier returns its class's bit of the character table
+# (not 1), which is what a unit that stores or returns the result observes.
+
+def _char_arg(state: State, c: SymValue) -> z3.BitVecRef:
+    """The argument of a ctype function: EOF or an unsigned char value (others are
+    undefined behaviour)."""
+    assert isinstance(c, z3.BitVecRef) and c.size() == 32
+    state.assume(z3.Or(c == -1, z3.And(c >= 0, c <= 255)))
+    return c
+
+
+def _between(c: z3.BitVecRef, low: str, high: str) -> z3.BoolRef:
+    return z3.And(c >= ord(low), c <= ord(high))
+
+
+_UPPER = lambda c: _between(c, "A", "Z")  # noqa: E731
+_LOWER = lambda c: _between(c, "a", "z")  # noqa: E731
+_DIGIT = lambda c: _between(c, "0", "9")  # noqa: E731
+_ALPHA = lambda c: z3.Or(_UPPER(c), _LOWER(c))  # noqa: E731
+_SPACE = lambda c: z3.Or(c == 32, _between(c, "\t", "\r"))  # noqa: E731
+_PRINT = lambda c: _between(c, " ", "~")  # noqa: E731
+_GRAPH = lambda c: _between(c, "!", "~")  # noqa: E731
+
+#: classifier -> (the class's bit in glibc's table, membership in the "C" locale)
+_CLASSES: dict[str, tuple[int, Callable[[z3.BitVecRef], z3.BoolRef]]] = {
+    "isupper": (0x100, _UPPER),
+    "islower": (0x200, _LOWER),
+    "isalpha": (0x400, _ALPHA),
+    "isdigit": (0x800, _DIGIT),
+    "isxdigit": (0x1000, lambda c: z3.Or(_DIGIT(c), _between(c, "a", "f"),
+                                         _between(c, "A", "F"))),
+    "isspace": (0x2000, _SPACE),
+    "isprint": (0x4000, _PRINT),
+    "isgraph": (0x8000, _GRAPH),
+    "isblank": (0x1, lambda c: z3.Or(c == 32, c == 9)),
+    "iscntrl": (0x2, lambda c: z3.Or(_between(c, "\0", "\x1f"), c == 127)),
+    "ispunct": (0x4, lambda c: z3.And(_GRAPH(c), z3.Not(_ALPHA(c)), z3.Not(_DIGIT(c)))),
+    "isalnum": (0x8, lambda c: z3.Or(_ALPHA(c), _DIGIT(c))),
+}
+
+
+def _classifier(name: str) -> Model:
+    bit, member = _CLASSES[name]
+
+    def model(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+        c = _char_arg(state, args[0])
+        return z3.If(member(c), z3.BitVecVal(bit, 32), z3.BitVecVal(0, 32))
+    return model
+
+
+def _toupper(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    c = args[0]
+    assert isinstance(c, z3.BitVecRef)
+    state.assume(z3.And(c >= -128, c <= 255))  # glibc's table; beyond it is undefined
+    return z3.If(_LOWER(c), c - 32, c)
+
+
+def _tolower(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    c = args[0]
+    assert isinstance(c, z3.BitVecRef)
+    state.assume(z3.And(c >= -128, c <= 255))
+    return z3.If(_UPPER(c), c + 32, c)
+
+
 MODELS: dict[str, Model] = {
     "fabs": _fabs,
     "fabsf": _fabs,
@@ -231,8 +341,25 @@ MODELS: dict[str, Model] = {
     "strcmp": _strcmp,
     "strncmp": _strncmp,
     "strchr": _strchr,
+    "strcpy": _strcpy,
+    "strncpy": _strncpy,
+    "toupper": _toupper,
+    "tolower": _tolower,
+    **{name: _classifier(name) for name in _CLASSES},
+}
+
+#: Library functions that end the program: a path reaching one ends there, and the case
+#: records how (the harness intercepts them so that the run can check it).
+PATH_ENDS: dict[str, str] = {
+    "exit": "exit",
+    "_Exit": "exit",
+    "quick_exit": "exit",
+    "abort": "abort",
+    "__assert_fail": "assertion failure",
 }
 
 
-def is_modelled(name: str) -> bool:
-    return name in MODELS
+def is_modelled(name: str, library: bool) -> bool:
+    """Whether the undefined function `name` needs no stub: it ends the path (the harness
+    intercepts those), or it is a modelled function of the C library."""
+    return name in PATH_ENDS or (library and name in MODELS)

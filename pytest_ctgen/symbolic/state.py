@@ -60,9 +60,18 @@ class StubCallRecord:
     index: int
     result_type: CType
     result: SymValue | None
-    # what the call wrote through its pointer parameters: (parameter name, bytes as one
-    # bit-vector, number of bytes)
-    writes: tuple[tuple[str, z3.BitVecRef, int], ...] = ()
+    writes: tuple["StubWrite", ...] = ()
+
+
+@dataclass(frozen=True)
+class StubWrite:
+    """What a stub call wrote: `target` is the lvalue in the stub's scope (`*quality`,
+    a global's name, or `*(unsigned char *)buf` for a buffer), `cells` the fresh contents,
+    of type `type` (None for a buffer written as bytes)."""
+
+    target: str
+    type: CType | None
+    cells: tuple
 
 
 class State:
@@ -91,6 +100,8 @@ class State:
         self.overflows: list[z3.BoolRef] = []  # conditions of signed overflow on the path
         self.callee_returns: list[tuple[int, int]] = []  # (id of the callee's CFG, block)
         self.result: SymValue | None = None
+        # how the path ended when it did not return: ("exit", status), ("abort", None)
+        self.ending: tuple[str, SymValue | None] | None = None
         self.finished = False
         self.token = object()
 
@@ -116,6 +127,7 @@ class State:
         s.overflows = list(self.overflows)
         s.callee_returns = list(self.callee_returns)
         s.result = self.result
+        s.ending = self.ending
         s.finished = self.finished
         s.token = object()
         self.token = object()  # both sides copy shared objects before writing them

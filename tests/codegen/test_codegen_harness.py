@@ -197,7 +197,7 @@ def test_driver_reports_wrong_predictions(tmp_path: Path) -> None:
     fails = [ln for ln in lines if ln.startswith("FAIL")]
     assert fails == [
         "FAIL id_i32[case4]: return: predicted 7, observed 5",
-        "FAIL bump[case2]: g_mode: predicted 2, observed 1",
+        "FAIL bump[case2]: g_mode: predicted 2, observed 1; stub calls: log_event()",
     ]
     total = len(fc.all_cases())
     assert lines[-1] == f"{total - 2} passed, 2 failed"
