@@ -460,12 +460,18 @@ static CTGEN_INLINE void ctgen_report_calls(ctgen_ctx *ctx)
 #define CTGEN_ABORTED 2
 #define CTGEN_ASSERT_FAILED 3
 
+#if defined(__GNUC__)
+#define CTGEN_NORETURN __attribute__((noreturn))
+#else
+#define CTGEN_NORETURN
+#endif
+
 static jmp_buf ctgen_end_jump;
 static int ctgen_end_armed;
 static int ctgen_end_how = CTGEN_RETURNED;
 static int ctgen_end_status;
 
-static CTGEN_INLINE void ctgen_end(int how, int status)
+CTGEN_NORETURN static CTGEN_INLINE void ctgen_end(int how, int status)
 {
     if (!ctgen_end_armed) /* a case that predicts a return: end as a crash does */
         raise(SIGABRT);
@@ -475,23 +481,24 @@ static CTGEN_INLINE void ctgen_end(int how, int status)
     longjmp(ctgen_end_jump, 1);
 }
 
-static CTGEN_INLINE void ctgen_exit(int status)
+CTGEN_NORETURN static CTGEN_INLINE void ctgen_exit(int status)
 {
     ctgen_end(CTGEN_EXITED, status);
 }
 
-static CTGEN_INLINE void ctgen_quick_exit(int status)
+CTGEN_NORETURN static CTGEN_INLINE void ctgen_quick_exit(int status)
 {
     ctgen_end(CTGEN_EXITED, status);
 }
 
-static CTGEN_INLINE void ctgen_abort(void)
+CTGEN_NORETURN static CTGEN_INLINE void ctgen_abort(void)
 {
     ctgen_end(CTGEN_ABORTED, 0);
 }
 
-static CTGEN_INLINE void ctgen_assert_fail(const char *assertion, const char *file,
-                                          unsigned int line, const char *function)
+CTGEN_NORETURN static CTGEN_INLINE void ctgen_assert_fail(const char *assertion,
+                                                         const char *file, unsigned int line,
+                                                         const char *function)
 {
     (void)assertion;
     (void)file;

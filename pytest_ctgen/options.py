@@ -17,6 +17,7 @@ class Options:
     max_depth: int = 64
     timeout: float = 30.0
     array_size: int = 10
+    stub_globals: str = "modifies"  # which globals stubs may write: "modifies" or "all"
     case_timeout: float = 5.0
     isolate: str = "fork"
     regenerate: bool = False

@@ -20,7 +20,7 @@ from .frontend.loader import load_unit
 from .frontend.preprocess import preprocess
 from .frontend.unit import Function
 from .ir.cfg import Call
-from .ir.lower import lower_unit
+from .ir.lower import Program, lower_unit
 from .options import Options
 from .symbolic.libc import is_modelled
 from .search.generator import SearchOptions, generate_function
@@ -124,7 +124,7 @@ def _generate_cases(path: Path, display: str, options: Options, text: str
     unit = load_unit(path, flags, preprocessed=text)
     program = lower_unit(unit)
     search = SearchOptions(max_depth=options.max_depth, timeout=options.timeout,
-                           array_size=options.array_size)
+                           array_size=options.array_size, stub_globals=options.stub_globals)
     functions: list[FunctionCases] = []
     seconds: dict[str, float] = {}
     for fn in unit.defined_functions():
@@ -145,11 +145,16 @@ def _generate_cases(path: Path, display: str, options: Options, text: str
                                       f"{type(err).__name__}: {err}")
         seconds[fn.name] = time.monotonic() - start
         functions.append(replace(result, generation_seconds=seconds[fn.name]))
+    return FileCases(display, tuple(functions), stubs_of(program)), seconds
+
+
+def stubs_of(program: Program) -> tuple[StubPrototype, ...]:
+    """The stubs the harness of `program`'s unit defines: the undefined functions it calls,
+    except the modelled library functions and those that end the program."""
     called = {s.function for cfg in program.cfgs.values() for b in cfg.blocks
               for s in b.stmts if isinstance(s, Call)}
-    stubs = tuple(stub_prototype(f) for f in unit.undefined_functions()
-                  if f.name in called and not is_modelled(f.name, f.is_library))
-    return FileCases(display, tuple(functions), stubs), seconds
+    return tuple(stub_prototype(f) for f in program.unit.undefined_functions()
+                 if f.name in called and not is_modelled(f.name, f.is_library))
 
 
 def _argument_kind(ctype: CType) -> str:

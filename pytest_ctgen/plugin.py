@@ -41,6 +41,10 @@ def pytest_addoption(parser: pytest.Parser) -> None:
            type=float)
     option("array-size", "string", "elements of the object a pointer input points to "
                                    "(default 10)", type=int)
+    option("stub-globals", "string", "globals a stub call may write: those the function "
+                                     "lists in __rtt_modifies and the volatile ones "
+                                     "(modifies, default) or every global of the file (all)",
+           choices=("modifies", "all"))
     option("case-timeout", "string", "seconds after which a running case fails as a hang "
                                      "(default 5)", type=float)
     option("isolate", "string", "run each case in a forked child (fork, default) or in "
@@ -89,6 +93,7 @@ def _build_options(config: pytest.Config):
         max_depth=int(_setting(config, "max_depth", 64)),
         timeout=float(_setting(config, "timeout", 30.0)),
         array_size=int(_setting(config, "array_size", 10)),
+        stub_globals=str(_setting(config, "stub_globals", "modifies")),
         case_timeout=float(_setting(config, "case_timeout", 5.0)),
         isolate=str(_setting(config, "isolate", "fork")),
         regenerate=bool(config.option.ctgen_regenerate),

@@ -107,6 +107,10 @@ def measure(build_dir: Path, unit_source: Path,
     return summarize(files)
 
 
+#: Functions the harness renames when it includes the unit, by their name in the unit.
+_RENAMED_IN_HARNESS = {"ctgen_unit_main": "main"}
+
+
 def summarize(files: Iterable[Mapping[str, Any]]) -> dict[str, FunctionCoverage]:
     """Per-function coverage from gcovr JSON `files` entries (all of one source file)."""
     counts: dict[str, dict[int, int]] = {}  # function -> line -> hits
@@ -116,10 +120,12 @@ def summarize(files: Iterable[Mapping[str, Any]]) -> dict[str, FunctionCoverage]
     for f in files:
         for fn in f.get("functions", []):
             name = fn.get("name") or fn.get("demangled_name") or ""
+            name = _RENAMED_IN_HARNESS.get(name, name)
             starts.setdefault(name, int(fn.get("lineno", 0)))
             calls[name] = calls.get(name, 0) + int(fn.get("execution_count", 0))
         for ln in f.get("lines", []):
             name = ln.get("function_name")
+            name = _RENAMED_IN_HARNESS.get(name, name)
             if not name or ln.get("gcovr/excluded") or ln.get("gcovr/noncode"):
                 continue
             number = int(ln["line_number"])

@@ -25,6 +25,7 @@ from .expr import (
     StringLit, Unary, VarRef, is_null_constant)
 
 # Builtins whose value is their first argument (hints to the optimizer only).
+_FUNCTION_NAME_IDS = frozenset({"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"})
 _TRANSPARENT_BUILTINS = {"__builtin_expect": 0, "__builtin_expect_with_probability": 0}
 
 
@@ -127,6 +128,9 @@ class _ExprLowerer:
     def resolve_type(self, type_node: c_ast.Node) -> CType:
         assert self.unit.resolver is not None
         return self.unit.resolver.resolve(type_node)
+
+    def declared(self, name: str) -> bool:
+        return any(name in scope for scope in self.scopes) or name in self.unit.globals
 
     def lookup(self, name: str, node: c_ast.Node) -> object:
         for scope in reversed(self.scopes):
@@ -275,6 +279,9 @@ class _ExprLowerer:
         return method(node)
 
     def expr_ID(self, node: c_ast.ID) -> Expr:
+        if node.name in _FUNCTION_NAME_IDS and not self.declared(node.name):
+            # the predefined `static const char __func__[] = "name"` (and gcc's spellings)
+            return self.lvalue(c_ast.Constant("string", f'"{self.fn.name}"', node.coord))
         target = self.lookup(node.name, node)
         if isinstance(target, tuple):
             value, ctype = target
@@ -358,10 +365,11 @@ class _ExprLowerer:
             return self.resolve_type(node.type)
         # Lower without keeping anything: sizeof does not evaluate its operand.
         saved_cur, saved_len, saved_blocks = self.cur, len(self.cur.stmts), len(self.blocks)
-        saved_temps = len(self.temps)
+        saved_temps, saved_terminator = len(self.temps), saved_cur.terminator
         try:
             e = self.expr(node)
         finally:
+            saved_cur.terminator = saved_terminator
             del saved_cur.stmts[saved_len:]
             del self.blocks[saved_blocks:]
             del self.temps[saved_temps:]
@@ -449,6 +457,25 @@ class _ExprLowerer:
         for e in node.exprs[:-1]:
             self.effect(e)
         return self.expr(node.exprs[-1])
+
+    def expr_Compound(self, node: c_ast.Compound) -> Expr:
+        """A GNU statement expression `({ ...; e; })`: its value is that of its last
+        statement, an expression (glibc's assert and many MIN/MAX macros use them)."""
+        items = node.block_items or []
+        self.scopes.append({})
+        assert self.unit.resolver is not None
+        self.unit.resolver.push_scope()
+        try:
+            for item in items[:-1]:
+                self.statement(item)
+            last = items[-1] if items else None
+            if last is None or hasattr(self, f"stmt_{type(last).__name__}"):
+                self.statement(last)
+                return Const(INT, 0)  # a statement expression of type void
+            return self.rvalue(last)
+        finally:
+            self.unit.resolver.pop_scope()
+            self.scopes.pop()
 
     def expr_TernaryOp(self, node: c_ast.TernaryOp) -> Expr:
         then_b, else_b, join = self.new_block(), self.new_block(), self.new_block()
@@ -585,6 +612,8 @@ class _ExprLowerer:
                 self.effect(e)
         elif isinstance(node, c_ast.Cast):
             self.effect(node.expr)
+        elif isinstance(node, c_ast.Compound):  # a GNU statement expression, value unused
+            self.stmt_Compound(node)
         elif isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
             join = self.new_block()
             rest = self.new_block()

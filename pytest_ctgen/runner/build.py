@@ -170,8 +170,10 @@ def build_harness(harness_source: str, *, cflags: Sequence[str] = (),
         _run([cc, *cflags, "-c", str(build.source), "-o", str(obj), "-fPIC", "-O0", "-g",
               "--coverage", "-DCTGEN_COVERAGE", f"-I{c_harness_dir()}"], "compiling the harness")
         # -z defs: an undefined symbol (a global the unit only declares) fails here, not at load.
+        # -Bsymbolic: the unit's calls reach the unit's functions and the stubs even when the
+        # process has a function of the same name (libc's send, zlib's crc32...).
         _run([cc, "-shared", "--coverage", "-o", str(build.library), str(obj), *ldflags,
-              "-lm", "-Wl,-z,defs"], "linking the harness")
+              "-lm", "-Wl,-z,defs", "-Wl,-Bsymbolic"], "linking the harness")
         (directory / _DONE).write_text(key + "\n", encoding="utf-8")
     return build
 

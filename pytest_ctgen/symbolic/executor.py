@@ -691,7 +691,7 @@ class Executor:
                 if start < 0 or start + count > obj.size:
                     continue
                 cells = self.input_cells(state, name, target)
-                write = StubWrite(f"*{param.name}", target, tuple(cells))
+                write = StubWrite(f"(*{param.name})", target, tuple(cells))
             else:
                 continue
             writable = state.writable(arg.base)

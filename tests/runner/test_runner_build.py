@@ -12,6 +12,9 @@ from pytest_ctgen.cases import Binding, Case, Expected, FileCases, FunctionCases
 from pytest_ctgen.codegen.harness import generate_harness
 from pytest_ctgen.coverage.gcov import FunctionCoverage, measure, merge, percent, totals
 from pytest_ctgen.errors import BuildError
+from pytest_ctgen.frontend.loader import load_unit
+from pytest_ctgen.ir.lower import lower_unit
+from pytest_ctgen.pipeline import stubs_of
 from pytest_ctgen.runner.build import (
     build_harness,
     c_harness_dir,
@@ -137,7 +140,8 @@ def test_gcov_counts_match_the_examples(tmp_path: Path) -> None:
     expected = _examples_expected()
     for file_name, functions in expected.items():
         unit = REPO / "examples" / file_name
-        build = build_harness(generate_harness(FileCases(f"examples/{file_name}", ()),
+        stubs = stubs_of(lower_unit(load_unit(unit, ["-std=c11"])))
+        build = build_harness(generate_harness(FileCases(f"examples/{file_name}", (), stubs),
                                                str(unit)),
                               cflags=["-std=c11"], cache_dir=tmp_path / "c")
         cov = measure(build.directory, unit)

@@ -86,7 +86,7 @@ def test_stub_out_parameters_are_scripted_per_call(generated_run) -> None:  # ty
     assert len(high) == 1
     (script,) = high[0].stubs
     assert script.name == "sensor_read" and len(script.calls) == 2
-    assert [w.name for call in script.calls for w in call.writes] == ["*value", "*value"]
+    assert [w.name for call in script.calls for w in call.writes] == ["(*value)", "(*value)"]
     a, b = (call.writes[0].value.value for call in script.calls)
     assert 100 < a < b
     assert [s.name for s in generated.cases.stubs] == ["sensor_read"]
