@@ -3,9 +3,9 @@
  *
  * pytest-ctgen preprocesses every unit with -DCTGEN_ANALYSIS and
  * `-include ctgen_analysis.h`, so these definitions win over the no-op ones
- * in ctgen.h (which are guarded by #ifndef CTGEN_ANALYSIS).  For now the
- * annotations are dropped here as well; annotation support will replace the
- * definitions below with forms the front end can read back from the AST.
+ * in ctgen.h (which are guarded by #ifndef CTGEN_ANALYSIS).  An annotation the
+ * front end reads becomes a call of a reserved `__ctgen_annotation_*` name, which
+ * the lowering takes out of the code; the others are still dropped here.
  */
 #ifndef CTGEN_ANALYSIS_H
 #define CTGEN_ANALYSIS_H
@@ -13,7 +13,7 @@
 #define __rtt_precondition(...)   ((void)0)
 #define __rtt_postcondition(...)  ((void)0)
 #define __rtt_testcase(...)       ((void)0)
-#define __rtt_modifies(...)       ((void)0)
+#define __rtt_modifies(...)       __ctgen_annotation_modifies(__VA_ARGS__)
 #define __rtt_assert(...)         ((void)0)
 #define __rtt_aux(...)            ((void)0)
 #define __rtt_assign(...)         ((void)0)

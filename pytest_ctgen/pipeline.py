@@ -136,7 +136,8 @@ def _generate_cases(path: Path, display: str, options: Options, text: str
             result = _skipped(fn, str(failure))
         else:
             try:
-                result = generate_function(program, fn.name, search)
+                modifies = frozenset(program.modifies.get(fn.name, ()))
+                result = generate_function(program, fn.name, replace(search, modifies=modifies))
             except CtgenError as err:
                 result = _skipped(fn, str(err))
             except Exception as err:  # a defect of ours must not end the session

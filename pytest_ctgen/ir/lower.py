@@ -11,12 +11,12 @@ from typing import Callable
 
 from pycparser import c_ast
 
-from ..errors import CtgenError, SourceLocation, UnsupportedError
+from ..errors import AnnotationError, CtgenError, SourceLocation, UnsupportedError
 from ..frontend.ctype import (
     DOUBLE, INT, LONG, SIZE_T, UINT, ArrayType, CType, EnumType, FloatType, FunctionType,
     IntType, PointerType, RecordType, VoidType, integer_promotion, unqualified_equal,
     usual_arithmetic_conversion)
-from ..frontend.unit import LOCAL, STATIC_LOCAL, Function, Unit, Variable
+from ..frontend.unit import GLOBAL, LOCAL, STATIC_LOCAL, Function, Unit, Variable
 from .cfg import CFG, Assign, Block, Branch, Call, Goto, Init, Return, Stmt, Switch, ZeroFill
 from .constants import (
     convert_constant, fold, parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal)
@@ -25,6 +25,8 @@ from .expr import (
     StringLit, Unary, VarRef, is_null_constant)
 
 # Builtins whose value is their first argument (hints to the optimizer only).
+#: The analysis header turns the annotations the front end reads into calls of these names.
+ANNOTATION_PREFIX = "__ctgen_annotation_"
 _FUNCTION_NAME_IDS = frozenset({"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"})
 _TRANSPARENT_BUILTINS = {"__builtin_expect": 0, "__builtin_expect_with_probability": 0}
 
@@ -40,6 +42,8 @@ class Program:
     failures: dict[str, CtgenError] = field(default_factory=dict)
     static_inits: dict[Variable, list[Stmt]] = field(default_factory=dict)
     static_locals: dict[str, list[Variable]] = field(default_factory=dict)
+    # per function, the globals its `__rtt_modifies` annotations name
+    modifies: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 def lower_unit(unit: Unit) -> Program:
@@ -866,11 +870,29 @@ class FunctionLowerer(_ExprLowerer):
     def statement(self, node: c_ast.Node | None) -> None:
         if node is None:
             return
+        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and \
+                node.name.name.startswith(ANNOTATION_PREFIX):
+            self.annotation(node.name.name.removeprefix(ANNOTATION_PREFIX), node)
+            return
         method = getattr(self, f"stmt_{type(node).__name__}", None)
         if method is not None:
             method(node)
         else:
             self.effect(node)
+
+    def annotation(self, kind: str, node: c_ast.FuncCall) -> None:
+        """Record an annotation of the function (see c_harness/ctgen_analysis.h)."""
+        args = node.args.exprs if node.args is not None else []
+        if kind == "modifies":
+            for arg in args:
+                target = self.lookup(arg.name, arg) if isinstance(arg, c_ast.ID) else None
+                if not isinstance(target, Variable) or target.kind != GLOBAL:
+                    raise AnnotationError("__rtt_modifies names a global variable",
+                                          self.loc(arg))
+                names = self.program.modifies.setdefault(self.fn.name, ())
+                self.program.modifies[self.fn.name] = names + (target.name,)
+            return
+        raise AnnotationError(f"unknown annotation '{kind}'", self.loc(node))
 
     def stmt_Compound(self, node: c_ast.Compound) -> None:
         self.scopes.append({})

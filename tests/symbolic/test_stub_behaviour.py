@@ -219,3 +219,54 @@ def _replace_case(generated: Generated, function: str, case) -> Generated:  # ty
         replace(f, cases=tuple(case if c.number == case.number else c for c in f.cases))
         if f.name == function else f for f in generated.cases.functions)
     return replace(generated, cases=replace(generated.cases, functions=functions))
+
+
+MODIFIES_UNIT = r"""
+#include "ctgen.h"
+#include <stdint.h>
+
+extern void refresh(void);
+uint8_t g_mode;
+uint8_t g_other;
+
+int mode_after_refresh(void)
+{
+    __rtt_modifies(g_mode);
+    refresh();
+    if (g_mode == 3u) {
+        return 1;
+    }
+    if (g_other == 7u) {     /* read only: the stub cannot have changed it */
+        return 2;
+    }
+    return 0;
+}
+
+int bad_annotation(void)
+{
+    __rtt_modifies(g_mode + 1);
+    return 0;
+}
+"""
+
+
+def test_stubs_write_the_globals_listed_in_rtt_modifies(tmp_path: Path) -> None:
+    from pytest_ctgen.frontend.preprocess import harness_dir
+
+    unit = tmp_path / "modifies.c"
+    unit.write_text(MODIFIES_UNIT)
+    options = Options(timeout=30.0, cflags=(f"-I{harness_dir()}",))
+    generated = generate_file(unit, "modifies.c", options)
+    fn = _function(generated, "mode_after_refresh")
+    assert fn.stop_reason == "exhausted" and fn.unreachable == ()
+    writes = {w.name for c in fn.cases for s in c.stubs for k in s.calls for w in k.writes}
+    assert writes == {"g_mode"}
+    run = FileRun(unit, generated, options, tmp_path / "builds")
+    for case in fn.cases:
+        assert run.run(fn.name, case.number).passed
+    assert run.coverage()["mode_after_refresh"].branches_covered == 4
+    bad = _function(generated, "bad_annotation")
+    assert bad.stop_reason == "skipped"
+    line = MODIFIES_UNIT.splitlines().index("    __rtt_modifies(g_mode + 1);") + 1
+    assert f"modifies.c:{line}:" in (bad.skip_reason or "")
+    assert "__rtt_modifies names a global variable" in (bad.skip_reason or "")
