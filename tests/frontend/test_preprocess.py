@@ -82,7 +82,8 @@ def test_annotations_expand_through_the_analysis_header(write_c):
     text = preprocess(path, [])
     body = text[text.index("int f(int x)"):]
     assert "__rtt" not in body
-    assert body.count("((void)0);") == 7
+    assert body.count("((void)0);") == 6  # the annotations the front end does not read yet
+    assert "__ctgen_annotation_modifies(g);" in body
     assert "g += (x);" in body
     parse(text, path)
 
