@@ -486,11 +486,6 @@ CTGEN_NORETURN static CTGEN_INLINE void ctgen_exit(int status)
     ctgen_end(CTGEN_EXITED, status);
 }
 
-CTGEN_NORETURN static CTGEN_INLINE void ctgen_quick_exit(int status)
-{
-    ctgen_end(CTGEN_EXITED, status);
-}
-
 CTGEN_NORETURN static CTGEN_INLINE void ctgen_abort(void)
 {
     ctgen_end(CTGEN_ABORTED, 0);

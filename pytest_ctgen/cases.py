@@ -214,7 +214,7 @@ class StubPrototype:
     prototype: str
     library: bool = False
     # how the stub logs each argument: (parameter name, "signed", "unsigned", "float",
-    # "pointer" or "other"); "..." last for a variadic function
+    # "pointer", "function" or "other"); ("...", "...") last for a variadic function
     params: tuple[tuple[str, str], ...] = ()
     header: str = ""  # for a library function, the system header declaring it
 

@@ -15,7 +15,7 @@ from . import __version__
 from .cases import FileCases, FunctionCases, STOP_SKIPPED, StubPrototype, file_cases_from_json, \
     file_cases_to_json
 from .errors import CtgenError
-from .frontend.ctype import ArrayType, CType, FloatType, FunctionType, IntType, PointerType
+from .frontend.ctype import CType, FloatType, FunctionType, IntType, PointerType
 from .frontend.loader import load_unit
 from .frontend.preprocess import preprocess
 from .frontend.unit import Function
@@ -163,9 +163,8 @@ def _argument_kind(ctype: CType) -> str:
         return "signed" if ctype.signed else "unsigned"
     if isinstance(ctype, FloatType):
         return "float"
-    if isinstance(ctype, (PointerType, ArrayType)):
-        return "function" if isinstance(ctype, PointerType) and \
-            isinstance(ctype.target, FunctionType) else "pointer"
+    if isinstance(ctype, PointerType):
+        return "function" if isinstance(ctype.target, FunctionType) else "pointer"
     return "other"
 
 

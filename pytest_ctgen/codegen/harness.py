@@ -298,7 +298,7 @@ _PREINCLUDED_HEADERS = frozenset({"setjmp.h", "signal.h", "stdarg.h", "stddef.h"
 
 #: How the harness renames, in the unit, the library functions that end the program.
 _PROGRAM_ENDS = (("exit", "ctgen_exit"), ("_Exit", "ctgen_exit"),
-                 ("quick_exit", "ctgen_quick_exit"), ("abort", "ctgen_abort"),
+                 ("quick_exit", "ctgen_exit"), ("abort", "ctgen_abort"),
                  ("__assert_fail", "ctgen_assert_fail"))
 
 _END_CODES = {"exit": "CTGEN_EXITED", "abort": "CTGEN_ABORTED",
@@ -333,9 +333,7 @@ def _log_call_line(stub: StubPrototype) -> str:
             values.append(f"{cast}{name}")
         else:
             formats.append({"...": "...", "function": "<function>"}.get(kind, "{...}"))
-    text = c_string(f"{stub.name}({', '.join(formats)})".replace("%", "%%")
-                    .replace("%%lld", "%lld").replace("%%llu", "%llu")
-                    .replace("%%g", "%g").replace("%%p", "%p"))
+    text = c_string(f"{stub.name}({', '.join(formats)})")  # names hold no '%'
     return f"ctgen_log_call({', '.join([text] + values)});"
 
 

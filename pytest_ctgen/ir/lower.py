@@ -24,10 +24,10 @@ from .expr import (
     CLASSIFY_BUILTINS, AddrOf, Binary, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Member, PtrAdd, PtrDiff,
     StringLit, Unary, VarRef, is_null_constant)
 
-# Builtins whose value is their first argument (hints to the optimizer only).
 #: The analysis header turns the annotations the front end reads into calls of these names.
 ANNOTATION_PREFIX = "__ctgen_annotation_"
 _FUNCTION_NAME_IDS = frozenset({"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"})
+# Builtins whose value is their first argument (hints to the optimizer only).
 _TRANSPARENT_BUILTINS = {"__builtin_expect": 0, "__builtin_expect_with_probability": 0}
 
 

@@ -678,22 +678,23 @@ class Executor:
             start = off.as_signed_long()
             target = ptype.target
             name = f"{fn.name}#{index}.{param.name}"
-            if isinstance(target, VoidType) or (isinstance(target, IntType) and
-                                                target.size == 1):
+            is_buffer = isinstance(target, VoidType) or (isinstance(target, IntType) and
+                                                         target.size == 1)
+            if is_buffer:
                 count = obj.size - start
-                if count <= 0 or start < 0:
-                    continue
+            elif target.is_complete and target.size > 0:
+                count = target.size
+            else:
+                continue
+            if count <= 0 or start < 0 or start + count > obj.size:
+                continue
+            if is_buffer:
                 fresh = z3.BitVec(name, count * 8)
                 cells = [(fresh, j) for j in range(count)]
                 write = StubWrite(f"*(unsigned char *){param.name}", None, tuple(cells))
-            elif target.is_complete and target.size > 0:
-                count = target.size
-                if start < 0 or start + count > obj.size:
-                    continue
+            else:
                 cells = self.input_cells(state, name, target)
                 write = StubWrite(f"(*{param.name})", target, tuple(cells))
-            else:
-                continue
             writable = state.writable(arg.base)
             writable.cells[start:start + count] = cells
             state.written_objects.add(arg.base)

@@ -8,7 +8,7 @@ from ..cases import (
     ArrayValue, Binding, BytesValue, Expected, FloatValue, IntValue, PointerValue,
     RecordValue, StubCall, StubScript, Value)
 from ..frontend.ctype import (
-    ArrayType, CType, FloatType, IntType, PointerType, RecordType, declaration_of)
+    INT, ArrayType, CType, FloatType, IntType, PointerType, RecordType, declaration_of)
 from ..frontend.unit import GLOBAL
 from . import memory
 from .memory import MemObject
@@ -202,8 +202,7 @@ def expected(model: z3.ModelRef, state: State, result_type: CType,
     if state.ending is not None:
         ending, status = state.ending
         if isinstance(status, z3.BitVecRef):
-            exit_status = IntValue(_eval_bits(model, status)).value
-            exit_status = exit_status - (1 << 32) if exit_status >= 1 << 31 else exit_status
+            exit_status = INT.wrap(_eval_bits(model, status))
     return Expected(returns, tuple(written), tuple(sorted(counts.items())), objects,
                     ending, exit_status)
 

@@ -313,18 +313,14 @@ def _classifier(name: str) -> Model:
     return model
 
 
-def _toupper(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-    c = args[0]
-    assert isinstance(c, z3.BitVecRef)
-    state.assume(z3.And(c >= -128, c <= 255))  # glibc's table; beyond it is undefined
-    return z3.If(_LOWER(c), c - 32, c)
-
-
-def _tolower(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-    c = args[0]
-    assert isinstance(c, z3.BitVecRef)
-    state.assume(z3.And(c >= -128, c <= 255))
-    return z3.If(_UPPER(c), c + 32, c)
+def _case_change(letters: Callable[[z3.BitVecRef], z3.BoolRef], delta: int) -> Model:
+    """toupper (lower-case letters, -32) or tolower (upper-case letters, +32)."""
+    def model(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+        c = args[0]
+        assert isinstance(c, z3.BitVecRef)
+        state.assume(z3.And(c >= -128, c <= 255))  # glibc's table; beyond it is undefined
+        return z3.If(letters(c), c + delta, c)
+    return model
 
 
 MODELS: dict[str, Model] = {
@@ -343,8 +339,8 @@ MODELS: dict[str, Model] = {
     "strchr": _strchr,
     "strcpy": _strcpy,
     "strncpy": _strncpy,
-    "toupper": _toupper,
-    "tolower": _tolower,
+    "toupper": _case_change(_LOWER, -32),
+    "tolower": _case_change(_UPPER, 32),
     **{name: _classifier(name) for name in _CLASSES},
 }
 

@@ -3,11 +3,12 @@ globals a stub writes, library functions that are stubbed, string and ctype mode
 calls that end the program. Every case is compiled and run; gcov measures the coverage."""
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from pytest_ctgen.cases import FunctionCases, IntValue, PointerValue
+from pytest_ctgen.cases import Case, FunctionCases, IntValue, PointerValue
 from pytest_ctgen.options import Options
 from pytest_ctgen.pipeline import FileRun, Generated, generate_file
 
@@ -207,14 +208,12 @@ def test_failure_shows_the_stub_calls_and_their_arguments(generated_run) -> None
     assert "stub calls: transmit(0x" in result.message, result.message
 
 
-def _with_wrong_return(case):  # type: ignore[no-untyped-def]
-    from dataclasses import replace
+def _with_wrong_return(case: Case) -> Case:
     wrong = IntValue(7 if case.expected.returns != IntValue(7) else 8)
     return replace(case, expected=replace(case.expected, returns=wrong))
 
 
-def _replace_case(generated: Generated, function: str, case) -> Generated:  # type: ignore[no-untyped-def]
-    from dataclasses import replace
+def _replace_case(generated: Generated, function: str, case: Case) -> Generated:
     functions = tuple(
         replace(f, cases=tuple(case if c.number == case.number else c for c in f.cases))
         if f.name == function else f for f in generated.cases.functions)
