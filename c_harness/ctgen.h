@@ -26,8 +26,11 @@
  *                                       (inside postconditions)
  *   __rtt_return                        the returned value (inside annotations;
  *                                       plain 0 in an ordinary build)
- *   __rtt_extern(NAME);                 marks the specification of an external
- *                                       function NAME that a stub will stand in for
+ *   __rtt_extern();                     first statement of a definition that is
+ *                                       the specification of an external function:
+ *                                       calls of it are stubbed, its pre- and
+ *                                       postconditions narrow what the stub may do,
+ *                                       and its body is never run
  */
 #ifndef CTGEN_H
 #define CTGEN_H

@@ -217,6 +217,13 @@ class StubPrototype:
     # "pointer", "function" or "other"); ("...", "...") last for a variadic function
     params: tuple[tuple[str, str], ...] = ()
     header: str = ""  # for a library function, the system header declaring it
+    # a specification's preconditions, checked on the arguments of every call:
+    # (the condition as C over the parameters and globals, "file:line" of the annotation)
+    preconditions: tuple[tuple[str, str], ...] = ()
+    # the unit itself defines the specification (under the function's name), so the run
+    # compiles a copy of the unit with that definition renamed
+    specified_in_unit: bool = False
+    static: bool = False  # the specification is a `static` function of the unit
 
 
 @dataclass(frozen=True)
@@ -360,7 +367,12 @@ def file_cases_to_json(fc: FileCases) -> str:
         "source": fc.source,
         "stubs": [{"name": s.name, "prototype": s.prototype,
                    "params": [list(p) for p in s.params],
-                   **({"library": True, "header": s.header} if s.library else {})}
+                   **({"library": True, "header": s.header} if s.library else {}),
+                   **({"preconditions": [{"condition": c, "at": at}
+                                         for c, at in s.preconditions]}
+                      if s.preconditions else {}),
+                   **({"specified_in_unit": True} if s.specified_in_unit else {}),
+                   **({"static": True} if s.static else {})}
                   for s in fc.stubs],
         "functions": [{
             "name": f.name,
@@ -385,7 +397,11 @@ def file_cases_from_json(text: str) -> FileCases:
         source=doc["source"],
         stubs=tuple(StubPrototype(s["name"], s["prototype"], s.get("library", False),
                                   tuple((n, k) for n, k in s.get("params", [])),
-                                  s.get("header", ""))
+                                  s.get("header", ""),
+                                  tuple((c["condition"], c["at"])
+                                        for c in s.get("preconditions", [])),
+                                  s.get("specified_in_unit", False),
+                                  s.get("static", False))
                     for s in doc.get("stubs", [])),
         functions=tuple(FunctionCases(
             name=f["name"],

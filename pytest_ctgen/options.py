@@ -4,6 +4,7 @@ from __future__ import annotations
 import fnmatch
 import json
 from dataclasses import asdict, dataclass
+from pathlib import Path
 
 
 @dataclass(frozen=True)
@@ -18,6 +19,10 @@ class Options:
     timeout: float = 30.0
     array_size: int = 10
     stub_globals: str = "modifies"  # which globals stubs may write: "modifies" or "all"
+    # C files analysed with every unit: specifications of external functions (never
+    # compiled) and implementations of them (executed and compiled with the unit)
+    stub_specs: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
     case_timeout: float = 5.0
     isolate: str = "fork"
     regenerate: bool = False
@@ -26,6 +31,17 @@ class Options:
         """Flags for preprocessing and building the unit."""
         return [*self.cflags, *(f"-I{d}" for d in self.include_dirs),
                 *(f"-D{d}" for d in self.defines)]
+
+    def files_for(self, unit: Path) -> tuple[Path, ...]:
+        """The spec and source files analysed with `unit` (never the unit itself)."""
+        own = unit.resolve()
+        return tuple(Path(f) for f in (*self.stub_specs, *self.sources)
+                     if Path(f).resolve() != own)
+
+    def sources_for(self, unit: Path) -> tuple[Path, ...]:
+        """The source files compiled with `unit`."""
+        own = unit.resolve()
+        return tuple(Path(f) for f in self.sources if Path(f).resolve() != own)
 
     def selects(self, function: str) -> bool:
         if self.functions and not any(fnmatch.fnmatchcase(function, g) for g in self.functions):

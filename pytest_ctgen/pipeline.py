@@ -14,7 +14,7 @@ from typing import Callable, TypeVar
 from . import __version__
 from .cases import FileCases, FunctionCases, STOP_SKIPPED, StubPrototype, file_cases_from_json, \
     file_cases_to_json
-from .errors import CtgenError
+from .errors import CtgenError, SourceLocation
 from .frontend.ctype import CType, FloatType, FunctionType, IntType, PointerType
 from .frontend.loader import load_unit
 from .frontend.preprocess import preprocess
@@ -60,7 +60,7 @@ def generate_file(path: Path, display: str, options: Options,
     """Generate the cases of every selected function defined in `path`. Raises CtgenError
     when the file does not preprocess or parse."""
     flags = options.compiler_flags()
-    text = preprocess(path, flags)
+    text = preprocess(path, flags, options.files_for(path))
     key = generation_key(text + "\0" + display, options)
     cache_file = cache_dir / f"{key}.json" if cache_dir is not None else None
     if cache_file is not None and cache_file.is_file() and not options.regenerate:
@@ -128,7 +128,8 @@ def _generate_cases(path: Path, display: str, options: Options, text: str
     functions: list[FunctionCases] = []
     seconds: dict[str, float] = {}
     for fn in unit.defined_functions():
-        if not _same_file(fn.location.file, path) or not options.selects(fn.name):
+        if not _same_file(fn.location.file, path) or not options.selects(fn.name) or \
+                fn.name in program.specs:
             continue
         start = time.monotonic()
         failure = program.failures.get(fn.name)
@@ -146,16 +147,49 @@ def _generate_cases(path: Path, display: str, options: Options, text: str
                                       f"{type(err).__name__}: {err}")
         seconds[fn.name] = time.monotonic() - start
         functions.append(replace(result, generation_seconds=seconds[fn.name]))
-    return FileCases(display, tuple(functions), stubs_of(program)), seconds
+    return FileCases(display, tuple(functions), stubs_of(program, path, display)), seconds
 
 
-def stubs_of(program: Program) -> tuple[StubPrototype, ...]:
+def shown_path(file: str, path: Path, display: str) -> str:
+    """How a location in `file` is shown when the unit `path` is shown as `display`: a
+    path relative to the place `display` is relative to, the same on every machine."""
+    if _same_file(file, path):
+        return display
+    base = Path(os.path.abspath(path)).parent
+    for _ in Path(display).parts[:-1]:
+        base = base.parent
+    try:
+        return Path(os.path.relpath(os.path.abspath(file), base)).as_posix()
+    except ValueError:  # another drive
+        return file
+
+
+def stubs_of(program: Program, path: Path | None = None, display: str = ""
+             ) -> tuple[StubPrototype, ...]:
     """The stubs the harness of `program`'s unit defines: the undefined functions it calls,
-    except the modelled library functions and those that end the program."""
+    except the modelled library functions and those that end the program, and the
+    functions with a specification. Locations are shown relative as `display` is."""
     called = {s.function for cfg in program.cfgs.values() for b in cfg.blocks
               for s in b.stmts if isinstance(s, Call)}
-    return tuple(stub_prototype(f) for f in program.unit.undefined_functions()
-                 if f.name in called and not is_modelled(f.name, f.is_library))
+
+    def shown(location: SourceLocation) -> str:
+        file = shown_path(location.file, path, display) if path else location.file
+        return f"{file}:{location.line}"
+
+    stubs = []
+    for f in program.unit.functions.values():
+        if f.name not in called:
+            continue
+        spec = program.specs.get(f.name)
+        if spec is not None:
+            stubs.append(replace(
+                stub_prototype(f),
+                preconditions=tuple((c.text, shown(c.location)) for c in spec.preconditions),
+                specified_in_unit=program.unit.in_main_file(spec.location),
+                static=f.is_static))
+        elif not f.is_defined and not is_modelled(f.name, f.is_library):
+            stubs.append(stub_prototype(f))
+    return tuple(stubs)
 
 
 def _argument_kind(ctype: CType) -> str:
@@ -209,16 +243,33 @@ class FileRun:
             raise self._error
         if self._lib is None:
             try:
-                source = generate_harness(self.generated.cases, str(self.path))
+                unit_include, extra_files, cflags = self.unit_for_build()
+                sources = [str(p.resolve()) for p in self.options.sources_for(self.path)]
+                source = generate_harness(self.generated.cases, unit_include, sources)
                 self._build = build_harness(
-                    source, cflags=self.options.compiler_flags(),
-                    key_material=self.generated.preprocessed, cache_dir=self.build_dir)
+                    source, cflags=cflags, key_material=self.generated.preprocessed,
+                    cache_dir=self.build_dir, extra_files=extra_files)
                 clear_coverage_data(self._build)
                 self._lib = load_library(self._build)
             except CtgenError as err:
                 self._error = err
                 raise
         return self._lib
+
+    def unit_for_build(self) -> tuple[str, dict[str, str], list[str]]:
+        """How the harness includes the unit: its path, or, when the unit specifies
+        external functions itself, a copy beside the harness with those definitions
+        renamed (see codegen.unit_copy); and the files and flags that takes."""
+        from .codegen.unit_copy import UNIT_COPY, specified_unit_copy
+
+        flags = self.options.compiler_flags()
+        specified = [s for s in self.generated.cases.stubs if s.specified_in_unit]
+        if not specified:
+            return str(self.path), {}, flags
+        text = self.path.read_text(encoding="utf-8", errors="surrogateescape")
+        copy = specified_unit_copy(text, str(self.path), specified)
+        # the copy's quoted includes are looked up where the unit is
+        return UNIT_COPY, {UNIT_COPY: copy}, ["-iquote", str(self.path.parent), *flags]
 
     def run(self, function: str, number: int):  # -> runner.execute.CaseRun
         from .runner.execute import run_case

@@ -31,6 +31,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("ctgen_include_dirs", "include directories for the units", type="linelist")
     parser.addini("ctgen_defines", "preprocessor defines for the units (NAME or NAME=VALUE)",
                   type="linelist")
+    parser.addini("ctgen_stub_specs", "C files with specifications of external functions "
+                                      "(definitions marked __rtt_extern()), for every unit",
+                  type="paths")
+    parser.addini("ctgen_sources", "C files implementing external functions, executed and "
+                                   "compiled with every unit instead of stubs", type="paths")
     option("functions", "args", "glob patterns of functions to test (comma-separated)")
     option("exclude", "args", "glob patterns of functions to skip (comma-separated)")
     option("criterion", "string", "coverage goal (default branch; branch coverage implies "
@@ -78,6 +83,16 @@ def _globs(value: Any) -> tuple[str, ...]:
     return tuple(g.strip() for item in items for g in str(item).split(",") if g.strip())
 
 
+def _existing_files(config: pytest.Config, ini: str) -> tuple[str, ...]:
+    """The files an ini setting lists (relative to the ini file), which must exist."""
+    files = []
+    for path in config.getini(ini):
+        if not Path(path).is_file():
+            raise pytest.UsageError(f"{ini}: no such file: {path}")
+        files.append(str(path))
+    return tuple(files)
+
+
 def _build_options(config: pytest.Config):
     from .options import Options
 
@@ -94,6 +109,8 @@ def _build_options(config: pytest.Config):
         timeout=float(_setting(config, "timeout", 30.0)),
         array_size=int(_setting(config, "array_size", 10)),
         stub_globals=str(_setting(config, "stub_globals", "modifies")),
+        stub_specs=_existing_files(config, "ctgen_stub_specs"),
+        sources=_existing_files(config, "ctgen_sources"),
         case_timeout=float(_setting(config, "case_timeout", 5.0)),
         isolate=str(_setting(config, "isolate", "fork")),
         regenerate=bool(config.option.ctgen_regenerate),
@@ -269,7 +286,8 @@ def _write_exports(ctgen: CtgenSession, out_dir: Path) -> None:
     from .codegen.export import write_export
 
     for path, run in ctgen.runs.items():
-        write_export(run.generated.cases, path, out_dir, ctgen.options.compiler_flags())
+        write_export(run.generated.cases, path, out_dir, ctgen.options.compiler_flags(),
+                     sources=ctgen.options.sources_for(path))
 
 
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config

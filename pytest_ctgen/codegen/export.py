@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 from ..cases import FileCases, file_cases_to_json
 from ..errors import CtgenError
 from .harness import generate_harness
+from .unit_copy import UNIT_COPY, specified_unit_copy
 
 DRIVER = "ctgen_driver.c"
 RUNTIME = "ctgen_runtime.h"
@@ -26,7 +27,7 @@ _MARK = "pytest-ctgen"
 # Flags whose argument is a path (attached, `-Iinc`, or separate, `-isystem inc`).
 _PATH_FLAGS = ("-I", "-iquote", "-isystem", "-idirafter", "-include", "-imacros")
 
-HarnessSourceFn = Callable[[FileCases, str], str]
+HarnessSourceFn = Callable[[FileCases, str, Sequence[str]], str]
 
 
 class ExportError(CtgenError):
@@ -125,12 +126,14 @@ clean:
 """
 
 
-def driver_text(fc: FileCases, unit_rel: str, harness_source_fn: HarnessSourceFn) -> str:
-    """`ctgen_driver.c`: the harness with its `main`, including the unit by relative path."""
+def driver_text(fc: FileCases, unit_rel: str, harness_source_fn: HarnessSourceFn,
+                sources_rel: Sequence[str] = ()) -> str:
+    """`ctgen_driver.c`: the harness with its `main`, including the unit (and the sources
+    it is tested with) by relative path."""
     return (f"/* {_MARK} standalone driver for {fc.source.replace('*/', '* /')}: "
             "see the Makefile beside it. */\n"
             "#ifndef CTGEN_DRIVER_MAIN\n#define CTGEN_DRIVER_MAIN 1\n#endif\n"
-            + harness_source_fn(fc, unit_rel))
+            + harness_source_fn(fc, unit_rel, sources_rel))
 
 
 def _owned(path: Path, source: str, force: bool) -> None:
@@ -166,13 +169,16 @@ def _write(path: Path, text: str) -> None:
 
 def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence[str] = (),
                  *, harness_source_fn: HarnessSourceFn | None = None,
-                 base_dir: Path | None = None, force: bool = False) -> Path:
+                 base_dir: Path | None = None, force: bool = False,
+                 sources: Sequence[Path] = ()) -> Path:
     """Write the export of `fc` into `out_dir/<name>/` and return that directory.
 
     - `unit_path` is the unit's source file, included by a path relative to the export;
     - `cflags` are the user's build flags; relative include paths in them are taken from
       `base_dir` (default: the current directory) and rewritten relative to the export;
-    - `harness_source_fn(fc, unit_include)` makes the harness text (default generate_harness);
+    - `harness_source_fn(fc, unit_include, sources)` makes the harness text (default
+      generate_harness);
+    - `sources` are the implementations of external functions the unit is tested with;
     - `force` allows overwriting files in the export that pytest-ctgen did not write.
 
     Writes `<name>.ctgen.json`, `ctgen_driver.c`, `ctgen_runtime.h` (and `ctgen.h`, which a
@@ -185,13 +191,26 @@ def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence
     runtime_dir = _c_harness_dir()
     unit_rel = Path(os.path.relpath(Path(unit_path).resolve(),
                                     export_dir.resolve())).as_posix()
-
-    files: dict[str, str] = {
+    flags = rebase_flags(cflags, base, export_dir)
+    files: dict[str, str] = {}
+    specified = [s for s in fc.stubs if s.specified_in_unit]
+    if specified:
+        # the unit specifies external functions: the driver includes a copy of it with
+        # those definitions renamed, whose quoted includes are looked up where the unit is
+        text = Path(unit_path).read_text(encoding="utf-8", errors="surrogateescape")
+        files[UNIT_COPY] = f"/* {_MARK}: {fc.source.replace('*/', '* /')} with its " \
+            "specifications of external functions renamed; regenerated with the export. */\n" \
+            + specified_unit_copy(text, unit_rel, specified)
+        flags = ["-iquote", Path(unit_rel).parent.as_posix(), *flags]
+        unit_rel = UNIT_COPY
+    files.update({
         f"{name}.ctgen.json": file_cases_to_json(fc),
-        DRIVER: driver_text(fc, unit_rel, fn),
+        DRIVER: driver_text(fc, unit_rel, fn, [
+            Path(os.path.relpath(Path(p).resolve(), export_dir.resolve())).as_posix()
+            for p in sources]),
         RUNTIME: (runtime_dir / RUNTIME).read_text(encoding="utf-8"),
-        MAKEFILE: makefile_text(fc, unit_rel, rebase_flags(cflags, base, export_dir)),
-    }
+        MAKEFILE: makefile_text(fc, unit_rel, flags),
+    })
     if (runtime_dir / ANNOTATIONS).is_file():
         files[ANNOTATIONS] = (runtime_dir / ANNOTATIONS).read_text(encoding="utf-8")
     if export_dir.exists() and not export_dir.is_dir():

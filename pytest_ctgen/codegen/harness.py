@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Sequence
 
 from ..cases import (
     ArrayValue,
@@ -313,6 +314,8 @@ def stub_symbol(stub: StubPrototype) -> str:
 
 def _renamed_prototype(stub: StubPrototype) -> str:
     text = stub.prototype.strip().rstrip(";")
+    if stub.static:
+        text = "static " + text
     symbol = stub_symbol(stub)
     if symbol == stub.name:
         return text
@@ -335,6 +338,14 @@ def _log_call_line(stub: StubPrototype) -> str:
             formats.append({"...": "...", "function": "<function>"}.get(kind, "{...}"))
     text = c_string(f"{stub.name}({', '.join(formats)})")  # names hold no '%'
     return f"ctgen_log_call({', '.join([text] + values)});"
+
+
+def _precondition_lines(stub: StubPrototype) -> list[str]:
+    """Checks of the specification's preconditions on the arguments of the call."""
+    return [f"if (!({condition})) ctgen_fail(ctgen_running, \"call %lu of %s: precondition "
+            f"%s (%s) does not hold\", ctgen_k + 1, {c_string(stub.name)}, "
+            f"{c_string(condition)}, {c_string(at)});"
+            for condition, at in stub.preconditions]
 
 
 def _with_targets(v: Value, names: dict[str, str]) -> Value:
@@ -368,6 +379,7 @@ def _stub_lines(stub: StubPrototype, scripts: list[tuple[int, Case]]) -> list[st
     out = [_renamed_prototype(stub), "{",
            f"{INDENT}unsigned long ctgen_k = {_counter(stub.name)}++;", f"{INDENT}(void)ctgen_k;",
            f"{INDENT}{_log_call_line(stub)}"]
+    out += [f"{INDENT}{line}" for line in _precondition_lines(stub)]
     arms: list[str] = []
     for index, c in scripts:
         script = next(s for s in c.stubs if s.name == stub.name)
@@ -489,11 +501,12 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str])
 # ------------------------------------------------------------------------------ harness
 
 
-def generate_harness(fc: FileCases, unit_include: str) -> str:
+def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = ()) -> str:
     """The C harness of `fc`.
 
     `unit_include` names the unit for `#include`: a path (quoted here, and overridable with
-    -DCTGEN_UNIT_SRC="...") or the name of a macro the build defines. Raises
+    -DCTGEN_UNIT_SRC="...") or the name of a macro the build defines. `sources` are the
+    paths of the user's implementations of external functions, included after it. Raises
     NotImplementedError for pointer values into objects, UnsupportedError for a prototype
     whose return type the harness cannot declare."""
     cases = fc.all_cases()
@@ -520,10 +533,17 @@ def generate_harness(fc: FileCases, unit_include: str) -> str:
             if stub.header in _PREINCLUDED_HEADERS:  # the unit's include of it is skipped
                 out.append(_renamed_prototype(stub) + ";")
     out += _include_lines(unit_include)
+    if sources:
+        out += ["/* The implementations of external functions the unit is tested with. */"]
+        out += [f"#include {c_string(path)}" for path in sources]
     out += [f"#undef {name}" for name, _ in _PROGRAM_ENDS]
     out += [f"#undef {stub.name}" for stub in library]
     out += ["", "/* The running case; selects what the stubs play back. */",
             "static int ctgen_current_case = -1;"]
+    checks_in_stubs = any(s.preconditions for s in fc.stubs)
+    if checks_in_stubs:
+        out += ["/* Its context, for the stubs' checks of preconditions. */",
+                "static ctgen_ctx *ctgen_running;"]
     slots = max((len(c.objects) for c in cases if _script_refers_to_objects(c)), default=0)
     if slots:
         out += ["/* The running case's objects, for stubs that return pointers to them. */",
@@ -576,7 +596,9 @@ def generate_harness(fc: FileCases, unit_include: str) -> str:
         f"{INDENT}ctgen_call_log_reset();",
         f"{INDENT}ctgen_end_how = CTGEN_RETURNED;",
         f"{INDENT}ctgen_current_case = index;",
+        *([f"{INDENT}ctgen_running = &ctgen_c;"] if checks_in_stubs else []),
         f"{INDENT}ctgen_cases[index](&ctgen_c);",
+        *([f"{INDENT}ctgen_running = 0;"] if checks_in_stubs else []),
         f"{INDENT}ctgen_report_calls(&ctgen_c);",
         f"{INDENT}fflush(NULL); /* the unit's output, also from a child that _exits */",
         f"{INDENT}ctgen_current_case = -1;",

@@ -169,6 +169,10 @@ class _UnitBuilder:
         end = self.parsed.block_end(definition.body)
         end_line = end[1] if end is not None and end[0] == location.file else 0
         function = self.unit.functions.get(decl.name)
+        if function is not None and function.is_defined:
+            # the unit comes first: a file analysed with it (a specification, an
+            # implementation) does not replace what the unit defines itself
+            return
         is_static = "static" in (decl.storage or [])
         params = self._params(decl, ftype)
         if function is None:

@@ -7,7 +7,7 @@ import os
 import re
 import subprocess
 from pathlib import Path
-from typing import Final
+from typing import Final, Sequence
 
 from ..errors import PreprocessError, SourceLocation
 
@@ -111,12 +111,28 @@ def compile_flags(cflags: list[str] | tuple[str, ...]) -> list[str]:
     return result
 
 
-def preprocess_command(path: Path, cflags: list[str] | tuple[str, ...]) -> list[str]:
-    """The `gcc -E` command line used for `path`."""
+def preprocess_command(path: Path, cflags: list[str] | tuple[str, ...],
+                       with_files: bool = False) -> list[str]:
+    """The `gcc -E` command line used for `path`; with `with_files`, for the text on
+    standard input that includes the unit and the files analysed with it."""
     return [
         GCC, "-E", *compile_flags(cflags), *PYCPARSER_DEFINES, ANALYSIS_DEFINE,
-        "-include", str(analysis_header()), str(path),
+        "-include", str(analysis_header()), *(("-x", "c", "-") if with_files else (str(path),)),
     ]
+
+
+def combined_input(path: Path, files: Sequence[Path]) -> str:
+    """The translation unit of `path` followed by `files` (specifications of external
+    functions, implementations of them), as one text for gcc's standard input. Each is
+    included by its name as given, so locations name the files as the user does."""
+    lines = []
+    for file in (path, *files):
+        name = str(file)
+        if '"' in name or "\n" in name:
+            raise PreprocessError(f"cannot include a file whose name has a quote or a "
+                                  f"line break: {name!r}")
+        lines.append(f'#include "{name}"')
+    return "\n".join(lines) + "\n"
 
 
 def compiler_env() -> dict[str, str]:
@@ -128,16 +144,20 @@ def compiler_env() -> dict[str, str]:
     return env
 
 
-def preprocess(path: Path, cflags: list[str] | tuple[str, ...] = ()) -> str:
+def preprocess(path: Path, cflags: list[str] | tuple[str, ...] = (),
+               with_files: Sequence[Path] = ()) -> str:
     """Run `gcc -E` on `path` and return the text with its `# line "file"` markers.
+    `with_files` are analysed in the same translation unit, after the unit.
 
     Raises:
         PreprocessError: gcc failed; located at gcc's first error.
     """
-    command = preprocess_command(path, cflags)
+    command = preprocess_command(path, cflags, bool(with_files))
+    stdin = combined_input(path, with_files) if with_files else None
     try:
         proc = subprocess.run(
-            command, capture_output=True, text=True, env=compiler_env(), errors="replace"
+            command, capture_output=True, text=True, env=compiler_env(), errors="replace",
+            input=stdin,
         )
     except OSError as exc:
         raise PreprocessError(f"cannot run {GCC}: {exc}") from None

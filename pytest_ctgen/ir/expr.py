@@ -3,8 +3,9 @@
 Lowering makes every implicit C conversion explicit: integer promotions, usual arithmetic
 conversions, conversions on assignment and argument passing all appear as `Cast` nodes, so
 the operands of a `Binary` node always have the type the operation is carried out in, and
-`Binary.type` is the result type. Side effects, calls, `&&`, `||` and `?:` never appear here:
-they are statements and branches of the CFG.
+`Binary.type` is the result type. Side effects and calls never appear here, and in function
+bodies neither do `&&`, `||` and `?:`: they are statements and branches of the CFG. Only the
+conditions of annotations, which are no code of the unit, keep them as `Logical` and `Select`.
 """
 from __future__ import annotations
 
@@ -154,6 +155,28 @@ class Classify(Expr):
     results: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True, eq=False)
+class Logical(Expr):
+    """`left && right` or `left || right` as one value (result int 0 or 1); operands are
+    truth values. Only in annotation conditions."""
+
+    op: str
+    left: Expr
+    right: Expr
+    type: CType
+
+
+@dataclass(frozen=True, eq=False)
+class Select(Expr):
+    """`condition ? then : otherwise` as one value; `condition` is a truth value and both
+    arms have `type`. Only in annotation conditions."""
+
+    condition: Expr
+    then: Expr
+    otherwise: Expr
+    type: CType
+
+
 CLASSIFY_BUILTINS = ("__builtin_isnan", "__builtin_isinf", "__builtin_isinf_sign",
                      "__builtin_isfinite", "__builtin_isnormal", "__builtin_signbit",
                      "__builtin_signbitf", "__builtin_signbitl", "__builtin_fpclassify")
@@ -184,8 +207,10 @@ def describe(e: Expr) -> str:
         return f"({e.type}){describe(e.operand)}"
     if isinstance(e, Unary):
         return f"{e.op}{describe(e.operand)}"
-    if isinstance(e, (Binary,)):
+    if isinstance(e, (Binary, Logical)):
         return f"({describe(e.left)} {e.op} {describe(e.right)})"
+    if isinstance(e, Select):
+        return f"({describe(e.condition)} ? {describe(e.then)} : {describe(e.otherwise)})"
     if isinstance(e, PtrAdd):
         return f"({describe(e.pointer)} + {describe(e.index)})"
     if isinstance(e, PtrDiff):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from pycparser import c_ast
+from pycparser import c_ast, c_generator
 
 from ..errors import AnnotationError, CtgenError, SourceLocation, UnsupportedError
 from ..frontend.ctype import (
@@ -21,11 +21,14 @@ from .cfg import CFG, Assign, Block, Branch, Call, Goto, Init, Return, Stmt, Swi
 from .constants import (
     convert_constant, fold, parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal)
 from .expr import (
-    CLASSIFY_BUILTINS, AddrOf, Binary, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Member, PtrAdd, PtrDiff,
-    StringLit, Unary, VarRef, is_null_constant)
+    CLASSIFY_BUILTINS, AddrOf, Binary, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Logical,
+    Member, PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, is_null_constant)
+from .spec import Condition, StubSpec
 
 #: The analysis header turns the annotations the front end reads into calls of these names.
 ANNOTATION_PREFIX = "__ctgen_annotation_"
+_RETURN_ID = ANNOTATION_PREFIX + "return"  # `__rtt_return`
+_INITIAL_ID = ANNOTATION_PREFIX + "initial"  # `__rtt_initial(e)`
 _FUNCTION_NAME_IDS = frozenset({"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"})
 # Builtins whose value is their first argument (hints to the optimizer only).
 _TRANSPARENT_BUILTINS = {"__builtin_expect": 0, "__builtin_expect_with_probability": 0}
@@ -44,6 +47,9 @@ class Program:
     static_locals: dict[str, list[Variable]] = field(default_factory=dict)
     # per function, the globals its `__rtt_modifies` annotations name
     modifies: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # the specifications of external functions (definitions marked `__rtt_extern()`);
+    # they have no CFG: calls of them are stub calls
+    specs: dict[str, StubSpec] = field(default_factory=dict)
 
 
 def lower_unit(unit: Unit) -> Program:
@@ -58,7 +64,11 @@ def lower_unit(unit: Unit) -> Program:
     for fn in unit.defined_functions():
         try:
             lowerer = FunctionLowerer(unit, program, fn)
-            program.cfgs[fn.name] = lowerer.lower()
+            cfg = lowerer.lower()
+            if lowerer.is_spec:
+                program.specs[fn.name] = lowerer.spec(cfg)
+                continue
+            program.cfgs[fn.name] = cfg
             program.static_locals[fn.name] = lowerer.static_locals
         except CtgenError as err:
             program.failures[fn.name] = err
@@ -68,6 +78,14 @@ def lower_unit(unit: Unit) -> Program:
                 f"internal error of pytest-ctgen while lowering: {type(err).__name__}: {err}",
                 fn.location)
     return program
+
+
+def _annotation_kind(node: c_ast.Node) -> str | None:
+    """`modifies` for the statement `__rtt_modifies(g);` and so on; None for code."""
+    if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and \
+            node.name.name.startswith(ANNOTATION_PREFIX):
+        return node.name.name.removeprefix(ANNOTATION_PREFIX)
+    return None
 
 
 def _loc(unit: Unit, node: c_ast.Node | None) -> SourceLocation:
@@ -538,6 +556,8 @@ class _ExprLowerer:
             raise self.unsupported("call through a function pointer", node)
         name = node.name.name
         args_nodes = node.args.exprs if node.args is not None else []
+        if name == _INITIAL_ID and isinstance(self, FunctionLowerer):
+            return self.initial(node)
         if name in _TRANSPARENT_BUILTINS:
             for extra in args_nodes[1:]:
                 self.effect(extra)
@@ -822,10 +842,23 @@ class FunctionLowerer(_ExprLowerer):
         self.labels: dict[str, Block] = {}
         self.defined_labels: set[str] = set()
         self.last_label_block: Block | None = None
+        # a specification of an external function (`__rtt_extern()` in its body)
+        self.is_spec = False
+        self.spec_annotations: set[int] = set()  # ids of the annotations at the body's top
+        self.preconditions: list[Condition] = []
+        self.postconditions: list[Condition] = []
+        self.result = None if isinstance(fn.type.result, VoidType) else Variable(
+            "__rtt_return", fn.type.result, LOCAL, fn.location, "@")
+        self.initials: list[tuple[Variable, Expr]] | None = None  # set in postconditions
+        self.all_initials: list[tuple[Variable, Expr]] = []
+        self.spec_modifies: tuple[str, ...] | None = None
 
     def lower(self) -> CFG:
         fn = self.fn
         assert fn.definition is not None
+        top = fn.definition.body.block_items or []
+        self.spec_annotations = {id(item) for item in top if _annotation_kind(item)}
+        self.is_spec = any(_annotation_kind(item) == "extern" for item in top)
         entry = self.cur
         for p in fn.params:
             self.scopes[-1][p.name] = p
@@ -870,9 +903,9 @@ class FunctionLowerer(_ExprLowerer):
     def statement(self, node: c_ast.Node | None) -> None:
         if node is None:
             return
-        if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and \
-                node.name.name.startswith(ANNOTATION_PREFIX):
-            self.annotation(node.name.name.removeprefix(ANNOTATION_PREFIX), node)
+        kind = _annotation_kind(node)
+        if kind is not None:
+            self.annotation(kind, node)
             return
         method = getattr(self, f"stmt_{type(node).__name__}", None)
         if method is not None:
@@ -884,15 +917,110 @@ class FunctionLowerer(_ExprLowerer):
         """Record an annotation of the function (see c_harness/ctgen_analysis.h)."""
         args = node.args.exprs if node.args is not None else []
         if kind == "modifies":
+            names = []
             for arg in args:
                 target = self.lookup(arg.name, arg) if isinstance(arg, c_ast.ID) else None
                 if not isinstance(target, Variable) or target.kind != GLOBAL:
                     raise AnnotationError("__rtt_modifies names a global variable",
                                           self.loc(arg))
-                names = self.program.modifies.setdefault(self.fn.name, ())
-                self.program.modifies[self.fn.name] = names + (target.name,)
+                names.append(target.name)
+            if self.is_spec:
+                self.spec_modifies = (self.spec_modifies or ()) + tuple(names)
+            else:
+                known = self.program.modifies.get(self.fn.name, ())
+                self.program.modifies[self.fn.name] = known + tuple(names)
             return
+        if kind == "extern":
+            if id(node) not in self.spec_annotations:
+                raise AnnotationError("__rtt_extern() belongs at the top level of the body of "
+                                      "the function it specifies", self.loc(node))
+            if args:
+                raise AnnotationError("__rtt_extern() takes no arguments: it marks the "
+                                      "function whose body it is in", self.loc(node))
+            return
+        if kind in ("precondition", "postcondition"):
+            if not self.is_spec:
+                return  # checked and assumed for functions under test: not yet
+            if id(node) not in self.spec_annotations:
+                raise AnnotationError(f"__rtt_{kind} of a specification belongs at the top "
+                                      f"level of its body", self.loc(node))
+            if len(args) != 1:
+                raise AnnotationError(f"__rtt_{kind} takes one condition", self.loc(node))
+            if kind == "precondition":
+                self.preconditions.append(self.spec_condition(args[0], post=False))
+            else:
+                self.postconditions.append(self.spec_condition(args[0], post=True))
+            return
+        if kind in ("initial", "return"):
+            raise AnnotationError(f"__rtt_{kind} belongs inside a postcondition",
+                                  self.loc(node))
         raise AnnotationError(f"unknown annotation '{kind}'", self.loc(node))
+
+    # ----------------------------------------------------- specification conditions
+
+    def spec(self, cfg: CFG) -> StubSpec:
+        """The specification this function's body states (after `lower`)."""
+        return StubSpec(self.fn.name, self.fn.location, cfg, tuple(self.preconditions),
+                        tuple(self.postconditions), self.result, tuple(self.all_initials),
+                        self.spec_modifies)
+
+    def spec_condition(self, node: c_ast.Node, post: bool) -> Condition:
+        """A pre- or postcondition as one side-effect-free truth value."""
+        saved, blocks, temps = self.cur, len(self.blocks), len(self.temps)
+        self.cur = Block(-1)
+        self.scopes.append({_RETURN_ID: self.result} if post and self.result else {})
+        self.initials = [] if post else None
+        try:
+            e = self.truth(self.pure(node))
+            if self.cur.stmts or len(self.blocks) != blocks or len(self.temps) != temps:
+                raise AnnotationError("a condition of an annotation cannot call functions "
+                                      "or assign", self.loc(node))
+            self.all_initials.extend(self.initials or [])
+        except AnnotationError:
+            raise
+        except CtgenError as err:
+            message = err.message
+            if _RETURN_ID in message:
+                message = ("__rtt_return belongs in the postcondition of a function that "
+                           "returns a value")
+            raise AnnotationError(message, err.location or self.loc(node)) from None
+        finally:
+            self.cur = saved
+            self.scopes.pop()
+            self.initials = None
+        text = c_generator.CGenerator().visit(node)
+        return Condition(e, text, self.loc(node))
+
+    def pure(self, node: c_ast.Node) -> Expr:
+        """`node` for its value with `&&`, `||`, `!` and `?:` kept as expressions."""
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
+            return Logical(node.op, self.truth(self.pure(node.left)),
+                           self.truth(self.pure(node.right)), INT)
+        if isinstance(node, c_ast.UnaryOp) and node.op == "!":
+            return Unary("!", self.truth(self.pure(node.expr)), INT)
+        if isinstance(node, c_ast.TernaryOp):
+            cond = self.truth(self.pure(node.cond))
+            a, b = self.pure(node.iftrue), self.pure(node.iffalse)
+            if not (a.type.is_arithmetic and b.type.is_arithmetic):
+                raise self.unsupported("?: of non-arithmetic values in an annotation", node)
+            rtype = usual_arithmetic_conversion(a.type, b.type)
+            return Select(cond, self.convert(a, rtype), self.convert(b, rtype), rtype)
+        return self.rvalue(node)
+
+    def initial(self, node: c_ast.FuncCall) -> Expr:
+        """`__rtt_initial(e)`: a variable holding `e` as it was when the function was
+        entered (for a stub: before the call)."""
+        if self.initials is None:
+            raise AnnotationError("__rtt_initial belongs inside a postcondition",
+                                  self.loc(node))
+        args = node.args.exprs if node.args is not None else []
+        if len(args) != 1:
+            raise AnnotationError("__rtt_initial takes one expression", self.loc(node))
+        value = self.pure(args[0])
+        var = Variable(f"__rtt_initial#{len(self.all_initials) + len(self.initials)}",
+                       value.type, LOCAL, self.loc(node), "@")
+        self.initials.append((var, value))
+        return Load(VarRef(var, value.type), value.type)
 
     def stmt_Compound(self, node: c_ast.Compound) -> None:
         self.scopes.append({})

@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from filelock import FileLock
 
@@ -144,15 +144,19 @@ def _run(cmd: list[str], what: str) -> None:
 
 def build_harness(harness_source: str, *, cflags: Sequence[str] = (),
                   ldflags: Sequence[str] = (), key_material: str | bytes = "",
-                  cache_dir: Path | None = None, cc: str = "gcc") -> Build:
+                  cache_dir: Path | None = None, cc: str = "gcc",
+                  extra_files: Mapping[str, str] | None = None) -> Build:
     """Compile `harness_source` into a shared library with coverage, or reuse a finished build.
 
     `cflags` are the user's flags (include dirs, defines; relative paths are taken from the
     current directory); `key_material` is anything else that must change the key (e.g. the
-    unit's preprocessed text, since the harness only #includes the unit by path). Raises
+    unit's preprocessed text, since the harness only #includes the unit by path);
+    `extra_files` are written beside the harness (name -> text), for it to include. Raises
     BuildError with gcc's first error."""
     cflags, ldflags = list(cflags), list(ldflags)
-    key = build_key(harness_source, key_material, cflags, ldflags, cc)
+    extra = dict(sorted((extra_files or {}).items()))
+    key = build_key(harness_source + "".join(f"\0{n}\0{t}" for n, t in extra.items()),
+                    key_material, cflags, ldflags, cc)
     root = (cache_dir or default_cache_dir()).resolve()
     directory = root / key[:32]
     root.mkdir(parents=True, exist_ok=True)
@@ -165,6 +169,8 @@ def build_harness(harness_source: str, *, cflags: Sequence[str] = (),
             if stale.is_file():
                 stale.unlink()
         build.source.write_text(harness_source, encoding="utf-8")
+        for name, text in extra.items():
+            (directory / name).write_text(text, encoding="utf-8")
         obj = directory / OBJECT
         # The user's flags first: ours (-O0, coverage) must win over e.g. their -O2.
         _run([cc, *cflags, "-c", str(build.source), "-o", str(obj), "-fPIC", "-O0", "-g",

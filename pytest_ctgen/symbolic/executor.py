@@ -2,7 +2,8 @@
 branch whose outcome depends on the inputs, or until the function under test returns.
 
 Calls of functions defined in the unit are executed (inlined) in a new frame; calls of
-undefined functions return a fresh symbolic value per call (the stub's choice).
+undefined functions return a fresh symbolic value per call (the stub's choice), narrowed
+by the function's specification when it has one.
 """
 from __future__ import annotations
 
@@ -18,9 +19,10 @@ from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import (
     CFG, Assign, Block, Branch, Call, Edge, Goto, Init, Return, Stmt, Switch, ZeroFill)
 from ..ir.expr import (
-    AddrOf, Binary, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Member, PtrAdd, PtrDiff,
-    StringLit, Unary, VarRef, describe)
+    AddrOf, Binary, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Logical, Member,
+    PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, describe)
 from ..ir.lower import Program
+from ..ir.spec import Condition, StubSpec
 from . import libc, memory
 from .memory import MemObject, cells_of, zero_cells
 from .state import Frame, InputRoot, Pointee, State, StubCallRecord, StubWrite
@@ -156,6 +158,12 @@ class Executor:
             v for v in program.unit.globals.values()
             if v.kind == GLOBAL and not v.is_const and v.type.size > 0 and
             (stub_globals == "all" or v.is_volatile or v.name in modifies)]
+        # a specification naming what its function modifies narrows that to those globals
+        self.spec_globals = {
+            name: [v for v in program.unit.globals.values() if v.kind == GLOBAL and
+                   not v.is_const and v.type.size > 0 and (v.is_volatile or v.name in
+                                                           spec.modifies)]
+            for name, spec in program.specs.items() if spec.modifies is not None}
 
     # ------------------------------------------------------------------ states
 
@@ -593,6 +601,10 @@ class Executor:
             if cfg is None:
                 self.stub_call(state, stmt, args)
             return
+        spec = self.program.specs.get(stmt.function)
+        if spec is not None:
+            self.specified_call(state, stmt, spec, [self.resolve(state, a) for a in args])
+            return
         if cfg is not None:
             self.enter(state, stmt, cfg, args)
             return
@@ -632,9 +644,11 @@ class Executor:
         state.frames.append(frame)
         self.enter_locals(state, frame)
 
-    def stub_call(self, state: State, stmt: Call, args: list[SymValue]) -> None:
+    def stub_call(self, state: State, stmt: Call, args: list[SymValue],
+                  store: bool = True) -> SymValue | None:
         """Call k of an undefined function: the generator chooses its result, what it
-        writes through its pointer parameters, and the globals it may write."""
+        writes through its pointer parameters, and the globals it may write. The result is
+        stored into the call's target unless `store` is false; it is returned."""
         fn = self.program.unit.functions[stmt.function]
         index = sum(1 for c in state.stub_calls if c.name == stmt.function)
         rtype = fn.type.result
@@ -645,14 +659,53 @@ class Executor:
         writes = self.stub_writes(state, fn, index, args)
         writes += self.stub_global_writes(state, fn.name, index)
         state.stub_calls.append(StubCallRecord(stmt.function, index, rtype, result, writes))
+        if store and stmt.target is not None and result is not None:
+            self.store(state, stmt.target, result)
+        return result
+
+    def specified_call(self, state: State, stmt: Call, spec: StubSpec,
+                       args: list[SymValue]) -> None:
+        """A stub call of a function with a specification: its preconditions are assumed
+        of the arguments, its postconditions of what the stub returns and writes. The
+        conditions are evaluated in a frame of the specification, whose parameters hold
+        the arguments."""
+        frame = Frame(spec.cfg, spec.cfg.entry)
+        for p, a in zip(spec.cfg.function.params, args):
+            if self.in_memory(spec.cfg, p):
+                frame.objects[p] = self.new_object(state, p.name, cells_of(a, p.type))
+            else:
+                frame.registers[p] = a
+        state.frames.append(frame)
+        try:
+            for var, e in spec.initials:
+                frame.registers[var] = self.eval(state, e)
+            for cond in spec.preconditions:
+                state.assume(self.holds(state, cond))
+            result = self.stub_call(state, stmt, args, store=False)
+            if spec.result is not None and result is not None:
+                frame.registers[spec.result] = result
+            try:
+                for cond in spec.postconditions:
+                    state.assume(self.holds(state, cond))
+            except _NeedChoice:  # the call took effect: it cannot run again after a choice
+                raise PathError("a postcondition that reads through a pointer whose target "
+                                "is not decided", spec.postconditions[0].location,
+                                unsupported=True) from None
+        finally:
+            state.frames.pop()
         if stmt.target is not None and result is not None:
             self.store(state, stmt.target, result)
 
+    def holds(self, state: State, cond: Condition) -> z3.BoolRef:
+        """Where `cond` is true in the current frame."""
+        return truth(cond.expr.type, self.eval(state, cond.expr))
+
     def stub_global_writes(self, state: State, name: str, index: int
                            ) -> tuple[StubWrite, ...]:
-        """Fresh contents for every global a stub may write (see `stub_globals`)."""
+        """Fresh contents for every global a stub may write (see `stub_globals` and
+        `spec_globals`)."""
         writes = []
-        for var in self.stub_globals:
+        for var in self.spec_globals.get(name, self.stub_globals):
             oid = self.global_object(state, var)
             cells = self.input_cells(state, f"{var.name}@{name}#{index}", var.type)
             obj = state.writable(oid)
@@ -660,6 +713,17 @@ class Executor:
             state.written_objects.add(oid)
             writes.append(StubWrite(var.name, var.type, tuple(cells)))
         return tuple(writes)
+
+    def guarded(self, state: State, guard: z3.BoolRef, e: Expr) -> SymValue:
+        """`e`, whose conditions of being defined (in bounds, not NULL, ...) are needed
+        only where `guard` holds."""
+        before = len(state.constraints)
+        value = self.eval(state, e)
+        added = state.constraints[before:]
+        del state.constraints[before:]
+        for c in added:
+            state.assume(z3.Implies(guard, c))
+        return value
 
     def stub_writes(self, state: State, fn, index: int, args: list[SymValue]
                     ) -> tuple[StubWrite, ...]:
@@ -838,6 +902,21 @@ class Executor:
                 if not z3.is_false(z3.simplify(overflow)):
                     state.overflows.append(overflow)
             return result
+        if isinstance(e, Logical):
+            left = truth(e.left.type, self.eval(state, e.left))
+            # the right operand is evaluated only where the left one does not decide
+            guard = left if e.op == "&&" else z3.Not(left)
+            right = truth(e.right.type, self.guarded(state, guard, e.right))
+            combine = z3.And if e.op == "&&" else z3.Or
+            return bool_to_int(combine(left, right))
+        if isinstance(e, Select):
+            c = truth(e.condition.type, self.eval(state, e.condition))
+            a = self.guarded(state, c, e.then)
+            b = self.guarded(state, z3.Not(c), e.otherwise)
+            if not (isinstance(a, (z3.BitVecRef, z3.FPRef)) and type(a) is type(b)):
+                raise PathError(f"?: of non-arithmetic values: {describe(e)}",
+                                unsupported=True)
+            return z3.If(c, a, b)
         if isinstance(e, Unary):
             v = self.eval(state, e.operand)
             if e.op == "!":

@@ -6,6 +6,7 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Sequence
 
 import pytest
 
@@ -208,7 +209,7 @@ def test_custom_harness_function(tmp_path: Path) -> None:
     fc = _motor_cases(Case("scaled", 1, (_int("x", 5),), (), Expected(IntValue(15))))
     seen: list[str] = []
 
-    def harness(f: FileCases, include: str) -> str:
+    def harness(f: FileCases, include: str, sources: Sequence[str]) -> str:
         seen.append(include)
         return "/* custom */\n"
 

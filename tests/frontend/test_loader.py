@@ -14,7 +14,7 @@ from pytest_ctgen.frontend import ctype as ct
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.frontend.unit import GLOBAL, PARAM
 
-CORPUS = Path("/work/shared/corpus")
+CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"  # ../shared beside the clone
 
 
 def _manifest() -> dict[str, tuple[list[str], list[str]]]:
