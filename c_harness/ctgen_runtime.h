@@ -459,6 +459,7 @@ static CTGEN_INLINE void ctgen_report_calls(ctgen_ctx *ctx)
 #define CTGEN_EXITED 1
 #define CTGEN_ABORTED 2
 #define CTGEN_ASSERT_FAILED 3
+#define CTGEN_VIOLATED 4
 
 #if defined(__GNUC__)
 #define CTGEN_NORETURN __attribute__((noreturn))
@@ -503,7 +504,21 @@ CTGEN_NORETURN static CTGEN_INLINE void ctgen_assert_fail(const char *assertion,
 }
 
 static const char *const ctgen_end_names[] = {"returned", "exited", "aborted",
-                                              "failed an assertion"};
+                                              "failed an assertion",
+                                              "violated the precondition of a stub"};
+
+/* A stub's precondition does not hold for the arguments of its call k (0-based): the
+   case fails; a case that predicts this ends here. */
+static CTGEN_INLINE void ctgen_precondition_failed(ctgen_ctx *ctx, const char *stub,
+                                                   unsigned long k, const char *condition,
+                                                   const char *at)
+{
+    if (ctx)
+        ctgen_fail(ctx, "call %lu of %s: precondition %s (%s) does not hold", k + 1, stub,
+                   condition, at);
+    if (ctgen_end_armed)
+        ctgen_end(CTGEN_VIOLATED, 0);
+}
 
 /* Checks how the call of the function under test ended. */
 static CTGEN_INLINE void ctgen_check_end(ctgen_ctx *ctx, int how, int status)

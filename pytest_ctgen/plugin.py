@@ -207,15 +207,20 @@ class CtgenCase(pytest.Item):
             for b in self.case.globals:
                 lines.append(f"  {b.name} = {_show(b.value)} (global)")
             for s in self.case.stubs:
-                calls = ", ".join(_show(c.returns) if c.returns is not None else "void"
+                calls = ", ".join(_show(c.returns) if c.returns is not None else "-"
                                   for c in s.calls)
                 lines.append(f"  {s.name}() returns {calls}")
             exp = self.case.expected
             lines.append("predicted:")
+            if exp.ending is not None:
+                status = f" with status {exp.exit_status}" if exp.exit_status is not None \
+                    else ""
+                lines.append(f"  ends: {exp.ending}{status}")
             if exp.returns is not None:
                 lines.append(f"  return {_show(exp.returns)}")
             for b in exp.globals:
                 lines.append(f"  {b.name} = {_show(b.value)}")
+            lines.extend(f"note: {note}" for note in self.case.notes)
             return "\n".join(lines)
         return super().repr_failure(excinfo)
 

@@ -303,7 +303,8 @@ _PROGRAM_ENDS = (("exit", "ctgen_exit"), ("_Exit", "ctgen_exit"),
                  ("__assert_fail", "ctgen_assert_fail"))
 
 _END_CODES = {"exit": "CTGEN_EXITED", "abort": "CTGEN_ABORTED",
-              "assertion failure": "CTGEN_ASSERT_FAILED"}
+              "assertion failure": "CTGEN_ASSERT_FAILED",
+              "precondition violation": "CTGEN_VIOLATED"}
 
 
 def stub_symbol(stub: StubPrototype) -> str:
@@ -342,9 +343,8 @@ def _log_call_line(stub: StubPrototype) -> str:
 
 def _precondition_lines(stub: StubPrototype) -> list[str]:
     """Checks of the specification's preconditions on the arguments of the call."""
-    return [f"if (!({condition})) ctgen_fail(ctgen_running, \"call %lu of %s: precondition "
-            f"%s (%s) does not hold\", ctgen_k + 1, {c_string(stub.name)}, "
-            f"{c_string(condition)}, {c_string(at)});"
+    return [f"if (!({condition})) ctgen_precondition_failed(ctgen_running, "
+            f"{c_string(stub.name)}, ctgen_k, {c_string(condition)}, {c_string(at)});"
             for condition, at in stub.preconditions]
 
 

@@ -20,7 +20,7 @@ from typing import Final
 
 from ..errors import UnsupportedError
 from .ctype import ArrayType, CType, Field, RecordType
-from .preprocess import GCC, compile_flags, compiler_env
+from .preprocess import GCC, compile_flags, compiler_env, shipped_headers
 
 log = logging.getLogger(__name__)
 
@@ -185,7 +185,7 @@ def _probe_block(index: int, request: ProbeRequest) -> list[str]:
 
 
 def probe_flags(cflags: Sequence[str]) -> list[str]:
-    return [f for f in compile_flags(list(cflags)) if f not in _PROBE_DROP]
+    return [f for f in compile_flags(list(cflags)) if f not in _PROBE_DROP] + shipped_headers()
 
 
 def probe_layouts(

@@ -116,9 +116,16 @@ def preprocess_command(path: Path, cflags: list[str] | tuple[str, ...],
     """The `gcc -E` command line used for `path`; with `with_files`, for the text on
     standard input that includes the unit and the files analysed with it."""
     return [
-        GCC, "-E", *compile_flags(cflags), *PYCPARSER_DEFINES, ANALYSIS_DEFINE,
-        "-include", str(analysis_header()), *(("-x", "c", "-") if with_files else (str(path),)),
+        GCC, "-E", *compile_flags(cflags), *shipped_headers(), *PYCPARSER_DEFINES,
+        ANALYSIS_DEFINE, "-include", str(analysis_header()),
+        *(("-x", "c", "-") if with_files else (str(path),)),
     ]
+
+
+def shipped_headers() -> list[str]:
+    """Flags that let a unit include the shipped `ctgen.h` without configuring anything;
+    searched last, so a `ctgen.h` the user's flags reach wins."""
+    return ["-idirafter", str(harness_dir())]
 
 
 def combined_input(path: Path, files: Sequence[Path]) -> str:

@@ -88,6 +88,8 @@ class Generator:
         self.unsupported: PathError | None = None
         self.solver_gave_up = False
         self.deadline = 0.0
+        # stub calls whose precondition was checked for a violation: (stub, index, site)
+        self.violations_checked: set[tuple[str, int, str]] = set()
 
     # ------------------------------------------------------------------ loop
 
@@ -387,6 +389,7 @@ class Generator:
                     if not self.cases and not self.nodes:
                         raise
                 return
+            self.violation_cases(outcome.state)
             if isinstance(outcome, Finished):
                 self.note_returns(outcome.state)
                 self.finish(outcome.state)
@@ -501,6 +504,29 @@ class Generator:
         if model is None:  # the outcomes of this path are not proved unreachable
             self.solver_gave_up = True
             return
+        self.add_case(state, model)
+        self.uncovered.difference_update(state.edges)
+        self.update_goal_distances()
+
+
+    def violation_cases(self, state: State) -> None:
+        """A case for each stub call on the path whose arguments can violate the
+        precondition of the stub's specification (the first time that call is seen)."""
+        pending, state.violations = state.violations, []
+        for key, violating in pending:
+            if key in self.violations_checked:
+                continue
+            self.violations_checked.add(key)
+            model = self.solver.model(violating.constraints, extract.preferences(violating))
+            if model is None:
+                continue
+            name, index, _ = key
+            self.add_case(violating, model, (
+                f"violates the precondition of {name} at call {index + 1}: a contract "
+                f"violation of the unit, or a specification too narrow",))
+
+    def add_case(self, state: State, model, extra_notes: tuple[str, ...] = ()) -> None:
+        """The case of the path `state` with the inputs of `model`."""
         pointees = extract.case_pointees(model, state)
         params, globals_, objects = extract.inputs(model, state, pointees)
         case = Case(
@@ -511,12 +537,10 @@ class Generator:
             expected=extract.expected(model, state, self.cfg.result_type, pointees),
             stubs=extract.stub_scripts(model, state),
             covered=tuple(self.outcome(e) for e in dict.fromkeys(state.edges)),
-            notes=extract.notes(model, state, params, globals_),
+            notes=extract.notes(model, state, params, globals_) + extra_notes,
             objects=objects,
         )
         self.cases.append(case)
-        self.uncovered.difference_update(state.edges)
-        self.update_goal_distances()
 
 
 class _OutOfTime(Exception):

@@ -45,6 +45,10 @@ class BoundReached(Exception):
     """The path exceeded the loop-unwinding, recursion or step bound."""
 
 
+#: How a path ends whose arguments violate the precondition of a specified stub.
+PRECONDITION_VIOLATION = "precondition violation"
+
+
 class ProgramEnds(Exception):
     """The path called exit, abort or a failing assert: it ends there."""
 
@@ -611,7 +615,7 @@ class Executor:
         failure = self.program.failures.get(stmt.function)
         if failure is not None:
             raise PathError(f"calls '{stmt.function}', which is not supported: "
-                            f"{failure.message}", stmt.location, unsupported=True)
+                            f"{failure}", stmt.location, unsupported=True)
         fn = self.program.unit.functions.get(stmt.function)
         if fn is None:
             raise PathError(f"call of unknown function '{stmt.function}'", stmt.location,
@@ -679,8 +683,11 @@ class Executor:
         try:
             for var, e in spec.initials:
                 frame.registers[var] = self.eval(state, e)
-            for cond in spec.preconditions:
-                state.assume(self.holds(state, cond))
+            pre = [self.holds(state, cond) for cond in spec.preconditions]
+            if pre:
+                self.note_violation(state, stmt, z3.Not(z3.And(*pre)))
+            for condition in pre:
+                state.assume(condition)
             result = self.stub_call(state, stmt, args, store=False)
             if spec.result is not None and result is not None:
                 frame.registers[spec.result] = result
@@ -695,6 +702,23 @@ class Executor:
             state.frames.pop()
         if stmt.target is not None and result is not None:
             self.store(state, stmt.target, result)
+
+    def note_violation(self, state: State, stmt: Call, violated: z3.BoolRef) -> None:
+        """Keep the path on which the arguments of this call violate the stub's
+        precondition: it ends at the call, a contract violation of the unit."""
+        if z3.is_false(z3.simplify(violated)):
+            return
+        index = sum(1 for c in state.stub_calls if c.name == stmt.function)
+        violating = state.fork()
+        violating.frames.pop()  # the specification's frame
+        violating.assume(violated)
+        fn = self.program.unit.functions[stmt.function]
+        violating.stub_calls.append(StubCallRecord(stmt.function, index, fn.type.result, None))
+        violating.ending = (PRECONDITION_VIOLATION, None)
+        violating.finished = True
+        violating.violations = []
+        key = (stmt.function, index, str(stmt.location))
+        state.violations.append((key, violating))
 
     def holds(self, state: State, cond: Condition) -> z3.BoolRef:
         """Where `cond` is true in the current frame."""

@@ -102,6 +102,9 @@ class State:
         self.result: SymValue | None = None
         # how the path ended when it did not return: ("exit", status), ("abort", None)
         self.ending: tuple[str, SymValue | None] | None = None
+        # paths that leave this one at a stub call whose specification's precondition the
+        # arguments can violate; each ends there: (stub, call index, call site) -> state
+        self.violations: list[tuple[tuple[str, int, str], "State"]] = []
         self.finished = False
         self.token = object()
 
@@ -128,6 +131,7 @@ class State:
         s.callee_returns = list(self.callee_returns)
         s.result = self.result
         s.ending = self.ending
+        s.violations = list(self.violations)
         s.finished = self.finished
         s.token = object()
         self.token = object()  # both sides copy shared objects before writing them
