@@ -218,6 +218,22 @@ def _skipped(fn: Function, reason: str) -> FunctionCases:
                          skip_reason=reason)
 
 
+def unit_for_build(path: Path, cases: FileCases, flags: list[str]
+                   ) -> tuple[str, dict[str, str], list[str]]:
+    """How the harness of `cases` includes the unit `path`: by its path, or, when the unit
+    specifies external functions itself, as a copy beside the harness with those
+    definitions renamed (see codegen.unit_copy); and the files and flags that takes."""
+    from .codegen.unit_copy import UNIT_COPY, specified_unit_copy
+
+    specified = [s for s in cases.stubs if s.specified_in_unit]
+    if not specified:
+        return str(path), {}, flags
+    text = path.read_text(encoding="utf-8", errors="surrogateescape")
+    copy = specified_unit_copy(text, str(path), specified)
+    # the copy's quoted includes are looked up where the unit is
+    return UNIT_COPY, {UNIT_COPY: copy}, ["-iquote", str(path.parent), *flags]
+
+
 class FileRun:
     """The compiled harness of one file's cases, built on first use, and its runs."""
 
@@ -243,7 +259,8 @@ class FileRun:
             raise self._error
         if self._lib is None:
             try:
-                unit_include, extra_files, cflags = self.unit_for_build()
+                unit_include, extra_files, cflags = unit_for_build(
+                    self.path, self.generated.cases, self.options.compiler_flags())
                 sources = [str(p.resolve()) for p in self.options.sources_for(self.path)]
                 source = generate_harness(self.generated.cases, unit_include, sources)
                 self._build = build_harness(
@@ -255,21 +272,6 @@ class FileRun:
                 self._error = err
                 raise
         return self._lib
-
-    def unit_for_build(self) -> tuple[str, dict[str, str], list[str]]:
-        """How the harness includes the unit: its path, or, when the unit specifies
-        external functions itself, a copy beside the harness with those definitions
-        renamed (see codegen.unit_copy); and the files and flags that takes."""
-        from .codegen.unit_copy import UNIT_COPY, specified_unit_copy
-
-        flags = self.options.compiler_flags()
-        specified = [s for s in self.generated.cases.stubs if s.specified_in_unit]
-        if not specified:
-            return str(self.path), {}, flags
-        text = self.path.read_text(encoding="utf-8", errors="surrogateescape")
-        copy = specified_unit_copy(text, str(self.path), specified)
-        # the copy's quoted includes are looked up where the unit is
-        return UNIT_COPY, {UNIT_COPY: copy}, ["-iquote", str(self.path.parent), *flags]
 
     def run(self, function: str, number: int):  # -> runner.execute.CaseRun
         from .runner.execute import run_case

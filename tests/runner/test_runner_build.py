@@ -14,7 +14,7 @@ from pytest_ctgen.coverage.gcov import FunctionCoverage, measure, merge, percent
 from pytest_ctgen.errors import BuildError
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.ir.lower import lower_unit
-from pytest_ctgen.pipeline import stubs_of
+from pytest_ctgen.pipeline import stubs_of, unit_for_build
 from pytest_ctgen.runner.build import (
     build_harness,
     c_harness_dir,
@@ -141,9 +141,10 @@ def test_gcov_counts_match_the_examples(tmp_path: Path) -> None:
     for file_name, functions in expected.items():
         unit = REPO / "examples" / file_name
         stubs = stubs_of(lower_unit(load_unit(unit, ["-std=c11"])))
-        build = build_harness(generate_harness(FileCases(f"examples/{file_name}", (), stubs),
-                                               str(unit)),
-                              cflags=["-std=c11"], cache_dir=tmp_path / "c")
+        cases = FileCases(f"examples/{file_name}", (), stubs)
+        include, files, flags = unit_for_build(unit, cases, ["-std=c11"])
+        build = build_harness(generate_harness(cases, include), cflags=flags,
+                              cache_dir=tmp_path / "c", extra_files=files)
         cov = measure(build.directory, unit)
         for name, want in functions.items():
             got = cov[name]
