@@ -34,14 +34,11 @@ class Options:
 
     def files_for(self, unit: Path) -> tuple[Path, ...]:
         """The spec and source files analysed with `unit` (never the unit itself)."""
-        own = unit.resolve()
-        return tuple(Path(f) for f in (*self.stub_specs, *self.sources)
-                     if Path(f).resolve() != own)
+        return _other_files(self.stub_specs, unit) + self.sources_for(unit)
 
     def sources_for(self, unit: Path) -> tuple[Path, ...]:
-        """The source files compiled with `unit`."""
-        own = unit.resolve()
-        return tuple(Path(f) for f in self.sources if Path(f).resolve() != own)
+        """The source files compiled with `unit` (never the unit itself)."""
+        return _other_files(self.sources, unit)
 
     def selects(self, function: str) -> bool:
         if self.functions and not any(fnmatch.fnmatchcase(function, g) for g in self.functions):
@@ -54,3 +51,8 @@ class Options:
         for run_only in ("case_timeout", "isolate", "regenerate"):
             fields.pop(run_only)
         return json.dumps(fields, sort_keys=True)
+
+
+def _other_files(files: tuple[str, ...], unit: Path) -> tuple[Path, ...]:
+    own = unit.resolve()
+    return tuple(Path(f) for f in files if Path(f).resolve() != own)

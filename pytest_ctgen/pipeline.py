@@ -225,11 +225,9 @@ def unit_for_build(path: Path, cases: FileCases, flags: list[str]
     definitions renamed (see codegen.unit_copy); and the files and flags that takes."""
     from .codegen.unit_copy import UNIT_COPY, specified_unit_copy
 
-    specified = [s for s in cases.stubs if s.specified_in_unit]
-    if not specified:
+    copy = specified_unit_copy(path, str(path), cases.stubs)
+    if copy is None:
         return str(path), {}, flags
-    text = path.read_text(encoding="utf-8", errors="surrogateescape")
-    copy = specified_unit_copy(text, str(path), specified)
     # the copy's quoted includes are looked up where the unit is
     return UNIT_COPY, {UNIT_COPY: copy}, ["-iquote", str(path.parent), *flags]
 

@@ -51,6 +51,11 @@ def export_name(fc: FileCases) -> str:
     return Path(fc.source).stem
 
 
+def _from_export(path: Path, export_dir: Path) -> str:
+    """`path` relative to the export directory `export_dir`."""
+    return Path(os.path.relpath(Path(path).resolve(), export_dir.resolve())).as_posix()
+
+
 def _relative(path: str, base_dir: Path, export_dir: Path) -> str:
     if os.path.isabs(path):
         return path
@@ -189,25 +194,21 @@ def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence
     export_dir = Path(out_dir) / name
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     runtime_dir = _c_harness_dir()
-    unit_rel = Path(os.path.relpath(Path(unit_path).resolve(),
-                                    export_dir.resolve())).as_posix()
+    unit_rel = _from_export(unit_path, export_dir)
     flags = rebase_flags(cflags, base, export_dir)
     files: dict[str, str] = {}
-    specified = [s for s in fc.stubs if s.specified_in_unit]
-    if specified:
+    copy = specified_unit_copy(Path(unit_path), unit_rel, fc.stubs)
+    if copy is not None:
         # the unit specifies external functions: the driver includes a copy of it with
         # those definitions renamed, whose quoted includes are looked up where the unit is
-        text = Path(unit_path).read_text(encoding="utf-8", errors="surrogateescape")
         files[UNIT_COPY] = f"/* {_MARK}: {fc.source.replace('*/', '* /')} with its " \
             "specifications of external functions renamed; regenerated with the export. */\n" \
-            + specified_unit_copy(text, unit_rel, specified)
+            + copy
         flags = ["-iquote", Path(unit_rel).parent.as_posix(), *flags]
         unit_rel = UNIT_COPY
     files.update({
         f"{name}.ctgen.json": file_cases_to_json(fc),
-        DRIVER: driver_text(fc, unit_rel, fn, [
-            Path(os.path.relpath(Path(p).resolve(), export_dir.resolve())).as_posix()
-            for p in sources]),
+        DRIVER: driver_text(fc, unit_rel, fn, [_from_export(p, export_dir) for p in sources]),
         RUNTIME: (runtime_dir / RUNTIME).read_text(encoding="utf-8"),
         MAKEFILE: makefile_text(fc, unit_rel, flags),
     })

@@ -9,6 +9,7 @@ function is declared again under its own name after it. Lines stay where they we
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Iterable
 
 from ..cases import StubPrototype
@@ -66,17 +67,23 @@ def _declaration(stub: StubPrototype) -> str:
     return f"{'static ' if stub.static else ''}{stub.prototype.strip().rstrip(';')};"
 
 
-def specified_unit_copy(text: str, display_path: str, stubs: Iterable[StubPrototype]) -> str:
-    """`text` (the unit's source) with the definitions of the specified `stubs` renamed.
-    `display_path` is the file name compiler messages and gcov should show.
+def specified_unit_copy(unit: Path, display_path: str, stubs: Iterable[StubPrototype]
+                        ) -> str | None:
+    """The text of the copy of `unit` in which the definitions of those `stubs` that are
+    specified in the unit are renamed; None when there are none (the unit is compiled as
+    it is). `display_path` is the file name compiler messages and gcov should show.
 
     Raises:
         CtgenError: a definition cannot be found in the text (its name or its body's
         braces come from a macro).
     """
+    specified = [s for s in stubs if s.specified_in_unit]
+    if not specified:
+        return None
+    text = unit.read_text(encoding="utf-8", errors="surrogateescape")
     edits: list[tuple[int, int, str]] = []  # (start, end, replacement), in text order
     code = code_only(text)
-    for stub in stubs:
+    for stub in specified:
         span = definition_span(code, stub.name)
         if span is None:
             raise CtgenError(

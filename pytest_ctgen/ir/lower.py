@@ -556,8 +556,6 @@ class _ExprLowerer:
             raise self.unsupported("call through a function pointer", node)
         name = node.name.name
         args_nodes = node.args.exprs if node.args is not None else []
-        if name == _INITIAL_ID and isinstance(self, FunctionLowerer):
-            return self.initial(node)
         if name in _TRANSPARENT_BUILTINS:
             for extra in args_nodes[1:]:
                 self.effect(extra)
@@ -849,8 +847,8 @@ class FunctionLowerer(_ExprLowerer):
         self.postconditions: list[Condition] = []
         self.result = None if isinstance(fn.type.result, VoidType) else Variable(
             "__rtt_return", fn.type.result, LOCAL, fn.location, "@")
-        self.initials: list[tuple[Variable, Expr]] | None = None  # set in postconditions
-        self.all_initials: list[tuple[Variable, Expr]] = []
+        self.in_postcondition = False
+        self.initials: list[tuple[Variable, Expr]] = []  # `__rtt_initial(e)` in postconditions
         self.spec_modifies: tuple[str, ...] | None = None
 
     def lower(self) -> CFG:
@@ -961,7 +959,7 @@ class FunctionLowerer(_ExprLowerer):
     def spec(self, cfg: CFG) -> StubSpec:
         """The specification this function's body states (after `lower`)."""
         return StubSpec(self.fn.name, self.fn.location, cfg, tuple(self.preconditions),
-                        tuple(self.postconditions), self.result, tuple(self.all_initials),
+                        tuple(self.postconditions), self.result, tuple(self.initials),
                         self.spec_modifies)
 
     def spec_condition(self, node: c_ast.Node, post: bool) -> Condition:
@@ -969,13 +967,12 @@ class FunctionLowerer(_ExprLowerer):
         saved, blocks, temps = self.cur, len(self.blocks), len(self.temps)
         self.cur = Block(-1)
         self.scopes.append({_RETURN_ID: self.result} if post and self.result else {})
-        self.initials = [] if post else None
+        self.in_postcondition = post
         try:
             e = self.truth(self.pure(node))
             if self.cur.stmts or len(self.blocks) != blocks or len(self.temps) != temps:
                 raise AnnotationError("a condition of an annotation cannot call functions "
                                       "or assign", self.loc(node))
-            self.all_initials.extend(self.initials or [])
         except AnnotationError:
             raise
         except CtgenError as err:
@@ -987,7 +984,7 @@ class FunctionLowerer(_ExprLowerer):
         finally:
             self.cur = saved
             self.scopes.pop()
-            self.initials = None
+            self.in_postcondition = False
         text = c_generator.CGenerator().visit(node)
         return Condition(e, text, self.loc(node))
 
@@ -1007,17 +1004,22 @@ class FunctionLowerer(_ExprLowerer):
             return Select(cond, self.convert(a, rtype), self.convert(b, rtype), rtype)
         return self.rvalue(node)
 
+    def call(self, node: c_ast.FuncCall, value_used: bool) -> Expr | None:
+        if isinstance(node.name, c_ast.ID) and node.name.name == _INITIAL_ID:
+            return self.initial(node)
+        return super().call(node, value_used)
+
     def initial(self, node: c_ast.FuncCall) -> Expr:
         """`__rtt_initial(e)`: a variable holding `e` as it was when the function was
         entered (for a stub: before the call)."""
-        if self.initials is None:
+        if not self.in_postcondition:
             raise AnnotationError("__rtt_initial belongs inside a postcondition",
                                   self.loc(node))
         args = node.args.exprs if node.args is not None else []
         if len(args) != 1:
             raise AnnotationError("__rtt_initial takes one expression", self.loc(node))
         value = self.pure(args[0])
-        var = Variable(f"__rtt_initial#{len(self.all_initials) + len(self.initials)}",
+        var = Variable(f"__rtt_initial#{len(self.initials)}",
                        value.type, LOCAL, self.loc(node), "@")
         self.initials.append((var, value))
         return Load(VarRef(var, value.type), value.type)

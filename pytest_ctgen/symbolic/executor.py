@@ -158,15 +158,13 @@ class Executor:
         self._building: list[tuple[int, ArrayType]] = []
         # the globals a stub call may write: all (`stub_globals="all"`), or those the
         # function may modify (its `__rtt_modifies` list) and the volatile ones
-        self.stub_globals = [
-            v for v in program.unit.globals.values()
-            if v.kind == GLOBAL and not v.is_const and v.type.size > 0 and
-            (stub_globals == "all" or v.is_volatile or v.name in modifies)]
+        writable = [v for v in program.unit.globals.values()
+                    if v.kind == GLOBAL and not v.is_const and v.type.size > 0]
+        self.stub_globals = [v for v in writable if stub_globals == "all" or v.is_volatile
+                             or v.name in modifies]
         # a specification naming what its function modifies narrows that to those globals
         self.spec_globals = {
-            name: [v for v in program.unit.globals.values() if v.kind == GLOBAL and
-                   not v.is_const and v.type.size > 0 and (v.is_volatile or v.name in
-                                                           spec.modifies)]
+            name: [v for v in writable if v.is_volatile or v.name in spec.modifies]
             for name, spec in program.specs.items() if spec.modifies is not None}
 
     # ------------------------------------------------------------------ states

@@ -77,6 +77,14 @@ def _store_byte(state: State, p: PtrVal, k: int, value: z3.BitVecRef) -> None:
     state.assume_in_bounds(obj.id, memory.write(obj, p.offset + k, UCHAR, value))
 
 
+def _store_byte_where(state: State, p: PtrVal, k: int, condition: z3.BoolRef,
+                      value: z3.BitVecRef) -> None:
+    """Byte k of `p` becomes `value` where `condition` holds and keeps its contents
+    elsewhere."""
+    old = _byte(state, p, k)
+    _store_byte(state, p, k, z3.simplify(z3.If(condition, value, old)))
+
+
 def _length(state: State, n: SymValue, room: int) -> tuple[z3.BitVecRef, int]:
     """The length argument and how many bytes to consider: n itself when concrete."""
     assert isinstance(n, z3.BitVecRef)
@@ -125,8 +133,7 @@ def _memset(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue
     n, count = _length(state, args[2], _room(state, p))
     byte = z3.Extract(7, 0, c)
     for k in range(count):
-        old = _byte(state, p, k)
-        _store_byte(state, p, k, z3.simplify(z3.If(_within(k, n), byte, old)))
+        _store_byte_where(state, p, k, _within(k, n), byte)
     return p
 
 
@@ -136,8 +143,7 @@ def _memcpy(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue
     n, count = _length(state, args[2], min(_room(state, dst), _room(state, src)))
     incoming = [_byte(state, src, k) for k in range(count)]  # all read first: memmove too
     for k, byte in enumerate(incoming):
-        old = _byte(state, dst, k)
-        _store_byte(state, dst, k, z3.simplify(z3.If(_within(k, n), byte, old)))
+        _store_byte_where(state, dst, k, _within(k, n), byte)
     return dst
 
 
@@ -241,8 +247,7 @@ def _copy_string(state: State, args: list[SymValue], limit: SymValue | None,
             if k < readable:
                 ended = z3.Or(ended, chars[k] == 0)
     for k, taken, value in writes:
-        old = _byte(state, dst, k)
-        _store_byte(state, dst, k, z3.simplify(z3.If(taken, value, old)))
+        _store_byte_where(state, dst, k, taken, value)
     return dst
 
 

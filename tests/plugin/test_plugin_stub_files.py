@@ -3,6 +3,7 @@ a file of their own) and `ctgen_sources` (the user's implementations, executed a
 instead of stubs), and the export of a unit that specifies its stubs itself."""
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 
@@ -97,7 +98,6 @@ def test_spec_file_narrows_stub_and_sources_are_executed(pytester: pytest.Pytest
     # crc8 runs for real (symbolically in generation, compiled in the run): its result is
     # the XOR of the frame, and only bus_byte is a stub
     result.stdout.re_match_lines([r"src/monitor.c::frame_ok\s+2\s+100.0%\s+100.0%"])
-    import json
     report = json.loads((pytester.path / "report.json").read_text())
     functions = {f["function"]: f for f in report["functions"]}
     assert set(functions) == {"classify", "frame_ok"}  # no case items for spec or source
