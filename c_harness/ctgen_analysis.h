@@ -1,24 +1,28 @@
 /*
  * ctgen_analysis.h - annotation macros as pytest-ctgen's front end sees them.
  *
- * pytest-ctgen preprocesses every unit with -DCTGEN_ANALYSIS and
- * `-include ctgen_analysis.h`, so these definitions win over the no-op ones
- * in ctgen.h (which are guarded by #ifndef CTGEN_ANALYSIS).  An annotation the
- * front end reads becomes a call of a reserved `__ctgen_annotation_*` name, which
- * the lowering takes out of the code; the others are still dropped here.
+ * pytest-ctgen renames every `__rtt_X` token of the files it analyses to the
+ * reserved `__ctg_X` (same length) before preprocessing, so annotations reach
+ * the parser as written whatever header defines `__rtt_X`.  They stay calls of
+ * undeclared functions, which the lowering takes out of the code; only the
+ * auxiliary declaration needs a macro, as its first argument is a type.
+ * Annotations in headers, which are not renamed, come here through the
+ * `__rtt_X` macros below (with -DCTGEN_ANALYSIS, ctgen.h leaves them to us).
  */
 #ifndef CTGEN_ANALYSIS_H
 #define CTGEN_ANALYSIS_H
 
-#define __rtt_precondition(...)   __ctgen_annotation_precondition(__VA_ARGS__)
-#define __rtt_postcondition(...)  __ctgen_annotation_postcondition(__VA_ARGS__)
-#define __rtt_testcase(...)       ((void)0)
-#define __rtt_modifies(...)       __ctgen_annotation_modifies(__VA_ARGS__)
-#define __rtt_assert(...)         ((void)0)
-#define __rtt_aux(...)            ((void)0)
-#define __rtt_assign(...)         ((void)0)
-#define __rtt_initial(x)          __ctgen_annotation_initial(x)
-#define __rtt_return              __ctgen_annotation_return
-#define __rtt_extern(...)         __ctgen_annotation_extern(__VA_ARGS__)
+#define __ctg_aux(type, name)     type name = __ctg_aux_declaration
+
+#define __rtt_precondition(...)   __ctg_precondition(__VA_ARGS__)
+#define __rtt_postcondition(...)  __ctg_postcondition(__VA_ARGS__)
+#define __rtt_testcase(...)       __ctg_testcase(__VA_ARGS__)
+#define __rtt_modifies(...)       __ctg_modifies(__VA_ARGS__)
+#define __rtt_assert(...)         __ctg_assert(__VA_ARGS__)
+#define __rtt_aux(type, name)     __ctg_aux(type, name)
+#define __rtt_assign(...)         __ctg_assign(__VA_ARGS__)
+#define __rtt_initial(x)          __ctg_initial(x)
+#define __rtt_return              __ctg_return
+#define __rtt_extern(...)         __ctg_extern(__VA_ARGS__)
 
 #endif /* CTGEN_ANALYSIS_H */

@@ -460,6 +460,7 @@ static CTGEN_INLINE void ctgen_report_calls(ctgen_ctx *ctx)
 #define CTGEN_ABORTED 2
 #define CTGEN_ASSERT_FAILED 3
 #define CTGEN_VIOLATED 4
+#define CTGEN_ANNOTATION_FAILED 5
 
 #if defined(__GNUC__)
 #define CTGEN_NORETURN __attribute__((noreturn))
@@ -505,7 +506,8 @@ CTGEN_NORETURN static CTGEN_INLINE void ctgen_assert_fail(const char *assertion,
 
 static const char *const ctgen_end_names[] = {"returned", "exited", "aborted",
                                               "failed an assertion",
-                                              "violated the precondition of a stub"};
+                                              "violated the precondition of a stub",
+                                              "failed an __rtt_assert"};
 
 /* A stub's precondition does not hold for the arguments of its call k (0-based): the
    case fails; a case that predicts this ends here. */
@@ -518,6 +520,125 @@ static CTGEN_INLINE void ctgen_precondition_failed(ctgen_ctx *ctx, const char *s
                    condition, at);
     if (ctgen_end_armed)
         ctgen_end(CTGEN_VIOLATED, 0);
+}
+
+/* ------------------------------------------------------------------ annotations */
+
+/* The running case, for the annotation checks compiled into the unit. */
+static ctgen_ctx *ctgen_annotation_ctx;
+
+#ifndef CTGEN_MAX_AUX
+#define CTGEN_MAX_AUX 64
+#endif
+/* The ghost variables (__rtt_aux) the running case has declared, by name. */
+static struct {
+    const char *name;
+    void *address;
+} ctgen_aux[CTGEN_MAX_AUX];
+static int ctgen_aux_count;
+
+static CTGEN_INLINE int ctgen_same_text(const char *a, const char *b)
+{
+    while (*a && *a == *b) {
+        a++;
+        b++;
+    }
+    return *a == *b;
+}
+
+/* `__rtt_aux(type, name)` in the unit: the ghost variable starts at zero. */
+static CTGEN_INLINE void ctgen_aux_bind(const char *name, void *address, size_t size)
+{
+    int i;
+    ctgen_zero_bytes(address, size);
+    for (i = 0; i < ctgen_aux_count; i++)
+        if (ctgen_same_text(ctgen_aux[i].name, name)) {
+            ctgen_aux[i].address = address;
+            return;
+        }
+    if (ctgen_aux_count < CTGEN_MAX_AUX) {
+        ctgen_aux[ctgen_aux_count].name = name;
+        ctgen_aux[ctgen_aux_count].address = address;
+        ctgen_aux_count++;
+    }
+}
+
+/* The ghost variable `name` of the running case, or NULL if it was not declared. */
+static CTGEN_INLINE void *ctgen_aux_find(const char *name)
+{
+    int i;
+    for (i = 0; i < ctgen_aux_count; i++)
+        if (ctgen_same_text(ctgen_aux[i].name, name))
+            return ctgen_aux[i].address;
+    return 0;
+}
+
+/* `__rtt_assert(text)` at file:line does not hold: the case fails, and a case that
+   predicts this ends here. */
+static CTGEN_INLINE void ctgen_annotation_assert_failed(const char *file, int line,
+                                                        const char *text)
+{
+    if (ctgen_annotation_ctx)
+        ctgen_fail(ctgen_annotation_ctx, "__rtt_assert(%s) at %s:%d does not hold", text,
+                   file, line);
+    if (ctgen_end_armed)
+        ctgen_end(CTGEN_ANNOTATION_FAILED, 0);
+}
+
+/* Whether `at` is one of the "|"-separated items of `list`. */
+static CTGEN_INLINE int ctgen_listed(const char *list, const char *at)
+{
+    const char *p = list;
+    while (*p) {
+        const char *q = at;
+        if (*p == '|')
+            p++;
+        while (*q && *p == *q) {
+            p++;
+            q++;
+        }
+        if (!*q && (*p == '|' || !*p))
+            return 1;
+        while (*p && *p != '|')
+            p++;
+    }
+    return 0;
+}
+
+/* A postcondition or a test case's post after the call; `predicted` lists where the
+   annotations are that the generator predicted this case violates. */
+static CTGEN_INLINE void ctgen_check_annotation(ctgen_ctx *ctx, int holds, const char *predicted,
+                                               const char *what, const char *text,
+                                               const char *at)
+{
+    int expected = ctgen_listed(predicted, at);
+    if (!holds)
+        ctgen_fail(ctx, "%s %s (%s) does not hold", what, text, at);
+    else if (expected)
+        ctgen_fail(ctx, "predicted that %s %s (%s) does not hold; it held", what, text, at);
+}
+
+/* A global the function may not write (it is not in its __rtt_modifies list) has kept
+   its bytes; `written_at` is where the generator predicted a write, or "". */
+static CTGEN_INLINE void ctgen_check_unmodified(ctgen_ctx *ctx, const char *function,
+                                               const char *global, const void *now,
+                                               const void *before, size_t size,
+                                               const char *written_at)
+{
+    const unsigned char *a = (const unsigned char *)now;
+    const unsigned char *b = (const unsigned char *)before;
+    size_t i;
+    for (i = 0; i < size && a[i] == b[i]; i++)
+        ;
+    if (i < size && *written_at)
+        ctgen_fail(ctx, "%s wrote %s (at %s), which its __rtt_modifies does not list",
+                   function, global, written_at);
+    else if (i < size)
+        ctgen_fail(ctx, "%s wrote %s, which its __rtt_modifies does not list", function,
+                   global);
+    else if (*written_at)
+        ctgen_fail(ctx, "predicted that %s writes %s (at %s), which its __rtt_modifies does "
+                   "not list; it kept its value", function, global, written_at);
 }
 
 /* Checks how the call of the function under test ended. */

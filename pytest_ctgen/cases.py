@@ -158,6 +158,18 @@ class Expected:
 
 
 @dataclass(frozen=True)
+class Violation:
+    """An annotation the generator predicts a case violates. `kind` is "postcondition",
+    "testcase", "assert" or "modifies"; `at` is "file:line:col" of the annotation (for
+    "modifies", of the write); `detail` the condition as written (for "modifies", the
+    global written)."""
+
+    kind: str
+    at: str
+    detail: str
+
+
+@dataclass(frozen=True)
 class Case:
     """One generated test case of one function."""
 
@@ -171,12 +183,60 @@ class Case:
     requirements: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()  # e.g. "needs signed overflow"
     objects: tuple[Binding, ...] = ()  # objects pointer inputs point to, in declaration order
+    violations: tuple[Violation, ...] = ()  # annotations the run is predicted to find broken
+    # the inputs violate the function's precondition (proof mode's robustness cases): the
+    # run checks the predicted outputs but no postcondition or test case
+    robustness: bool = False
 
     @property
     def id(self) -> str:
         """The pytest id of the case inside its function: `case3` or `REQ-12:case3`."""
         prefix = ",".join(self.requirements)
         return f"{prefix}:case{self.number}" if prefix else f"case{self.number}"
+
+
+@dataclass(frozen=True)
+class ContractCheck:
+    """A property of a function under test that the run checks after the call, or (for
+    "assert") inside it; written with the annotations of c_harness/ctgen.h.
+
+    `condition` and `pre` are C expressions for the harness over the function's parameter
+    names (their values on entry), the unit's globals, `ctgen_return`, `ctgen_initial_K`
+    and `(*ctgen_aux_NAME)`; `pre` is set for a test case only. `text` is the annotation's
+    condition as written, `at` its "file:line:col". `verdict` is what generation found:
+    "violated", "holds" (for every input, within `bounds`), "unreachable" (a test case
+    whose pre no input satisfies), or "" (not decided)."""
+
+    kind: str  # "postcondition", "testcase" or "assert"
+    condition: str
+    text: str
+    at: str
+    pre: str = ""
+    pre_text: str = ""
+    requirements: tuple[str, ...] = ()
+    verdict: str = ""
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What the annotations of a function under test ask of every run (CTGEN's annotation
+    language). `initials` are the `__rtt_initial(e)` values the harness takes before the
+    call, K-th as `ctgen_initial_K`: (declaration template, C expression). `aux` are the
+    ghost variables: (name, declaration template). `modifies` lists the globals the
+    function may write (None: writes are not checked); `unmodified` the unit's other
+    globals, which the run checks are unchanged. `bounds` says within which bounds a
+    "holds" verdict was proved."""
+
+    checks: tuple[ContractCheck, ...] = ()
+    initials: tuple[tuple[str, str], ...] = ()
+    aux: tuple[tuple[str, str], ...] = ()
+    modifies: tuple[str, ...] | None = None
+    unmodified: tuple[str, ...] = ()
+    bounds: str = ""
+
+    def requirements(self) -> tuple[str, ...]:
+        """Every requirement id the function's test cases name, in source order."""
+        return tuple(dict.fromkeys(r for c in self.checks for r in c.requirements))
 
 
 STOP_EXHAUSTED = "exhausted"
@@ -202,6 +262,7 @@ class FunctionCases:
     not_reached: tuple[Outcome, ...] = ()  # left by a bound or the budget
     skip_reason: str | None = None
     generation_seconds: float = field(default=0.0, compare=False)
+    contract: Contract | None = None  # the function's annotations, when it has any
 
 
 @dataclass(frozen=True)
@@ -330,7 +391,38 @@ def case_to_json(c: Case) -> dict[str, Any]:
         },
         "covered": _outcomes_to_json(c.covered),
         "notes": list(c.notes),
+        **({"violations": [{"kind": v.kind, "at": v.at, "detail": v.detail}
+                           for v in c.violations]} if c.violations else {}),
+        **({"robustness": True} if c.robustness else {}),
     }
+
+
+def contract_to_json(k: Contract) -> dict[str, Any]:
+    return {
+        "checks": [{"kind": c.kind, "condition": c.condition, "text": c.text, "at": c.at,
+                    **({"pre": c.pre, "pre_text": c.pre_text} if c.kind == "testcase" else {}),
+                    "requirements": list(c.requirements), "verdict": c.verdict}
+                   for c in k.checks],
+        "initials": [{"declaration": d, "expression": e} for d, e in k.initials],
+        "aux": [{"name": n, "declaration": d} for n, d in k.aux],
+        "modifies": None if k.modifies is None else list(k.modifies),
+        "unmodified": list(k.unmodified),
+        "bounds": k.bounds,
+    }
+
+
+def contract_from_json(j: dict[str, Any]) -> Contract:
+    return Contract(
+        checks=tuple(ContractCheck(c["kind"], c["condition"], c["text"], c["at"],
+                                   c.get("pre", ""), c.get("pre_text", ""),
+                                   tuple(c.get("requirements", [])), c.get("verdict", ""))
+                     for c in j.get("checks", [])),
+        initials=tuple((i["declaration"], i["expression"]) for i in j.get("initials", [])),
+        aux=tuple((a["name"], a["declaration"]) for a in j.get("aux", [])),
+        modifies=None if j.get("modifies") is None else tuple(j["modifies"]),
+        unmodified=tuple(j.get("unmodified", [])),
+        bounds=j.get("bounds", ""),
+    )
 
 
 def case_from_json(function: str, j: dict[str, Any]) -> Case:
@@ -356,6 +448,9 @@ def case_from_json(function: str, j: dict[str, Any]) -> Case:
         requirements=tuple(j.get("requirements", [])),
         notes=tuple(j.get("notes", [])),
         objects=_bindings_from_json(j.get("objects", [])),
+        violations=tuple(Violation(v["kind"], v["at"], v["detail"])
+                         for v in j.get("violations", [])),
+        robustness=j.get("robustness", False),
     )
 
 
@@ -383,6 +478,7 @@ def file_cases_to_json(fc: FileCases) -> str:
             "outcomes_total": f.outcomes_total,
             "unreachable": _outcomes_to_json(f.unreachable),
             "not_reached": _outcomes_to_json(f.not_reached),
+            **({"contract": contract_to_json(f.contract)} if f.contract else {}),
             "cases": [case_to_json(c) for c in f.cases],
         } for f in fc.functions],
     }
@@ -413,5 +509,6 @@ def file_cases_from_json(text: str) -> FileCases:
             unreachable=_outcomes_from_json(f.get("unreachable", [])),
             not_reached=_outcomes_from_json(f.get("not_reached", [])),
             cases=tuple(case_from_json(f["name"], c) for c in f["cases"]),
+            contract=contract_from_json(f["contract"]) if "contract" in f else None,
         ) for f in doc["functions"]),
     )

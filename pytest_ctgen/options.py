@@ -23,6 +23,7 @@ class Options:
     # compiled) and implementations of them (executed and compiled with the unit)
     stub_specs: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()
+    proof: bool = False  # explore every path to prove annotations; robustness cases
     case_timeout: float = 5.0
     isolate: str = "fork"
     regenerate: bool = False

@@ -1,6 +1,7 @@
 """The one place that wires the layers together: C file -> cases -> harness -> runs -> coverage."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import logging
@@ -17,7 +18,7 @@ from .cases import FileCases, FunctionCases, STOP_SKIPPED, StubPrototype, file_c
 from .errors import CtgenError, SourceLocation
 from .frontend.ctype import CType, FloatType, FunctionType, IntType, PointerType
 from .frontend.loader import load_unit
-from .frontend.preprocess import preprocess
+from .frontend.preprocess import harness_dir, preprocess
 from .frontend.unit import Function
 from .ir.cfg import Call
 from .ir.lower import Program, lower_unit
@@ -37,9 +38,19 @@ def _same_file(a: str, b: Path) -> bool:
         return False
 
 
+@functools.lru_cache(maxsize=1)
+def engine_fingerprint() -> str:
+    """A digest of pytest-ctgen's own code: cached cases of another engine are stale."""
+    h = hashlib.sha256(__version__.encode())
+    package = Path(__file__).resolve().parent
+    for file in sorted([*package.rglob("*.py"), *harness_dir().glob("*.h")]):
+        h.update(file.read_bytes())
+    return h.hexdigest()
+
+
 def generation_key(preprocessed: str, options: Options) -> str:
     h = hashlib.sha256()
-    for part in (__version__, preprocessed, options.generation_key()):
+    for part in (engine_fingerprint(), preprocessed, options.generation_key()):
         h.update(part.encode("utf-8"))
         h.update(b"\0")
     return h.hexdigest()
@@ -124,7 +135,8 @@ def _generate_cases(path: Path, display: str, options: Options, text: str
     unit = load_unit(path, flags, preprocessed=text)
     program = lower_unit(unit)
     search = SearchOptions(max_depth=options.max_depth, timeout=options.timeout,
-                           array_size=options.array_size, stub_globals=options.stub_globals)
+                           array_size=options.array_size, stub_globals=options.stub_globals,
+                           proof=options.proof)
     functions: list[FunctionCases] = []
     seconds: dict[str, float] = {}
     for fn in unit.defined_functions():
@@ -138,7 +150,8 @@ def _generate_cases(path: Path, display: str, options: Options, text: str
         else:
             try:
                 modifies = frozenset(program.modifies.get(fn.name, ()))
-                result = generate_function(program, fn.name, replace(search, modifies=modifies))
+                result = generate_function(program, fn.name, replace(search, modifies=modifies),
+                                           lambda file: shown_path(file, path, display))
             except CtgenError as err:
                 result = _skipped(fn, str(err))
             except Exception as err:  # a defect of ours must not end the session
@@ -221,11 +234,11 @@ def _skipped(fn: Function, reason: str) -> FunctionCases:
 def unit_for_build(path: Path, cases: FileCases, flags: list[str]
                    ) -> tuple[str, dict[str, str], list[str]]:
     """How the harness of `cases` includes the unit `path`: by its path, or, when the unit
-    specifies external functions itself, as a copy beside the harness with those
-    definitions renamed (see codegen.unit_copy); and the files and flags that takes."""
+    uses annotations or specifies external functions itself, as a copy beside the harness
+    (see codegen.unit_copy); and the files and flags that takes."""
     from .codegen.unit_copy import UNIT_COPY, specified_unit_copy
 
-    copy = specified_unit_copy(path, str(path), cases.stubs)
+    copy = specified_unit_copy(path, str(path), cases.stubs, cases.source)
     if copy is None:
         return str(path), {}, flags
     # the copy's quoted includes are looked up where the unit is

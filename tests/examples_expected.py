@@ -25,6 +25,12 @@ The driver build gave the same per-function counts as the stand-alone build.
 """
 
 EXPECTED = {
+    "contracts.c": {
+        # annotations (issue 5); measured with ctgen.h's no-op annotations, which compile
+        # to nothing, as the harness's annotation lines are excluded from gcov's counts
+        "arena_take": {"branches": 2, "infeasible": [], "lines": 7},  # line 19
+        "checksum_run": {"branches": 4, "infeasible": [], "lines": 7},  # line 46
+    },
     "bitmask.c": {
         # only the ERROR test of the ?: on line 38 branches; gcc folds the other three ?: (lines 38-41)
         "status_decode": {"branches": 2, "infeasible": [], "lines": 9},  # line 31

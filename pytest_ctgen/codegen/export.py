@@ -197,13 +197,13 @@ def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence
     unit_rel = _from_export(unit_path, export_dir)
     flags = rebase_flags(cflags, base, export_dir)
     files: dict[str, str] = {}
-    copy = specified_unit_copy(Path(unit_path), unit_rel, fc.stubs)
+    copy = specified_unit_copy(Path(unit_path), unit_rel, fc.stubs, fc.source)
     if copy is not None:
-        # the unit specifies external functions: the driver includes a copy of it with
-        # those definitions renamed, whose quoted includes are looked up where the unit is
+        # the unit uses annotations or specifies external functions: the driver includes a
+        # copy of it (see unit_copy), whose quoted includes are looked up where the unit is
         files[UNIT_COPY] = f"/* {_MARK}: {fc.source.replace('*/', '* /')} with its " \
-            "specifications of external functions renamed; regenerated with the export. */\n" \
-            + copy
+            "annotations defined for the run and its specifications of external functions " \
+            "renamed; regenerated with the export. */\n" + copy
         flags = ["-iquote", Path(unit_rel).parent.as_posix(), *flags]
         unit_rel = UNIT_COPY
     files.update({

@@ -21,7 +21,9 @@ from ..cases import (
     Binding,
     BytesValue,
     Case,
+    Contract,
     FileCases,
+    FunctionCases,
     FloatValue,
     IntValue,
     PointerValue,
@@ -304,7 +306,8 @@ _PROGRAM_ENDS = (("exit", "ctgen_exit"), ("_Exit", "ctgen_exit"),
 
 _END_CODES = {"exit": "CTGEN_EXITED", "abort": "CTGEN_ABORTED",
               "assertion failure": "CTGEN_ASSERT_FAILED",
-              "precondition violation": "CTGEN_VIOLATED"}
+              "precondition violation": "CTGEN_VIOLATED",
+              "__rtt_assert violation": "CTGEN_ANNOTATION_FAILED"}
 
 
 def stub_symbol(stub: StubPrototype) -> str:
@@ -453,7 +456,60 @@ def _object_lines(objects: tuple[Binding, ...]) -> list[str]:
     return lines
 
 
-def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str]) -> list[str]:
+def parameter_list(prototype: str, name: str) -> str:
+    """The text of the parameter list of function `name` in its prototype ("" for none)."""
+    text = _drop_attributes(prototype)
+    m = re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", text)
+    if m is None:
+        raise UnsupportedError(f"cannot find {name}( in its prototype {prototype!r}")
+    depth, i = 1, m.end()
+    while i < len(text) and depth:
+        depth += {"(": 1, ")": -1}.get(text[i], 0)
+        i += 1
+    params = text[m.end():i - 1].strip()
+    return "" if params in ("", "void") else params
+
+
+def _contract_lines(fn: FunctionCases, signature: Signature) -> list[str]:
+    """The functions that take the annotations' values on entry and check the
+    postconditions and test cases after the call (see cases.Contract)."""
+    k = fn.contract
+    assert k is not None
+    params = parameter_list(fn.prototype, fn.name)
+    name = _callee(fn.name)
+    out: list[str] = []
+    if k.initials:
+        slots = ", ".join(declare(d, f"*ctgen_initial_{i}") for i, (d, _) in enumerate(k.initials))
+        out += [f"static void ctgen_initials_{name}({params + ', ' if params else ''}{slots})",
+                "{"]
+        out += [f"{INDENT}*ctgen_initial_{i} = {expr};" for i, (_, expr) in enumerate(k.initials)]
+        out += ["}", ""]
+    args = [params] if params else []
+    if not signature.is_void:
+        args.append(_declare_type(signature.return_type, "ctgen_return"))
+    args += [declare(d, f"ctgen_initial_{i}") for i, (d, _) in enumerate(k.initials)]
+    out += [f"static void ctgen_contract_{name}(ctgen_ctx *ctgen_c, const char *ctgen_predicted"
+            f"{''.join(', ' + a for a in args)})", "{"]
+    for aux, decl in k.aux:
+        out.append(f"{INDENT}{declare(decl, f'*ctgen_aux_{aux}')} = "
+                   f"({declare(decl, '*')})ctgen_aux_find({c_string(aux)});")
+        out += [f"{INDENT}if (!ctgen_aux_{aux}) {{",
+                f"{INDENT * 2}ctgen_fail(ctgen_c, {c_string('auxiliary variable ' + aux + ' was not declared in the run')});",
+                f"{INDENT * 2}return;", f"{INDENT}}}"]
+    for check in k.checks:
+        if check.kind not in ("postcondition", "testcase"):
+            continue
+        what = "postcondition" if check.kind == "postcondition" else \
+            f"test case ({', '.join(check.requirements)}) post"
+        line = (f"ctgen_check_annotation(ctgen_c, ({check.condition}) != 0, ctgen_predicted, "
+                f"{c_string(what)}, {c_string(check.text)}, {c_string(check.at)});")
+        out.append(f"{INDENT}if ({check.pre}) {line}" if check.pre else f"{INDENT}{line}")
+    out += [f"{INDENT}(void)ctgen_predicted;", f"{INDENT}(void)ctgen_c;", "}"]
+    return out
+
+
+def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str],
+                contract: Contract | None = None) -> list[str]:
     ctx = "ctgen_c"
     body: list[str] = []
     args: list[str] = []
@@ -466,6 +522,18 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str])
         args.append(var)
     for g in c.globals:
         body.extend(set_statements(g.name, g.value))
+    checked = contract is not None and not c.robustness and c.expected.ending is None
+    written_at = {v.detail: v.at for v in c.violations if v.kind == "modifies"}
+    if checked:
+        assert contract is not None
+        initials = [f"ctgen_initial_{i}" for i in range(len(contract.initials))]
+        body += [f"{declare(d, v)};" for (d, _), v in zip(contract.initials, initials)]
+        if initials:
+            body.append(f"ctgen_initials_{_callee(c.function)}("
+                        f"{', '.join(args + ['&' + v for v in initials])});")
+        for j, g in enumerate(contract.unmodified):
+            body += [f"unsigned char ctgen_before_{j}[sizeof ({g})];",
+                     f"ctgen_copy_bytes(ctgen_before_{j}, (const void *)&({g}), sizeof ({g}));"]
     call = f"{_callee(c.function)}({', '.join(args)})"
     e = c.expected
     if e.ending is not None:
@@ -480,6 +548,8 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str])
             raise ValueError(f"{case_name(c)} predicts a return value of a void function")
         body.append(f"{_declare_type(signature.return_type, 'ctgen_result')} = {call};")
         body.extend(check_statements(ctx, "return", "ctgen_result", e.returns))
+    elif checked and not signature.is_void:
+        body.append(f"{_declare_type(signature.return_type, 'ctgen_result')} = {call};")
     elif signature.is_void:
         body.append(f"{call};")
     else:
@@ -494,6 +564,18 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str])
             raise ValueError(f"{case_name(c)} counts calls of {stub}, which is no stub")
         body.append(f"ctgen_check_int({ctx}, {c_string('calls of ' + stub)}, "
                     f"{_counter(stub)}, {c_int_literal(count)});")
+    if checked:
+        assert contract is not None
+        for j, g in enumerate(contract.unmodified):
+            body.append(f"ctgen_check_unmodified({ctx}, {c_string(c.function)}, {c_string(g)}, "
+                        f"(const void *)&({g}), ctgen_before_{j}, sizeof ({g}), "
+                        f"{c_string(written_at.get(g, ''))});")
+        predicted = "|".join(v.at for v in c.violations if v.kind in ("postcondition",
+                                                                      "testcase"))
+        values = args + ([] if signature.is_void else ["ctgen_result"]) + \
+            [f"ctgen_initial_{i}" for i in range(len(contract.initials))]
+        body.append(f"ctgen_contract_{_callee(c.function)}({ctx}, {c_string(predicted)}"
+                    f"{''.join(', ' + v for v in values)});")
     return ([f"/* {case_name(c)} */", f"static void ctgen_case_{index}(ctgen_ctx *{ctx})", "{"]
             + [f"{INDENT}{s}" for s in body] + [f"{INDENT}(void){ctx};", "}"])
 
@@ -559,9 +641,20 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
             out += [""] + _stub_lines(stub, scripts)
         out += ["#if defined(__GNUC__)", "#pragma GCC diagnostic pop", "#endif"]
 
+    contracts = {f.name: f.contract for f in fc.functions if f.contract and f.cases}
+    if contracts:
+        out += ["", "/* -------------------------------------------------------- annotations */",
+                "#if defined(__GNUC__)", "#pragma GCC diagnostic push",
+                '#pragma GCC diagnostic ignored "-Wunused-parameter"', "#endif"]
+        for f in fc.functions:
+            if f.name in contracts:
+                out += [""] + _contract_lines(f, signatures[f.name])
+        out += ["#if defined(__GNUC__)", "#pragma GCC diagnostic pop", "#endif"]
+
     out += ["", "/* ------------------------------------------------------------ cases */"]
     for i, c in enumerate(cases):
-        out += [""] + _case_lines(i, c, signatures[c.function], stub_names)
+        out += [""] + _case_lines(i, c, signatures[c.function], stub_names,
+                                  contracts.get(c.function))
 
     out += ["", "/* ------------------------------------------------------------ table */", ""]
     out.append(f"#define CTGEN_CASES {len(cases)}")
@@ -596,12 +689,15 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
         f"{INDENT}ctgen_call_log_reset();",
         f"{INDENT}ctgen_end_how = CTGEN_RETURNED;",
         f"{INDENT}ctgen_current_case = index;",
+        f"{INDENT}ctgen_annotation_ctx = &ctgen_c;",
+        f"{INDENT}ctgen_aux_count = 0;",
         *([f"{INDENT}ctgen_running = &ctgen_c;"] if checks_in_stubs else []),
         f"{INDENT}ctgen_cases[index](&ctgen_c);",
         *([f"{INDENT}ctgen_running = 0;"] if checks_in_stubs else []),
         f"{INDENT}ctgen_report_calls(&ctgen_c);",
         f"{INDENT}fflush(NULL); /* the unit's output, also from a child that _exits */",
         f"{INDENT}ctgen_current_case = -1;",
+        f"{INDENT}ctgen_annotation_ctx = 0;",
         f"{INDENT}return ctgen_c.failures ? 1 : 0;",
         "}",
         "",

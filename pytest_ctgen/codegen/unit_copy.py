@@ -1,10 +1,15 @@
-"""The unit as the run compiles it when the unit itself specifies external functions.
+"""The unit as the run compiles it when it uses annotations or specifies external functions.
+
+Annotations (c_harness/ctgen.h) are renamed to their reserved spelling, as for the analysis
+(frontend/annotations.py), and defined here as the run needs them, whatever header the
+unit includes: `__rtt_assert` checks its condition, `__rtt_aux` and `__rtt_assign` keep the
+ghost variables for the checks after the call, the others vanish.
 
 A definition whose body holds `__rtt_extern()` specifies a function that the unit calls
-but that is not its own, and calls of it must reach the stub. The run therefore compiles a
-copy of the unit in which each such definition is renamed (its body is never run) and the
-function is declared again under its own name after it. Lines stay where they were, and a
-`#line` directive names the original file, so compiler messages and gcov point into it.
+but that is not its own, and calls of it must reach the stub. The copy renames each such
+definition (its body is never run) and declares the function again under its own name
+after it. Lines stay where they were, and a `#line` directive names the original file, so
+compiler messages and gcov point into it.
 """
 from __future__ import annotations
 
@@ -14,24 +19,29 @@ from typing import Iterable
 
 from ..cases import StubPrototype
 from ..errors import CtgenError
+from ..frontend.annotations import code_only, has_annotations, line_directive, reserved_spelling
 
 #: The name a specification's definition is compiled under in the copy.
 SPEC_PREFIX = "ctgen_spec_"
 #: The copy's file name, beside the harness or the exported driver.
 UNIT_COPY = "ctgen_unit.c"
 
-_COMMENT_OR_LITERAL = re.compile(
-    r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)
-
-
-def _blank(match: re.Match[str]) -> str:
-    return "".join("\n" if ch == "\n" else " " for ch in match.group(0))
-
-
-def code_only(text: str) -> str:
-    """`text` with comments and string and character literals blanked out, so that a
-    position in it is the same position in `text`."""
-    return _COMMENT_OR_LITERAL.sub(_blank, text)
+#: The annotations as the run compiles them (see ctgen_runtime.h for the functions).
+ANNOTATIONS_FOR_THE_RUN = """\
+/* pytest-ctgen: the annotations as the run checks them */
+#define __ctg_precondition(...) ((void)0)
+#define __ctg_postcondition(...) ((void)0)
+#define __ctg_testcase(...) ((void)0)
+#define __ctg_modifies(...) ((void)0)
+#define __ctg_extern(...) ((void)0)
+#define __ctg_initial(x) (x)
+#define __ctg_return 0
+#define __ctg_assert(...) ((__VA_ARGS__) ? (void)0 : \\
+    ctgen_annotation_assert_failed(CTGEN_UNIT_SHOWN, __LINE__, #__VA_ARGS__))
+#define __ctg_aux(type, name) static type name; \\
+    ctgen_aux_bind(#name, (void *)&name, sizeof name)
+#define __ctg_assign(...) ((void)(__VA_ARGS__))
+"""
 
 
 def _closing(code: str, start: int, open_ch: str, close_ch: str) -> int:
@@ -67,20 +77,24 @@ def _declaration(stub: StubPrototype) -> str:
     return f"{'static ' if stub.static else ''}{stub.prototype.strip().rstrip(';')};"
 
 
-def specified_unit_copy(unit: Path, display_path: str, stubs: Iterable[StubPrototype]
-                        ) -> str | None:
-    """The text of the copy of `unit` in which the definitions of those `stubs` that are
-    specified in the unit are renamed; None when there are none (the unit is compiled as
-    it is). `display_path` is the file name compiler messages and gcov should show.
+def specified_unit_copy(unit: Path, display_path: str, stubs: Iterable[StubPrototype],
+                        shown_as: str = "") -> str | None:
+    """The text of the copy of `unit` with its annotations defined for the run and the
+    definitions of those `stubs` that are specified in the unit renamed; None when it has
+    neither (the unit is compiled as it is). `display_path` is the file name compiler
+    messages and gcov should show, `shown_as` the one failing annotations show (the same
+    by default).
 
     Raises:
         CtgenError: a definition cannot be found in the text (its name or its body's
         braces come from a macro).
     """
     specified = [s for s in stubs if s.specified_in_unit]
-    if not specified:
-        return None
     text = unit.read_text(encoding="utf-8", errors="surrogateescape")
+    annotated = has_annotations(text)
+    if not specified and not annotated:
+        return None
+    text = reserved_spelling(text)
     edits: list[tuple[int, int, str]] = []  # (start, end, replacement), in text order
     code = code_only(text)
     for stub in specified:
@@ -100,5 +114,8 @@ def specified_unit_copy(unit: Path, display_path: str, stubs: Iterable[StubProto
         out.append(replacement)
         position = end
     out.append(text[position:])
-    escaped = display_path.replace("\\", "\\\\").replace('"', '\\"')
-    return f'#line 1 "{escaped}"\n' + "".join(out)
+    prelude = ""
+    if annotated:
+        shown = (shown_as or display_path).replace("\\", "\\\\").replace('"', '\\"')
+        prelude = f'#define CTGEN_UNIT_SHOWN "{shown}"\n' + ANNOTATIONS_FOR_THE_RUN
+    return prelude + line_directive(display_path) + "".join(out)

@@ -62,6 +62,11 @@ def totals(functions: Iterable[FunctionCoverage]) -> dict[str, int]:
     return t
 
 
+#: Lines of annotations that the run compiles to code (checks, ghost variables) but an
+#: ordinary build does not: not the unit's lines and branches.
+ANNOTATION_LINES = r"\s*__rtt_(assert|assign|aux)\s*\(.*"
+
+
 def _gcovr_json(build_dir: Path, unit: Path, gcov_executable: str | None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="ctgen-gcovr-") as tmp:
         out = Path(tmp) / "coverage.json"
@@ -72,6 +77,8 @@ def _gcovr_json(build_dir: Path, unit: Path, gcov_executable: str | None) -> dic
                # by file name only: gcov may name the unit through another (symlinked) path;
                # measure() keeps the entries that really are the unit
                "--filter", "/(.*/)?" + re.escape(unit.name) + "$",
+               # annotations that are code only in the harness build (ctgen.h)
+               "--exclude-lines-by-pattern", ANNOTATION_LINES,
                "--gcov-object-directory", str(build_dir), "--json", str(out), str(build_dir)]
         if gcov_executable:
             cmd[3:3] = ["--gcov-executable", gcov_executable]

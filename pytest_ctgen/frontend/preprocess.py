@@ -6,10 +6,12 @@ import importlib.util
 import os
 import re
 import subprocess
+import tempfile
 from pathlib import Path
 from typing import Final, Sequence
 
 from ..errors import PreprocessError, SourceLocation
+from .annotations import has_annotations, line_directive, reserved_spelling
 
 #: The compiler used for preprocessing and for the layout probe.
 GCC: Final = "gcc"
@@ -154,23 +156,46 @@ def compiler_env() -> dict[str, str]:
 def preprocess(path: Path, cflags: list[str] | tuple[str, ...] = (),
                with_files: Sequence[Path] = ()) -> str:
     """Run `gcc -E` on `path` and return the text with its `# line "file"` markers.
-    `with_files` are analysed in the same translation unit, after the unit.
+    `with_files` are analysed in the same translation unit, after the unit. Files that use
+    annotations are preprocessed from a copy with the annotations renamed (see
+    frontend/annotations.py); locations still name the files as given.
 
     Raises:
         PreprocessError: gcc failed; located at gcc's first error.
     """
-    command = preprocess_command(path, cflags, bool(with_files))
-    stdin = combined_input(path, with_files) if with_files else None
-    try:
-        proc = subprocess.run(
-            command, capture_output=True, text=True, env=compiler_env(), errors="replace",
-            input=stdin,
-        )
-    except OSError as exc:
-        raise PreprocessError(f"cannot run {GCC}: {exc}") from None
+    with tempfile.TemporaryDirectory(prefix="ctgen-pp-") as tmp:
+        files, quote_dirs = [], []
+        for index, file in enumerate((path, *with_files)):
+            copy = _annotated_copy(file, Path(tmp) / f"{index}_{file.name}")
+            if copy is not None:
+                quote_dirs += ["-iquote", str(file.parent)]
+            files.append(copy or file)
+        stdin_mode = bool(with_files) or files[0] != path
+        command = preprocess_command(path, [*cflags, *quote_dirs], stdin_mode)
+        stdin = combined_input(files[0], files[1:]) if stdin_mode else None
+        try:
+            proc = subprocess.run(
+                command, capture_output=True, text=True, env=compiler_env(),
+                errors="replace", input=stdin,
+            )
+        except OSError as exc:
+            raise PreprocessError(f"cannot run {GCC}: {exc}") from None
     if proc.returncode != 0:
         raise compiler_error(proc.stderr, PreprocessError, fallback=f"{GCC} -E failed")
     return proc.stdout
+
+
+def _annotated_copy(file: Path, copy: Path) -> Path | None:
+    """`copy`, written with the annotations of `file` renamed, when `file` uses any."""
+    try:
+        text = file.read_text(encoding="utf-8", errors="surrogateescape")
+    except OSError:
+        return None  # gcc reports it
+    if not has_annotations(text):
+        return None
+    copy.write_text(line_directive(str(file)) + reserved_spelling(text),
+                    encoding="utf-8", errors="surrogateescape")
+    return copy
 
 
 def compiler_error(

@@ -58,6 +58,18 @@ class Init(Stmt):
     location: SourceLocation
 
 
+@dataclass(eq=False)
+class Check(Stmt):
+    """An annotation checked where it stands: "precondition" (on entry: inputs that
+    violate it are not of interest) or "assert" (`__rtt_assert`: a path that violates it
+    is a finding). `cond` is a side-effect-free truth value; `text` the condition as C."""
+
+    kind: str
+    cond: Expr
+    text: str
+    location: SourceLocation
+
+
 # ------------------------------------------------------------------------ terminators
 
 

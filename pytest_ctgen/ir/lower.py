@@ -6,29 +6,35 @@ and each of its edges is a gcov branch outcome.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
 from pycparser import c_ast, c_generator
 
 from ..errors import AnnotationError, CtgenError, SourceLocation, UnsupportedError
+from ..frontend.annotations import RESERVED_PREFIX, USER_PREFIX
 from ..frontend.ctype import (
     DOUBLE, INT, LONG, SIZE_T, UINT, ArrayType, CType, EnumType, FloatType, FunctionType,
     IntType, PointerType, RecordType, VoidType, integer_promotion, unqualified_equal,
     usual_arithmetic_conversion)
 from ..frontend.unit import GLOBAL, LOCAL, STATIC_LOCAL, Function, Unit, Variable
-from .cfg import CFG, Assign, Block, Branch, Call, Goto, Init, Return, Stmt, Switch, ZeroFill
+from .cfg import (
+    CFG, Assign, Block, Branch, Call, Check, Goto, Init, Return, Stmt, Switch, ZeroFill)
 from .constants import (
     convert_constant, fold, parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal)
 from .expr import (
     CLASSIFY_BUILTINS, AddrOf, Binary, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Logical,
     Member, PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, is_null_constant)
-from .spec import Condition, StubSpec
+from .spec import Condition, FunctionContract, StubSpec, TestCaseSpec
 
-#: The analysis header turns the annotations the front end reads into calls of these names.
-ANNOTATION_PREFIX = "__ctgen_annotation_"
+#: Annotations reach the parser as calls of these names (see frontend/annotations.py).
+ANNOTATION_PREFIX = RESERVED_PREFIX
 _RETURN_ID = ANNOTATION_PREFIX + "return"  # `__rtt_return`
 _INITIAL_ID = ANNOTATION_PREFIX + "initial"  # `__rtt_initial(e)`
+_AUX_MARK = ANNOTATION_PREFIX + "aux_declaration"  # `__rtt_aux(T, N)` is `T N = _AUX_MARK`
+#: Annotations that state the contract: at the top level of the body only.
+_TOP_LEVEL_ONLY = frozenset({"precondition", "postcondition", "testcase", "modifies", "extern"})
 _FUNCTION_NAME_IDS = frozenset({"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"})
 # Builtins whose value is their first argument (hints to the optimizer only).
 _TRANSPARENT_BUILTINS = {"__builtin_expect": 0, "__builtin_expect_with_probability": 0}
@@ -47,6 +53,8 @@ class Program:
     static_locals: dict[str, list[Variable]] = field(default_factory=dict)
     # per function, the globals its `__rtt_modifies` annotations name
     modifies: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # per function under test with annotations, what they state
+    contracts: dict[str, FunctionContract] = field(default_factory=dict)
     # the specifications of external functions (definitions marked `__rtt_extern()`);
     # they have no CFG: calls of them are stub calls
     specs: dict[str, StubSpec] = field(default_factory=dict)
@@ -70,6 +78,9 @@ def lower_unit(unit: Unit) -> Program:
                 continue
             program.cfgs[fn.name] = cfg
             program.static_locals[fn.name] = lowerer.static_locals
+            contract = lowerer.contract()
+            if not contract.is_empty:
+                program.contracts[fn.name] = contract
         except CtgenError as err:
             program.failures[fn.name] = err
         except (ValueError, KeyError, AssertionError, TypeError, AttributeError) as err:
@@ -81,11 +92,34 @@ def lower_unit(unit: Unit) -> Program:
 
 
 def _annotation_kind(node: c_ast.Node) -> str | None:
-    """`modifies` for the statement `__rtt_modifies(g);` and so on; None for code."""
+    """`modifies` for the statement `__rtt_modifies(g);`, `aux` for the declaration
+    `__rtt_aux(T, g);` and so on; None for code."""
     if isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and \
             node.name.name.startswith(ANNOTATION_PREFIX):
         return node.name.name.removeprefix(ANNOTATION_PREFIX)
+    if isinstance(node, c_ast.Decl) and isinstance(node.init, c_ast.ID) and \
+            node.init.name == _AUX_MARK:
+        return "aux"
     return None
+
+
+class _HarnessText(c_generator.CGenerator):
+    """An annotation's condition as the harness evaluates it after the call: the nodes in
+    `names` (by id) replaced, `__rtt_return` as `ctgen_return`."""
+
+    def __init__(self, names: dict[int, str]) -> None:
+        super().__init__()
+        self.names = names
+
+    def visit_ID(self, n: c_ast.ID) -> str:
+        if id(n) in self.names:
+            return self.names[id(n)]
+        return "ctgen_return" if n.name == _RETURN_ID else n.name
+
+    def visit_FuncCall(self, n: c_ast.FuncCall) -> str:
+        if id(n) in self.names:
+            return self.names[id(n)]
+        return super().visit_FuncCall(n)
 
 
 def _loc(unit: Unit, node: c_ast.Node | None) -> SourceLocation:
@@ -842,20 +876,30 @@ class FunctionLowerer(_ExprLowerer):
         self.last_label_block: Block | None = None
         # a specification of an external function (`__rtt_extern()` in its body)
         self.is_spec = False
-        self.spec_annotations: set[int] = set()  # ids of the annotations at the body's top
+        self.top_annotations: set[int] = set()  # ids of the annotations at the body's top
         self.preconditions: list[Condition] = []
         self.postconditions: list[Condition] = []
+        self.testcases: list[TestCaseSpec] = []
+        self.asserts: list[Condition] = []
         self.result = None if isinstance(fn.type.result, VoidType) else Variable(
             "__rtt_return", fn.type.result, LOCAL, fn.location, "@")
         self.in_postcondition = False
-        self.initials: list[tuple[Variable, Expr]] = []  # `__rtt_initial(e)` in postconditions
+        # `__rtt_initial(e)` (and test-case PREs): values taken on entry, with their C text
+        self.initials: list[tuple[Variable, Expr, str]] = []
         self.spec_modifies: tuple[str, ...] | None = None
+        self.modifies: tuple[str, ...] | None = None
+        self.ghosts: list[Variable] = []  # `__rtt_aux` variables
+        self.in_annotation = False  # lowering an annotation: ghosts may be used
+        self.in_contract = False  # lowering a pre/postcondition or test case
+        self.on_entry = False  # `__rtt_initial(e)` is `e` (a test case's PRE)
+        self.entry_copies: dict[Variable, Variable] = {}  # parameter -> its value on entry
+        self.harness_names: dict[int, str] = {}  # ids of nodes renamed for the harness
 
     def lower(self) -> CFG:
         fn = self.fn
         assert fn.definition is not None
         top = fn.definition.body.block_items or []
-        self.spec_annotations = {id(item) for item in top if _annotation_kind(item)}
+        self.top_annotations = {id(item) for item in top if _annotation_kind(item)}
         self.is_spec = any(_annotation_kind(item) == "extern" for item in top)
         entry = self.cur
         for p in fn.params:
@@ -875,9 +919,23 @@ class FunctionLowerer(_ExprLowerer):
             if name not in self.defined_labels:
                 raise CtgenError(f"label '{name}' used but not defined", self.loc(
                     fn.definition))
+        if not self.is_spec:
+            entry.stmts[0:0] = self.entry_statements()
         blocks = self.reachable_blocks(entry)
-        return CFG(fn, blocks, entry, self.locals + self.temps + self.static_locals,
+        extra = list(self.entry_copies.values()) + [v for v, _, _ in self.initials]
+        if self.result is not None and not self.is_spec:
+            extra.append(self.result)
+        return CFG(fn, blocks, entry, self.locals + self.temps + self.static_locals + extra,
                    fn.type.result, self.address_taken)
+
+    def entry_statements(self) -> list[Stmt]:
+        """What a function under test does first for its annotations: keep the parameters'
+        values on entry and take the `__rtt_initial` values."""
+        loc = self.fn.location
+        stmts: list[Stmt] = [Assign(VarRef(copy, copy.type), Load(VarRef(p, p.type), p.type),
+                                    loc) for p, copy in self.entry_copies.items()]
+        stmts += [Assign(VarRef(var, var.type), value, loc) for var, value, _ in self.initials]
+        return stmts
 
     def reachable_blocks(self, entry: Block) -> list[Block]:
         seen = {entry.id}
@@ -911,8 +969,47 @@ class FunctionLowerer(_ExprLowerer):
         else:
             self.effect(node)
 
-    def annotation(self, kind: str, node: c_ast.FuncCall) -> None:
-        """Record an annotation of the function (see c_harness/ctgen_analysis.h)."""
+    def lookup(self, name: str, node: c_ast.Node) -> object:
+        target = super().lookup(name, node)
+        if not isinstance(target, Variable):
+            return target
+        if target in self.ghosts:
+            if not self.in_annotation:
+                raise AnnotationError(f"auxiliary variable '{name}' belongs in annotations "
+                                      f"only: the code of the function cannot use it",
+                                      self.loc(node))
+            if self.on_entry:
+                raise AnnotationError(f"auxiliary variable '{name}' has no value on entry",
+                                      self.loc(node))
+            self.harness_names[id(node)] = f"(*ctgen_aux_{name})"
+            return target
+        if self.in_contract and not self.is_spec and target.kind == LOCAL:
+            if target in self.fn.params:
+                if self.on_entry or not self.in_postcondition:
+                    return target
+                copy = self.entry_copies.get(target)
+                if copy is None:
+                    copy = Variable(f"{target.name}@entry", target.type, LOCAL,
+                                    target.location, "@")
+                    self.entry_copies[target] = copy
+                return copy
+            if name != _RETURN_ID and target is not self.result:
+                raise AnnotationError(
+                    f"'{name}' is a local variable: pre- and postconditions and test cases "
+                    f"name parameters, globals, __rtt_return and auxiliary variables",
+                    self.loc(node))
+        return target
+
+    def annotation(self, kind: str, node: c_ast.Node) -> None:
+        """Record an annotation of the function (see c_harness/ctgen.h)."""
+        if kind in _TOP_LEVEL_ONLY | {"aux"} and id(node) not in self.top_annotations:
+            what = "__rtt_extern()" if kind == "extern" else f"__rtt_{kind}"
+            raise AnnotationError(f"{what} belongs at the top level of the function's body",
+                                  self.loc(node))
+        if kind == "aux":
+            self.aux(node)
+            return
+        assert isinstance(node, c_ast.FuncCall)
         args = node.args.exprs if node.args is not None else []
         if kind == "modifies":
             names = []
@@ -925,54 +1022,124 @@ class FunctionLowerer(_ExprLowerer):
             if self.is_spec:
                 self.spec_modifies = (self.spec_modifies or ()) + tuple(names)
             else:
+                self.modifies = (self.modifies or ()) + tuple(names)
                 known = self.program.modifies.get(self.fn.name, ())
                 self.program.modifies[self.fn.name] = known + tuple(names)
             return
         if kind == "extern":
-            if id(node) not in self.spec_annotations:
-                raise AnnotationError("__rtt_extern() belongs at the top level of the body of "
-                                      "the function it specifies", self.loc(node))
             if args:
                 raise AnnotationError("__rtt_extern() takes no arguments: it marks the "
                                       "function whose body it is in", self.loc(node))
             return
-        if kind in ("precondition", "postcondition"):
-            if not self.is_spec:
-                return  # checked and assumed for functions under test: not yet
-            if id(node) not in self.spec_annotations:
-                raise AnnotationError(f"__rtt_{kind} of a specification belongs at the top "
-                                      f"level of its body", self.loc(node))
+        if kind in ("precondition", "postcondition", "assert"):
             if len(args) != 1:
                 raise AnnotationError(f"__rtt_{kind} takes one condition", self.loc(node))
-            if kind == "precondition":
-                self.preconditions.append(self.spec_condition(args[0], post=False))
-            else:
-                self.postconditions.append(self.spec_condition(args[0], post=True))
+            if kind == "assert" and self.is_spec:
+                raise AnnotationError("__rtt_assert belongs in a function under test, not "
+                                      "in a specification", self.loc(node))
+            cond = self.annotation_condition(args[0], post=kind == "postcondition",
+                                  contract=kind != "assert")
+            {"precondition": self.preconditions, "postcondition": self.postconditions,
+             "assert": self.asserts}[kind].append(cond)
+            if kind != "postcondition" and not self.is_spec:
+                self.emit(Check(kind, cond.expr, cond.text, cond.location))
+            return
+        if kind == "testcase":
+            self.testcase(node, args)
+            return
+        if kind == "assign":
+            self.assign_ghost(node, args)
             return
         if kind in ("initial", "return"):
             raise AnnotationError(f"__rtt_{kind} belongs inside a postcondition",
                                   self.loc(node))
-        raise AnnotationError(f"unknown annotation '{kind}'", self.loc(node))
+        raise AnnotationError(f"unknown annotation '__rtt_{kind}'", self.loc(node))
 
-    # ----------------------------------------------------- specification conditions
+    def testcase(self, node: c_ast.FuncCall, args: list[c_ast.Node]) -> None:
+        """`__rtt_testcase(PRE, POST, "REQ-1, REQ-2")`."""
+        if self.is_spec:
+            raise AnnotationError("__rtt_testcase belongs in a function under test, not in "
+                                  "a specification", self.loc(node))
+        if len(args) != 3:
+            raise AnnotationError("__rtt_testcase takes a pre, a post and a string of "
+                                  "requirement ids: __rtt_testcase(PRE, POST, \"REQ-1\")",
+                                  self.loc(node))
+        reqs = args[2]
+        if not (isinstance(reqs, c_ast.Constant) and reqs.type == "string"):
+            raise AnnotationError("the third argument of __rtt_testcase is a string of "
+                                  "comma-separated requirement ids", self.loc(reqs))
+        text = "".join(chr(c) for c in parse_string_literal(reqs.value)).rstrip("\0")
+        ids = tuple(r.strip() for r in text.split(","))
+        if not text.strip() or any(not r or any(ch.isspace() for ch in r) for r in ids):
+            raise AnnotationError(f"malformed requirement ids {reqs.value}: write them "
+                                  f"comma-separated, e.g. \"REQ-1, REQ-2\"", self.loc(reqs))
+        self.on_entry = True
+        try:
+            pre = self.annotation_condition(args[0], post=False, contract=True)
+        finally:
+            self.on_entry = False
+        entered = Variable(f"__rtt_initial#{len(self.initials)}", INT, LOCAL, pre.location, "@")
+        self.initials.append((entered, pre.expr, pre.check_text))
+        post = self.annotation_condition(args[1], post=True, contract=True)
+        self.testcases.append(TestCaseSpec(pre, entered, post, ids, self.loc(node)))
 
-    def spec(self, cfg: CFG) -> StubSpec:
-        """The specification this function's body states (after `lower`)."""
-        return StubSpec(self.fn.name, self.fn.location, cfg, tuple(self.preconditions),
-                        tuple(self.postconditions), self.result, tuple(self.initials),
-                        self.spec_modifies)
+    def aux(self, node: c_ast.Decl) -> None:
+        """`__rtt_aux(T, name)`: a ghost variable, zero on entry."""
+        if self.is_spec:
+            raise AnnotationError("__rtt_aux belongs in a function under test",
+                                  self.loc(node))
+        ctype = self.resolve_type(node.type)
+        if not ctype.is_scalar:
+            raise AnnotationError("an auxiliary variable has a scalar type", self.loc(node))
+        assert self.unit.resolver is not None
+        var = Variable(node.name, ctype, LOCAL, self.loc(node),
+                       self.unit.resolver.declaration_template(node))
+        self.scopes[-1][node.name] = var
+        self.ghosts.append(var)
+        self.locals.append(var)
+        self.emit(Assign(VarRef(var, ctype), self.convert(Const(INT, 0), ctype),
+                         self.loc(node)))
 
-    def spec_condition(self, node: c_ast.Node, post: bool) -> Condition:
-        """A pre- or postcondition as one side-effect-free truth value."""
+    def assign_ghost(self, node: c_ast.FuncCall, args: list[c_ast.Node]) -> None:
+        """`__rtt_assign(aux = e)` (or `aux += e`, `aux++`, ...)."""
+        if len(args) != 1:
+            raise AnnotationError("__rtt_assign takes one assignment", self.loc(node))
+        arg = args[0]
+        if isinstance(arg, c_ast.Assignment):
+            target_node, rhs = arg.lvalue, arg.rvalue
+            if arg.op != "=":
+                rhs = c_ast.BinaryOp(arg.op[:-1], arg.lvalue, arg.rvalue, arg.coord)
+        elif isinstance(arg, c_ast.UnaryOp) and arg.op in ("++", "--", "p++", "p--"):
+            target_node = arg.expr
+            rhs = c_ast.BinaryOp(arg.op[-1], arg.expr, c_ast.Constant("int", "1"), arg.coord)
+        else:
+            raise AnnotationError("__rtt_assign takes an assignment to an auxiliary variable",
+                                  self.loc(arg))
+        if not isinstance(target_node, c_ast.ID):
+            raise AnnotationError("__rtt_assign assigns an auxiliary variable",
+                                  self.loc(target_node))
+        self.in_annotation = True
+        try:
+            target = self.lookup(target_node.name, target_node)
+            if target not in self.ghosts:
+                raise AnnotationError(f"__rtt_assign assigns auxiliary variables only, not "
+                                      f"'{target_node.name}'", self.loc(target_node))
+            assert isinstance(target, Variable)
+            value = self.side_effect_free(rhs)
+        finally:
+            self.in_annotation = False
+        self.emit(Assign(VarRef(target, target.type), self.convert(value, target.type),
+                         self.loc(node)))
+
+    def side_effect_free(self, node: c_ast.Node) -> Expr:
+        """`node`'s value, which must not call, assign or branch."""
         saved, blocks, temps = self.cur, len(self.blocks), len(self.temps)
         self.cur = Block(-1)
-        self.scopes.append({_RETURN_ID: self.result} if post and self.result else {})
-        self.in_postcondition = post
         try:
-            e = self.truth(self.pure(node))
+            e = self.pure(node)
             if self.cur.stmts or len(self.blocks) != blocks or len(self.temps) != temps:
-                raise AnnotationError("a condition of an annotation cannot call functions "
-                                      "or assign", self.loc(node))
+                raise AnnotationError("an annotation cannot call functions or assign",
+                                      self.loc(node))
         except AnnotationError:
             raise
         except CtgenError as err:
@@ -983,10 +1150,43 @@ class FunctionLowerer(_ExprLowerer):
             raise AnnotationError(message, err.location or self.loc(node)) from None
         finally:
             self.cur = saved
+        return e
+
+    # ----------------------------------------------------- specification conditions
+
+    def spec(self, cfg: CFG) -> StubSpec:
+        """The specification this function's body states (after `lower`)."""
+        return StubSpec(self.fn.name, self.fn.location, cfg, tuple(self.preconditions),
+                        tuple(self.postconditions), self.result,
+                        tuple((var, value) for var, value, _ in self.initials),
+                        self.spec_modifies)
+
+    def contract(self) -> FunctionContract:
+        """What the annotations of this function under test state (after `lower`)."""
+        return FunctionContract(
+            tuple(self.preconditions), tuple(self.postconditions), tuple(self.testcases),
+            tuple(self.asserts), self.result if self.postconditions or self.testcases
+            else None, tuple(self.initials), tuple(self.ghosts), self.modifies)
+
+    def annotation_condition(self, node: c_ast.Node, post: bool, contract: bool
+                             ) -> Condition:
+        """An annotation's condition as one side-effect-free truth value. In a `contract`
+        condition (pre, post, test case) locals other than auxiliary variables are not
+        in scope, and in a postcondition the parameters stand for their values on entry."""
+        self.scopes.append({_RETURN_ID: self.result} if post and self.result else {})
+        self.in_postcondition, self.in_annotation, self.in_contract = post, True, contract
+        try:
+            e = self.truth(self.side_effect_free(node))
+        except CtgenError as err:
+            if isinstance(err, AnnotationError):
+                raise
+            raise AnnotationError(err.message, err.location or self.loc(node)) from None
+        finally:
             self.scopes.pop()
-            self.in_postcondition = False
-        text = c_generator.CGenerator().visit(node)
-        return Condition(e, text, self.loc(node))
+            self.in_postcondition = self.in_annotation = self.in_contract = False
+        text = re.sub(rf"\b{ANNOTATION_PREFIX}", USER_PREFIX,
+                      c_generator.CGenerator().visit(node))
+        return Condition(e, text, self.loc(node), _HarnessText(self.harness_names).visit(node))
 
     def pure(self, node: c_ast.Node) -> Expr:
         """`node` for its value with `&&`, `||`, `!` and `?:` kept as expressions."""
@@ -1004,6 +1204,13 @@ class FunctionLowerer(_ExprLowerer):
             return Select(cond, self.convert(a, rtype), self.convert(b, rtype), rtype)
         return self.rvalue(node)
 
+    def expr(self, node: c_ast.Node) -> Expr:
+        if self.in_annotation and (
+                isinstance(node, c_ast.TernaryOp) or
+                (isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"))):
+            return self.pure(node)  # inside an annotation, these do not branch
+        return super().expr(node)
+
     def call(self, node: c_ast.FuncCall, value_used: bool) -> Expr | None:
         if isinstance(node.name, c_ast.ID) and node.name.name == _INITIAL_ID:
             return self.initial(node)
@@ -1011,17 +1218,27 @@ class FunctionLowerer(_ExprLowerer):
 
     def initial(self, node: c_ast.FuncCall) -> Expr:
         """`__rtt_initial(e)`: a variable holding `e` as it was when the function was
-        entered (for a stub: before the call)."""
-        if not self.in_postcondition:
-            raise AnnotationError("__rtt_initial belongs inside a postcondition",
-                                  self.loc(node))
+        entered (for a stub: before the call); in a test case's PRE, `e` itself."""
+        if not (self.in_postcondition or self.on_entry):
+            raise AnnotationError("__rtt_initial belongs inside a postcondition or a test "
+                                  "case", self.loc(node))
         args = node.args.exprs if node.args is not None else []
         if len(args) != 1:
             raise AnnotationError("__rtt_initial takes one expression", self.loc(node))
-        value = self.pure(args[0])
+        if self.on_entry:
+            value = self.pure(args[0])
+            self.harness_names[id(node)] = f"({_HarnessText(self.harness_names).visit(args[0])})"
+            return value
+        self.in_postcondition, self.on_entry = False, True
+        try:
+            value = self.pure(args[0])
+        finally:
+            self.in_postcondition, self.on_entry = True, False
+        name = f"ctgen_initial_{len(self.initials)}"
         var = Variable(f"__rtt_initial#{len(self.initials)}",
                        value.type, LOCAL, self.loc(node), "@")
-        self.initials.append((var, value))
+        self.initials.append((var, value, _HarnessText(self.harness_names).visit(args[0])))
+        self.harness_names[id(node)] = name
         return Load(VarRef(var, value.type), value.type)
 
     def stmt_Compound(self, node: c_ast.Compound) -> None:

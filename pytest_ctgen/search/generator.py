@@ -16,9 +16,12 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
+from typing import Callable
+
 from ..cases import (
     STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SKIPPED, STOP_SOLVER, STOP_TIME,
-    STOP_UNSUPPORTED, Case, FunctionCases, Outcome)
+    STOP_UNSUPPORTED, Case, Contract, ContractCheck, FunctionCases, Outcome, Violation)
+from ..frontend.ctype import declaration_of
 from ..ir.cfg import CFG, Block, Edge, Return
 from ..ir.lower import Program
 from ..symbolic import extract
@@ -31,6 +34,7 @@ OPEN, EXPLORED, PRUNED, CUT = "open", "explored", "pruned", "cut"
 _QUICK_GOALS = 4  # uncovered outcomes tried with the cheap check before the first by rank
 _MAX_ARRAY_SIZE = 64  # the most elements input pointers point to after growing
 _PATIENCE = 64  # explorations without a new case before growing the objects
+_VIOLATION_TRIES = 16  # paths on which a violation of one annotation is looked for
 
 
 @dataclass(frozen=True)
@@ -41,6 +45,9 @@ class SearchOptions:
     array_size: int = 10
     stub_globals: str = "modifies"  # or "all": which globals stub calls may write
     modifies: frozenset[str] = frozenset()  # the function's `__rtt_modifies` globals
+    # proof mode: explore every path within the bounds, so that annotations nothing
+    # violates are proved, and make robustness cases that violate the precondition
+    proof: bool = False
 
 
 @dataclass(eq=False)
@@ -67,8 +74,10 @@ class TreeNode:
 class Generator:
     """Generates the cases of one function."""
 
-    def __init__(self, program: Program, function: str, options: SearchOptions) -> None:
+    def __init__(self, program: Program, function: str, options: SearchOptions,
+                 shown: Callable[[str], str] = str) -> None:
         self.program = program
+        self.shown = shown
         self.cfg: CFG = program.cfgs[function]
         self.options = options
         self.executor = self.new_executor(options.array_size)
@@ -88,8 +97,14 @@ class Generator:
         self.unsupported: PathError | None = None
         self.solver_gave_up = False
         self.deadline = 0.0
-        # stub calls whose precondition was checked for a violation: (stub, index, site)
+        # violations of annotations a case shows (see `State.violations` for the keys),
+        # and how often each other one was tried
         self.violations_checked: set[tuple[str, int, str]] = set()
+        self.violation_tries: dict[tuple[str, int, str], int] = {}
+        self.violated: set[Violation] = set()  # what the cases show violated
+        self.testcases_met: set[int] = set()  # test cases (by index) a case enters
+        self.testcases_unreachable: set[int] = set()  # no input meets their PRE
+        self.explored_all = False  # proof mode: every path within the bounds was explored
 
     # ------------------------------------------------------------------ loop
 
@@ -113,6 +128,10 @@ class Generator:
             if err.unsupported and not self.cases:
                 return self.skipped(err, time.monotonic() - start)
             raise
+        try:
+            self.testcase_goals()
+        except _OutOfTime:
+            stop = STOP_TIME
         if self.unsupported is not None and not self.cases:
             return self.skipped(self.unsupported, time.monotonic() - start)
         if stop == STOP_EXHAUSTED and self.uncovered:
@@ -135,7 +154,7 @@ class Generator:
         self.continue_path(root_state)
         since_case = 0
         cases = len(self.cases)
-        while self.uncovered:
+        while self.uncovered or self.options.proof or not self.cases:
             if time.monotonic() > self.deadline:
                 return True
             if len(self.cases) != cases:
@@ -146,6 +165,8 @@ class Generator:
                 return False
             choice = self.select()
             if choice is None:
+                if self.options.proof and not grow:
+                    self.explored_all = True
                 return not grow
             node, index = choice
             self.explore(node, index)
@@ -156,7 +177,7 @@ class Generator:
         o = self.options
         return Executor(self.program, self.cfg.function.name, o.max_depth, o.max_recursion,
                         array_size=array_size, stub_globals=o.stub_globals,
-                        modifies=o.modifies)
+                        modifies=o.modifies, proof=o.proof, shown=self.shown)
 
     def new_round(self, array_size: int) -> None:
         """Start the search tree anew, keeping the cases found, with input pointers to
@@ -184,7 +205,7 @@ class Generator:
             cases=tuple(self.cases), stop_reason=stop, outcomes_total=len(self.order),
             unreachable=outcomes if proved else (),
             not_reached=() if proved else outcomes,
-            generation_seconds=seconds)
+            generation_seconds=seconds, contract=self.contract_summary(stop))
 
     def outcome(self, e: Edge) -> Outcome:
         loc = self.cfg.edge_location(e)
@@ -203,7 +224,13 @@ class Generator:
 
     def edge_rank(self, node: TreeNode, index: int) -> tuple | None:
         """Priority of exploring edge `index` of `node` (smaller first); None when the edge
-        cannot lead to an uncovered outcome."""
+        cannot lead to an uncovered outcome (last, in proof mode or before a first case)."""
+        rank = self.goal_rank(node, index)
+        if rank is None and (self.options.proof or not self.cases):
+            return (3, node.depth)  # every path, or any path to a first case
+        return rank
+
+    def goal_rank(self, node: TreeNode, index: int) -> tuple | None:
         if (id(node), index) in self.boosted:
             return (0, 1 << 30, node.depth)  # after the open goals, before the rest
         if node.choice is not None:
@@ -470,12 +497,21 @@ class Generator:
         model = self.solver.model(constraints, extract.preferences(state))
         if model is None:
             return
+        if self.complete(state, model, lambda: self.step(node, state, index)):
+            self.finish(state, model)
+
+    def complete(self, state: State, model, first: Callable[[], None] | None = None
+                 ) -> bool:
+        """Run `state` to its end concretely, each decision as `model` says, without the
+        bounds (after `first`, if given); whether it ended with `model` still a model."""
         self.executor.unbounded = True
         try:
-            self.step(node, state, index)
-            while True:
+            if first is not None:
+                first()
+            while not state.finished:
                 self.check_time()
                 outcome = self.executor.advance(state)
+                state.violations = []
                 if isinstance(outcome, Finished):
                     break
                 live = [i for i, g in enumerate(outcome.guards)
@@ -484,49 +520,72 @@ class Generator:
                     self.executor.choose(state, outcome.choice, live[0])
                     continue
                 if len(live) != 1:
-                    return
+                    return False
                 self.executor.take(state, outcome.block, live[0], outcome.guards[live[0]])
         except (BoundReached, PathError):
-            return
+            return False
         finally:
             self.executor.unbounded = False
-        if all(self.solver.holds(model, c) for c in state.constraints):
-            self.finish(state, model)
+        return all(self.solver.holds(model, c) for c in state.constraints)
 
     def finish(self, state: State, model=None) -> None:
         """A complete path: a case if it covers a new outcome (or is the first path).
         `model` fixes the inputs when the path was completed concretely."""
         new = [e for e in state.edges if e in self.uncovered]
-        if not new and (self.cases or self.order):
+        plain = [c for c in self.cases if not c.violations and not c.robustness]
+        if not new and (plain or self.order):
             return
         if model is None:
-            model = self.solver.model(state.constraints, extract.preferences(state))
-        if model is None:  # the outcomes of this path are not proved unreachable
-            self.solver_gave_up = True
+            model = self.solver.model(state.constraints, self.preferences(state))
+        if model is None:
+            if self.solver.check(state.constraints) != UNSAT:
+                self.solver_gave_up = True  # its outcomes are not proved unreachable
             return
         self.add_case(state, model)
         self.uncovered.difference_update(state.edges)
         self.update_goal_distances()
 
+    @staticmethod
+    def preferences(state: State) -> list[list]:
+        """What a readable model of `state` keeps if it can: the path's annotations hold
+        (a violation gets a case of its own), then readable values."""
+        holds = extract.annotations_hold(state)
+        return ([holds] if holds else []) + extract.preferences(state)
 
     def violation_cases(self, state: State) -> None:
-        """A case for each stub call on the path whose arguments can violate the
-        precondition of the stub's specification (the first time that call is seen)."""
+        """A case for each path that left `state` to violate an annotation, the first
+        time such a path has a model (a few tries per annotation, every try in proof
+        mode)."""
         pending, state.violations = state.violations, []
-        for key, violating in pending:
+        for key, violating, note in pending:
             if key in self.violations_checked:
                 continue
-            self.violations_checked.add(key)
+            tries = self.violation_tries.get(key, 0)
+            if tries >= _VIOLATION_TRIES and not self.options.proof:
+                continue
+            self.violation_tries[key] = tries + 1
             model = self.solver.model(violating.constraints, extract.preferences(violating))
             if model is None:
                 continue
-            name, index, _ = key
-            self.add_case(violating, model, (
-                f"violates the precondition of {name} at call {index + 1}: a contract "
-                f"violation of the unit, or a specification too narrow",))
+            if not violating.finished and not self.complete(violating, model):
+                continue  # a robustness path that does not end within what we model
+            self.violations_checked.add(key)
+            self.add_case(violating, model, (note,))
 
     def add_case(self, state: State, model, extra_notes: tuple[str, ...] = ()) -> None:
-        """The case of the path `state` with the inputs of `model`."""
+        """The case of the path `state` with the inputs of `model`; which annotations it
+        violates and which test cases it enters (by their PREs) are read off the model."""
+        violations = list(state.predicted)
+        requirements: list[str] = []
+        if not state.robustness:
+            for violation, violated in state.contract_checks:
+                if violation not in violations and self.solver.holds(model, violated):
+                    violations.append(violation)
+            for i, (ids, entered) in enumerate(state.testcases_entered):
+                if self.solver.holds(model, entered):
+                    requirements.extend(ids)
+                    self.testcases_met.add(i)
+        self.violated.update(violations)
         pointees = extract.case_pointees(model, state)
         params, globals_, objects = extract.inputs(model, state, pointees)
         case = Case(
@@ -537,17 +596,102 @@ class Generator:
             expected=extract.expected(model, state, self.cfg.result_type, pointees),
             stubs=extract.stub_scripts(model, state),
             covered=tuple(self.outcome(e) for e in dict.fromkeys(state.edges)),
+            requirements=tuple(dict.fromkeys(requirements)),
             notes=extract.notes(model, state, params, globals_) + extra_notes,
             objects=objects,
+            violations=tuple(violations),
+            robustness=state.robustness,
         )
         self.cases.append(case)
+
+    # ---------------------------------------------------------------- annotations
+
+    def testcase_goals(self) -> None:
+        """A case for each `__rtt_testcase` no case enters yet: inputs meeting its PRE and
+        the precondition are solved for on entry and run concretely. When no input meets
+        them, the test case is unreachable."""
+        contract = self.executor.contract
+        if contract is None:
+            return
+        for i, tc in enumerate(contract.testcases):
+            if i in self.testcases_met:
+                continue
+            self.check_time()
+            state = self.executor.initial_state()
+            goal = self.executor.on_entry(state, (tc.pre, *contract.preconditions))
+            if goal is None:
+                continue  # PRE reads through an input pointer: left to the search
+            model = self.solver.model([*state.constraints, *goal], [])
+            if model is None:
+                if self.solver.check([*state.constraints, *goal]) == UNSAT:
+                    self.testcases_unreachable.add(i)
+                continue
+            if not self.complete(state, model):
+                continue
+            entered = [e for ids, e in state.testcases_entered][i:i + 1]
+            readable = self.solver.model([*state.constraints, *entered],
+                                         self.preferences(state))
+            self.add_case(state, readable or model)
+
+    def contract_summary(self, stop: str) -> Contract | None:
+        """The function's annotations as the harness checks them, with what generation
+        found of each."""
+        contract = self.executor.contract
+        if contract is None:
+            return None
+        o = self.options
+        proved = o.proof and self.explored_all and stop == STOP_EXHAUSTED and \
+            not self.solver_gave_up and self.unsupported is None and \
+            self.executor.approximation is None
+        violated = {(v.kind, v.at) for v in self.violated}
+
+        def verdict(kind: str, at: str) -> str:
+            if (kind, at) in violated:
+                return "violated"
+            return "holds" if proved else ""
+
+        at = self.executor.at
+        initial_index = {id(var): k for k, (var, _, _) in enumerate(contract.initials)}
+        checks = [ContractCheck("postcondition", c.check_text, c.text, at(c.location),
+                                verdict=verdict("postcondition", at(c.location)))
+                  for c in contract.postconditions]
+        for i, tc in enumerate(contract.testcases):
+            where = at(tc.location)
+            checks.append(ContractCheck(
+                "testcase", tc.post.check_text, tc.post.text, where,
+                pre=f"ctgen_initial_{initial_index[id(tc.entered)]}", pre_text=tc.pre.text,
+                requirements=tc.requirements,
+                verdict="unreachable" if i in self.testcases_unreachable
+                else verdict("testcase", where)))
+        checks += [ContractCheck("assert", "", c.text, at(c.location),
+                                 verdict=verdict("assert", at(c.location)))
+                   for c in contract.asserts]
+        unmodified = tuple(v.name for v in self.program.unit.globals.values()
+                           if v in self.executor.forbidden)
+        if contract.modifies is not None:
+            checks.append(ContractCheck(
+                "modifies", "", ", ".join(contract.modifies) or "nothing",
+                at(self.cfg.function.location),
+                verdict="violated" if any(v.kind == "modifies" for v in self.violated)
+                else "holds" if proved else ""))
+        bounds = (f"loops unwound at most {o.max_depth} times, recursion at most "
+                  f"{o.max_recursion} deep, input pointers to at most "
+                  f"{self.executor.array_size} elements")
+        return Contract(
+            checks=tuple(checks),
+            initials=tuple((declaration_of(var.type), text)
+                           for var, _, text in contract.initials),
+            aux=tuple((v.name, declaration_of(v.type)) for v in contract.aux),
+            modifies=contract.modifies, unmodified=unmodified,
+            bounds=bounds if proved else "")
 
 
 class _OutOfTime(Exception):
     pass
 
 
-def generate_function(program: Program, function: str, options: SearchOptions
-                      ) -> FunctionCases:
-    """The cases of `function` (which must have a CFG in `program`)."""
-    return Generator(program, function, options).run()
+def generate_function(program: Program, function: str, options: SearchOptions,
+                      shown: Callable[[str], str] = str) -> FunctionCases:
+    """The cases of `function` (which must have a CFG in `program`); `shown` maps a file
+    name in a location to how the user reads it."""
+    return Generator(program, function, options, shown).run()

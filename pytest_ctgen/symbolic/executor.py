@@ -8,16 +8,18 @@ by the function's specification when it has one.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 import z3
 
+from ..cases import Violation
 from ..errors import UnsupportedError
 from ..frontend.ctype import (
     UCHAR, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
     VoidType)
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import (
-    CFG, Assign, Block, Branch, Call, Edge, Goto, Init, Return, Stmt, Switch, ZeroFill)
+    CFG, Assign, Block, Branch, Call, Check, Edge, Goto, Init, Return, Stmt, Switch, ZeroFill)
 from ..ir.expr import (
     AddrOf, Binary, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Logical, Member,
     PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, describe)
@@ -47,6 +49,8 @@ class BoundReached(Exception):
 
 #: How a path ends whose arguments violate the precondition of a specified stub.
 PRECONDITION_VIOLATION = "precondition violation"
+#: How a path ends that violates an `__rtt_assert`.
+ASSERT_VIOLATION = "__rtt_assert violation"
 
 
 class ProgramEnds(Exception):
@@ -140,7 +144,8 @@ class Executor:
     def __init__(self, program: Program, function: str, max_depth: int = 64,
                  max_recursion: int = 8, max_steps: int = 20000, array_size: int = 10,
                  pointer_depth: int = 2, stub_globals: str = "modifies",
-                 modifies: frozenset[str] = frozenset()) -> None:
+                 modifies: frozenset[str] = frozenset(), proof: bool = False,
+                 shown: Callable[[str], str] = str) -> None:
         self.program = program
         self.function = function
         self.cfg = program.cfgs[function]
@@ -166,7 +171,14 @@ class Executor:
         self.spec_globals = {
             name: [v for v in writable if v.is_volatile or v.name in spec.modifies]
             for name, spec in program.specs.items() if spec.modifies is not None}
-
+        self.contract = program.contracts.get(function)
+        self.proof = proof  # also fork the paths that violate the precondition
+        # the globals the function may not write (its `__rtt_modifies` lists the others)
+        allowed = self.contract.modifies if self.contract is not None else None
+        self.forbidden = frozenset() if allowed is None else frozenset(
+            v for v in writable if not v.is_volatile and v.name not in allowed)
+        self.location: object = None  # of the statement being executed
+        self.shown = shown  # how a file name in a location is shown to the user
     # ------------------------------------------------------------------ states
 
     def new_object(self, state: State, name: str, cells: list, readonly: bool = False
@@ -422,6 +434,8 @@ class Executor:
         if isinstance(term, Goto):
             self.move(state, term.target)
         elif isinstance(term, Return):
+            if self.contract is not None and len(state.frames) == 1:
+                self.check_contract(state, term)
             if self.do_return(state, term):
                 return Finished(state)
         elif isinstance(term, Branch):
@@ -560,6 +574,7 @@ class Executor:
     # -------------------------------------------------------------- statements
 
     def execute(self, state: State, stmt: Stmt, initializing: bool = False) -> None:
+        self.location = stmt.location
         try:
             if isinstance(stmt, Assign):
                 value = self.eval(state, stmt.value)
@@ -583,6 +598,8 @@ class Executor:
                         self.garbage(stmt.var, stmt.var.type.size), stmt.var.type)
             elif isinstance(stmt, Call):
                 self.call(state, stmt)
+            elif isinstance(stmt, Check):
+                self.check(state, stmt)
         except memory.OutOfBounds as err:
             self.out_of_bounds(state, err, stmt.location)
         except PathError as err:
@@ -625,7 +642,10 @@ class Executor:
         args = [self.resolve(state, a) for a in args]
         model = libc.MODELS.get(stmt.function)
         if model is not None and fn.is_library:
+            before = set(state.written_objects)
             value = model(state, args, fn.type)
+            for oid in state.written_objects - before if self.forbidden else ():
+                self.note_write(state, oid)
             if stmt.target is not None and value is not None:
                 self.store(state, stmt.target, value)
             return
@@ -704,19 +724,138 @@ class Executor:
     def note_violation(self, state: State, stmt: Call, violated: z3.BoolRef) -> None:
         """Keep the path on which the arguments of this call violate the stub's
         precondition: it ends at the call, a contract violation of the unit."""
-        if z3.is_false(z3.simplify(violated)):
-            return
         index = sum(1 for c in state.stub_calls if c.name == stmt.function)
-        violating = state.fork()
-        violating.frames.pop()  # the specification's frame
-        violating.assume(violated)
         fn = self.program.unit.functions[stmt.function]
+        violating = self.fork_violation(
+            state, (stmt.function, index, str(stmt.location)), violated,
+            f"violates the precondition of {stmt.function} at call {index + 1}: a contract "
+            f"violation of the unit, or a specification too narrow")
+        if violating is None:
+            return
+        violating.frames.pop()  # the specification's frame
         violating.stub_calls.append(StubCallRecord(stmt.function, index, fn.type.result, None))
         violating.ending = (PRECONDITION_VIOLATION, None)
         violating.finished = True
+
+    def fork_violation(self, state: State, key: tuple[str, int, str], violated: z3.BoolRef,
+                       note: str, violation: Violation | None = None) -> State | None:
+        """The path that leaves `state` here under `violated`, kept for the generator to
+        make a case of (see `State.violations`); None when `violated` is false."""
+        if z3.is_false(z3.simplify(violated)):
+            return None
+        violating = state.fork()
+        violating.assume(violated)
         violating.violations = []
-        key = (stmt.function, index, str(stmt.location))
-        state.violations.append((key, violating))
+        if violation is not None:
+            violating.predicted.append(violation)
+        state.violations.append((key, violating, note))
+        return violating
+
+    # ------------------------------------------------------------ annotations
+
+    def check(self, state: State, stmt: Check) -> None:
+        """A precondition (assumed; in proof mode its violation is forked off as a
+        robustness path) or an `__rtt_assert` (its violation is forked off, ending there)."""
+        c = truth(stmt.cond.type, self.eval(state, stmt.cond))
+        at = self.at(stmt.location)
+        if stmt.kind == "precondition":
+            if len(state.frames) != 1:
+                return  # a callee's: the compiled code does not check it either
+            if self.proof:
+                robust = self.fork_violation(
+                    state, ("robustness", 0, at), z3.Not(c),
+                    f"robustness case: violates the precondition {stmt.text} ({at}); its "
+                    f"postconditions and test cases are not checked")
+                if robust is not None:
+                    robust.robustness = True
+            state.assume(c)
+            return
+        violating = self.fork_violation(
+            state, ("assert", 0, at), z3.Not(c),
+            f"violates __rtt_assert({stmt.text}) at {at}",
+            Violation("assert", at, stmt.text))
+        if violating is not None:
+            violating.ending = (ASSERT_VIOLATION, None)
+            violating.finished = True
+        state.assume(c)
+
+    def at(self, location: object) -> str:
+        """`location` as the user reads it: "file:line:col" with the file as shown."""
+        file = getattr(location, "file", None)
+        if file is None:
+            return str(location or "?")
+        column = getattr(location, "column", 0)
+        return f"{self.shown(file)}:{location.line}" + (f":{column}" if column else "")
+
+    def note_write(self, state: State, object_id: int) -> None:
+        """Remember a write into a global the function may not modify."""
+        for var, oid in state.globals.items():
+            if oid == object_id and var in self.forbidden:
+                state.forbidden_writes.setdefault(var.name, self.at(self.location))
+
+    @staticmethod
+    def changed(obj: MemObject) -> z3.BoolRef:
+        """Where the bytes of `obj` differ from its contents on entry (as the run sees it)."""
+        diffs = []
+        for now, before in zip(obj.cells, obj.initial):
+            if now is before:
+                continue
+            try:
+                diffs.append(memory.byte_of(now) != memory.byte_of(before))
+            except UnsupportedError:  # a pointer was written: assume it changed
+                return z3.BoolVal(True)
+        return z3.Or(*diffs) if diffs else z3.BoolVal(False)
+
+    def check_contract(self, state: State, term: Return) -> None:
+        """On return of the function under test: what violates each postcondition, each
+        test case and the `__rtt_modifies` list on this path. Each violation that is
+        possible is also forked off as a path of its own, which returns."""
+        contract = self.contract
+        assert contract is not None
+        frame = state.frame
+        if contract.result is not None and term.value is not None:
+            value = self.eval(state, term.value)
+            loc = self.locate(state, VarRef(contract.result, contract.result.type))
+            if isinstance(loc, _Reg):
+                loc.frame.registers[loc.var] = value
+            else:
+                self.store(state, VarRef(contract.result, contract.result.type), value)
+        checks: list[tuple[Violation, z3.BoolRef]] = []
+        entered: list[tuple[tuple[str, ...], z3.BoolRef]] = []
+        for cond in contract.postconditions:
+            checks.append((Violation("postcondition", self.at(cond.location), cond.text),
+                           z3.Not(self.holds(state, cond))))
+        for tc in contract.testcases:
+            pre = frame.registers.get(tc.entered)
+            assert pre is not None
+            pre_holds = truth(tc.entered.type, pre)
+            entered.append((tc.requirements, pre_holds))
+            checks.append((Violation("testcase", self.at(tc.location), tc.post.text),
+                           z3.And(pre_holds, z3.Not(self.holds(state, tc.post)))))
+        for name, at in state.forbidden_writes.items():
+            var = next(v for v in self.forbidden if v.name == name)
+            checks.append((Violation("modifies", at, name),
+                           self.changed(state.memory[state.globals[var]])))
+        state.contract_checks = checks
+        state.testcases_entered = entered
+        for violation, violated in checks:
+            what = {"postcondition": f"the postcondition {violation.detail}",
+                    "testcase": f"the test case post {violation.detail}",
+                    "modifies": f"__rtt_modifies: writes {violation.detail}"}[violation.kind]
+            violating = self.fork_violation(
+                state, (violation.kind, 0, f"{violation.at} {violation.detail}"), violated,
+                f"violates {what} ({violation.at})", violation)
+            if violating is not None:
+                self.do_return(violating, term)
+
+    def on_entry(self, state: State, conditions: tuple[Condition, ...]
+                 ) -> list[z3.BoolRef] | None:
+        """Where `conditions` hold on entry (`state` is an initial state); None when one
+        reads through an input pointer whose target is not decided yet."""
+        try:
+            return [self.holds(state, cond) for cond in conditions]
+        except (_NeedChoice, PathError, UnsupportedError, memory.OutOfBounds):
+            return None
 
     def holds(self, state: State, cond: Condition) -> z3.BoolRef:
         """Where `cond` is true in the current frame."""
@@ -870,6 +1009,8 @@ class Executor:
         obj = state.writable(loc.object_id)
         if not initializing:
             state.written_objects.add(loc.object_id)
+            if self.forbidden:
+                self.note_write(state, loc.object_id)
         if loc.bitfield is not None:
             f = loc.bitfield
             off = self.bitfield_offset(state, current, lv, loc)

@@ -321,3 +321,8 @@ def _has_nan(v: Value) -> bool:
     if isinstance(v, ArrayValue):
         return any(_has_nan(x) for x in v.elements)
     return False
+
+
+def annotations_hold(state: State) -> list[z3.BoolRef]:
+    """That the path returns with none of its annotations violated."""
+    return [z3.Not(violated) for _, violated in state.contract_checks]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from ..cases import Violation
 from ..frontend.ctype import CType
 from ..frontend.unit import Variable
 from ..ir.cfg import CFG, Block, Edge
@@ -102,9 +103,21 @@ class State:
         self.result: SymValue | None = None
         # how the path ended when it did not return: ("exit", status), ("abort", None)
         self.ending: tuple[str, SymValue | None] | None = None
-        # paths that leave this one at a stub call whose specification's precondition the
-        # arguments can violate; each ends there: (stub, call index, call site) -> state
-        self.violations: list[tuple[tuple[str, int, str], "State"]] = []
+        # paths that leave this one to violate an annotation: at a stub call whose
+        # specification's precondition the arguments can violate (the path ends there), at
+        # an `__rtt_assert` (ends there), on return (a postcondition, a test case, a write
+        # the function may not make), on entry (proof mode's robustness paths):
+        # (key, the violating state, a note for its case)
+        self.violations: list[tuple[tuple[str, int, str], "State", str]] = []
+        # what the annotations this path violates are: set on the violating paths
+        self.predicted: list[Violation] = []
+        self.robustness = False  # the path violates the precondition of the function
+        # on return of the function under test: each contract check with the condition of
+        # its violation, and each test case's requirement ids with the truth of its PRE
+        self.contract_checks: list[tuple[Violation, z3.BoolRef]] = []
+        self.testcases_entered: list[tuple[tuple[str, ...], z3.BoolRef]] = []
+        # writes to globals the function may not modify: (global, "file:line:col")
+        self.forbidden_writes: dict[str, str] = {}
         self.finished = False
         self.token = object()
 
@@ -132,6 +145,11 @@ class State:
         s.result = self.result
         s.ending = self.ending
         s.violations = list(self.violations)
+        s.predicted = list(self.predicted)
+        s.robustness = self.robustness
+        s.contract_checks = list(self.contract_checks)
+        s.testcases_entered = list(self.testcases_entered)
+        s.forbidden_writes = dict(self.forbidden_writes)
         s.finished = self.finished
         s.token = object()
         self.token = object()  # both sides copy shared objects before writing them
