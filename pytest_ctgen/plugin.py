@@ -395,6 +395,29 @@ class RequirementTrace:
             write_trace(Path(trace), self.ctgen.matrix)
 
 
+def _annotation_verdicts(ctgen: CtgenSession) -> list[str]:
+    """What generation found of each annotation: proved (proof mode), violated or, for a
+    test case, unreachable. Annotations with no verdict are not listed."""
+    lines: list[str] = []
+    for run in ctgen.runs.values():
+        for fn in run.generated.cases.functions:
+            if fn.contract is None:
+                continue
+            for check in fn.contract.checks:
+                if not check.verdict:
+                    continue
+                what = f"{check.kind} {check.text}"
+                if check.verdict == "holds":
+                    lines.append(f"  {fn.name}: {what} ({check.at}) holds for all inputs "
+                                 f"within the bounds: {fn.contract.bounds}")
+                elif check.verdict == "unreachable":
+                    lines.append(f"  {fn.name}: no input meets the pre of the test case "
+                                 f"({check.at})")
+                else:
+                    lines.append(f"  {fn.name}: {what} ({check.at}) is violated")
+    return ["ctgen annotations:", *lines] if lines else []
+
+
 def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pytest.Config
                             ) -> None:
     ctgen: CtgenSession | None = config.stash.get(CTGEN_KEY, None)
@@ -409,6 +432,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         terminalreporter.write_sep("-", "ctgen coverage (gcov)")
         for line in format_table(coverage_rows(ctgen), missing=missing):
             terminalreporter.write_line(line)
+    for line in _annotation_verdicts(ctgen):
+        terminalreporter.write_line(line)
     if ctgen.matrix and config.get_verbosity() >= -1:  # shown with -q, not with -qq
         from .trace import summary
 
