@@ -524,8 +524,9 @@ static CTGEN_INLINE void ctgen_precondition_failed(ctgen_ctx *ctx, const char *s
 
 /* ------------------------------------------------------------------ annotations */
 
-/* The running case, for the annotation checks compiled into the unit. */
-static ctgen_ctx *ctgen_annotation_ctx;
+/* The running case, for the checks made inside the call: annotations compiled into the
+   unit, the preconditions of specified stubs. */
+static ctgen_ctx *ctgen_running;
 
 #ifndef CTGEN_MAX_AUX
 #define CTGEN_MAX_AUX 64
@@ -578,8 +579,8 @@ static CTGEN_INLINE void *ctgen_aux_find(const char *name)
 static CTGEN_INLINE void ctgen_annotation_assert_failed(const char *file, int line,
                                                         const char *text)
 {
-    if (ctgen_annotation_ctx)
-        ctgen_fail(ctgen_annotation_ctx, "__rtt_assert(%s) at %s:%d does not hold", text,
+    if (ctgen_running)
+        ctgen_fail(ctgen_running, "__rtt_assert(%s) at %s:%d does not hold", text,
                    file, line);
     if (ctgen_end_armed)
         ctgen_end(CTGEN_ANNOTATION_FAILED, 0);

@@ -149,8 +149,7 @@ def _generate_cases(path: Path, display: str, options: Options, text: str
             result = _skipped(fn, str(failure))
         else:
             try:
-                modifies = frozenset(program.modifies.get(fn.name, ()))
-                result = generate_function(program, fn.name, replace(search, modifies=modifies),
+                result = generate_function(program, fn.name, search,
                                            lambda file: shown_path(file, path, display))
             except CtgenError as err:
                 result = _skipped(fn, str(err))
@@ -236,9 +235,9 @@ def unit_for_build(path: Path, cases: FileCases, flags: list[str]
     """How the harness of `cases` includes the unit `path`: by its path, or, when the unit
     uses annotations or specifies external functions itself, as a copy beside the harness
     (see codegen.unit_copy); and the files and flags that takes."""
-    from .codegen.unit_copy import UNIT_COPY, specified_unit_copy
+    from .codegen.unit_copy import UNIT_COPY, unit_copy_text
 
-    copy = specified_unit_copy(path, str(path), cases.stubs, cases.source)
+    copy = unit_copy_text(path, str(path), cases.stubs, cases.source)
     if copy is None:
         return str(path), {}, flags
     # the copy's quoted includes are looked up where the unit is

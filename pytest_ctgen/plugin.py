@@ -190,13 +190,13 @@ class CtgenFile(pytest.File):
         run = FileRun(self.path, generated, session.options, session.cache_dir / "builds")
         session.runs[self.path] = run
         for fn in generated.cases.functions:
+            names = [f"{fn.name}[{case.id}]" for case in fn.cases]
             _trace_function(session, f"{self.nodeid}::{fn.name}", fn,
-                            [f"{self.nodeid}::{fn.name}[{case.id}]" for case in fn.cases])
+                            [f"{self.nodeid}::{name}" for name in names])
             if fn.stop_reason == STOP_SKIPPED:
                 yield CtgenSkippedFunction.from_parent(self, name=fn.name, function=fn)
                 continue
-            for case in fn.cases:
-                name = f"{fn.name}[{case.id}]"
+            for case, name in zip(fn.cases, names):
                 # the id as text: pytest 9.2 parses "[...]" from it as the parameter part,
                 # which --lf needs to match reports with items
                 yield CtgenCase.from_parent(self, name=name, nodeid=f"{self.nodeid}::{name}",

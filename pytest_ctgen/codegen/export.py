@@ -16,7 +16,7 @@ from typing import Callable, Sequence
 from ..cases import FileCases, file_cases_to_json
 from ..errors import CtgenError
 from .harness import generate_harness
-from .unit_copy import UNIT_COPY, specified_unit_copy
+from .unit_copy import UNIT_COPY, unit_copy_text
 
 DRIVER = "ctgen_driver.c"
 RUNTIME = "ctgen_runtime.h"
@@ -197,7 +197,7 @@ def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence
     unit_rel = _from_export(unit_path, export_dir)
     flags = rebase_flags(cflags, base, export_dir)
     files: dict[str, str] = {}
-    copy = specified_unit_copy(Path(unit_path), unit_rel, fc.stubs, fc.source)
+    copy = unit_copy_text(Path(unit_path), unit_rel, fc.stubs, fc.source)
     if copy is not None:
         # the unit uses annotations or specifies external functions: the driver includes a
         # copy of it (see unit_copy), whose quoted includes are looked up where the unit is

@@ -135,12 +135,18 @@ def _drop_attributes(text: str) -> str:
         text = text[:m.start()] + " " + text[i:]
 
 
-def parse_signature(prototype: str, name: str) -> Signature:
-    """The return type of function `name` from its prototype text."""
+def _declarator(prototype: str, name: str) -> tuple[str, re.Match[str]]:
+    """The prototype without attributes, and where `name(` stands in it."""
     text = _drop_attributes(prototype)
     m = re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", text)
     if m is None:
         raise UnsupportedError(f"cannot find {name}( in its prototype {prototype!r}")
+    return text, m
+
+
+def parse_signature(prototype: str, name: str) -> Signature:
+    """The return type of function `name` from its prototype text."""
+    text, m = _declarator(prototype, name)
     before = text[:m.start()]
     if "(" in before or ")" in before:
         raise UnsupportedError(f"{name}: return type of {prototype!r} is not supported")
@@ -458,10 +464,7 @@ def _object_lines(objects: tuple[Binding, ...]) -> list[str]:
 
 def parameter_list(prototype: str, name: str) -> str:
     """The text of the parameter list of function `name` in its prototype ("" for none)."""
-    text = _drop_attributes(prototype)
-    m = re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", text)
-    if m is None:
-        raise UnsupportedError(f"cannot find {name}( in its prototype {prototype!r}")
+    text, m = _declarator(prototype, name)
     depth, i = 1, m.end()
     while i < len(text) and depth:
         depth += {"(": 1, ")": -1}.get(text[i], 0)
@@ -531,9 +534,10 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str],
         if initials:
             body.append(f"ctgen_initials_{_callee(c.function)}("
                         f"{', '.join(args + ['&' + v for v in initials])});")
-        for j, g in enumerate(contract.unmodified):
-            body += [f"unsigned char ctgen_before_{j}[sizeof ({g})];",
-                     f"ctgen_copy_bytes(ctgen_before_{j}, (const void *)&({g}), sizeof ({g}));"]
+        for j, name in enumerate(contract.unmodified):
+            body += [f"unsigned char ctgen_before_{j}[sizeof ({name})];",
+                     f"ctgen_copy_bytes(ctgen_before_{j}, (const void *)&({name}), "
+                     f"sizeof ({name}));"]
     call = f"{_callee(c.function)}({', '.join(args)})"
     e = c.expected
     if e.ending is not None:
@@ -566,10 +570,10 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str],
                     f"{_counter(stub)}, {c_int_literal(count)});")
     if checked:
         assert contract is not None
-        for j, g in enumerate(contract.unmodified):
-            body.append(f"ctgen_check_unmodified({ctx}, {c_string(c.function)}, {c_string(g)}, "
-                        f"(const void *)&({g}), ctgen_before_{j}, sizeof ({g}), "
-                        f"{c_string(written_at.get(g, ''))});")
+        for j, name in enumerate(contract.unmodified):
+            body.append(f"ctgen_check_unmodified({ctx}, {c_string(c.function)}, "
+                        f"{c_string(name)}, (const void *)&({name}), ctgen_before_{j}, "
+                        f"sizeof ({name}), {c_string(written_at.get(name, ''))});")
         predicted = "|".join(v.at for v in c.violations if v.kind in ("postcondition",
                                                                       "testcase"))
         values = args + ([] if signature.is_void else ["ctgen_result"]) + \
@@ -622,10 +626,6 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
     out += [f"#undef {stub.name}" for stub in library]
     out += ["", "/* The running case; selects what the stubs play back. */",
             "static int ctgen_current_case = -1;"]
-    checks_in_stubs = any(s.preconditions for s in fc.stubs)
-    if checks_in_stubs:
-        out += ["/* Its context, for the stubs' checks of preconditions. */",
-                "static ctgen_ctx *ctgen_running;"]
     slots = max((len(c.objects) for c in cases if _script_refers_to_objects(c)), default=0)
     if slots:
         out += ["/* The running case's objects, for stubs that return pointers to them. */",
@@ -689,15 +689,13 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
         f"{INDENT}ctgen_call_log_reset();",
         f"{INDENT}ctgen_end_how = CTGEN_RETURNED;",
         f"{INDENT}ctgen_current_case = index;",
-        f"{INDENT}ctgen_annotation_ctx = &ctgen_c;",
+        f"{INDENT}ctgen_running = &ctgen_c;",
         f"{INDENT}ctgen_aux_count = 0;",
-        *([f"{INDENT}ctgen_running = &ctgen_c;"] if checks_in_stubs else []),
         f"{INDENT}ctgen_cases[index](&ctgen_c);",
-        *([f"{INDENT}ctgen_running = 0;"] if checks_in_stubs else []),
+        f"{INDENT}ctgen_running = 0;",
         f"{INDENT}ctgen_report_calls(&ctgen_c);",
         f"{INDENT}fflush(NULL); /* the unit's output, also from a child that _exits */",
         f"{INDENT}ctgen_current_case = -1;",
-        f"{INDENT}ctgen_annotation_ctx = 0;",
         f"{INDENT}return ctgen_c.failures ? 1 : 0;",
         "}",
         "",

@@ -19,7 +19,8 @@ from typing import Iterable
 
 from ..cases import StubPrototype
 from ..errors import CtgenError
-from ..frontend.annotations import code_only, has_annotations, line_directive, reserved_spelling
+from ..frontend.annotations import (
+    code_only, has_annotations, line_directive, quoted_path, reserved_spelling)
 
 #: The name a specification's definition is compiled under in the copy.
 SPEC_PREFIX = "ctgen_spec_"
@@ -77,7 +78,7 @@ def _declaration(stub: StubPrototype) -> str:
     return f"{'static ' if stub.static else ''}{stub.prototype.strip().rstrip(';')};"
 
 
-def specified_unit_copy(unit: Path, display_path: str, stubs: Iterable[StubPrototype],
+def unit_copy_text(unit: Path, display_path: str, stubs: Iterable[StubPrototype],
                         shown_as: str = "") -> str | None:
     """The text of the copy of `unit` with its annotations defined for the run and the
     definitions of those `stubs` that are specified in the unit renamed; None when it has
@@ -116,6 +117,6 @@ def specified_unit_copy(unit: Path, display_path: str, stubs: Iterable[StubProto
     out.append(text[position:])
     prelude = ""
     if annotated:
-        shown = (shown_as or display_path).replace("\\", "\\\\").replace('"', '\\"')
-        prelude = f'#define CTGEN_UNIT_SHOWN "{shown}"\n' + ANNOTATIONS_FOR_THE_RUN
+        prelude = (f"#define CTGEN_UNIT_SHOWN {quoted_path(shown_as or display_path)}\n"
+                   + ANNOTATIONS_FOR_THE_RUN)
     return prelude + line_directive(display_path) + "".join(out)

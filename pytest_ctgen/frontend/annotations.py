@@ -61,7 +61,11 @@ def reserved_spelling(text: str) -> str:
     return "".join(out)
 
 
+def quoted_path(path: str) -> str:
+    """`path` as a C string literal, as `#line` and `__FILE__` spell it."""
+    return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
 def line_directive(display_path: str) -> str:
     """A `#line 1` directive naming `display_path`, so messages and gcov point there."""
-    escaped = display_path.replace("\\", "\\\\").replace('"', '\\"')
-    return f'#line 1 "{escaped}"\n'
+    return f"#line 1 {quoted_path(display_path)}\n"

@@ -34,7 +34,8 @@ _RETURN_ID = ANNOTATION_PREFIX + "return"  # `__rtt_return`
 _INITIAL_ID = ANNOTATION_PREFIX + "initial"  # `__rtt_initial(e)`
 _AUX_MARK = ANNOTATION_PREFIX + "aux_declaration"  # `__rtt_aux(T, N)` is `T N = _AUX_MARK`
 #: Annotations that state the contract: at the top level of the body only.
-_TOP_LEVEL_ONLY = frozenset({"precondition", "postcondition", "testcase", "modifies", "extern"})
+_TOP_LEVEL_ONLY = frozenset(
+    {"precondition", "postcondition", "testcase", "modifies", "extern", "aux"})
 _FUNCTION_NAME_IDS = frozenset({"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"})
 # Builtins whose value is their first argument (hints to the optimizer only).
 _TRANSPARENT_BUILTINS = {"__builtin_expect": 0, "__builtin_expect_with_probability": 0}
@@ -51,8 +52,6 @@ class Program:
     failures: dict[str, CtgenError] = field(default_factory=dict)
     static_inits: dict[Variable, list[Stmt]] = field(default_factory=dict)
     static_locals: dict[str, list[Variable]] = field(default_factory=dict)
-    # per function, the globals its `__rtt_modifies` annotations name
-    modifies: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # per function under test with annotations, what they state
     contracts: dict[str, FunctionContract] = field(default_factory=dict)
     # the specifications of external functions (definitions marked `__rtt_extern()`);
@@ -1002,7 +1001,7 @@ class FunctionLowerer(_ExprLowerer):
 
     def annotation(self, kind: str, node: c_ast.Node) -> None:
         """Record an annotation of the function (see c_harness/ctgen.h)."""
-        if kind in _TOP_LEVEL_ONLY | {"aux"} and id(node) not in self.top_annotations:
+        if kind in _TOP_LEVEL_ONLY and id(node) not in self.top_annotations:
             what = "__rtt_extern()" if kind == "extern" else f"__rtt_{kind}"
             raise AnnotationError(f"{what} belongs at the top level of the function's body",
                                   self.loc(node))
@@ -1023,8 +1022,6 @@ class FunctionLowerer(_ExprLowerer):
                 self.spec_modifies = (self.spec_modifies or ()) + tuple(names)
             else:
                 self.modifies = (self.modifies or ()) + tuple(names)
-                known = self.program.modifies.get(self.fn.name, ())
-                self.program.modifies[self.fn.name] = known + tuple(names)
             return
         if kind == "extern":
             if args:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-
 from typing import Callable
 
 from ..cases import (
@@ -44,7 +43,6 @@ class SearchOptions:
     max_recursion: int = 8
     array_size: int = 10
     stub_globals: str = "modifies"  # or "all": which globals stub calls may write
-    modifies: frozenset[str] = frozenset()  # the function's `__rtt_modifies` globals
     # proof mode: explore every path within the bounds, so that annotations nothing
     # violates are proved, and make robustness cases that violate the precondition
     proof: bool = False
@@ -177,7 +175,7 @@ class Generator:
         o = self.options
         return Executor(self.program, self.cfg.function.name, o.max_depth, o.max_recursion,
                         array_size=array_size, stub_globals=o.stub_globals,
-                        modifies=o.modifies, proof=o.proof, shown=self.shown)
+                        proof=o.proof, shown=self.shown)
 
     def new_round(self, array_size: int) -> None:
         """Start the search tree anew, keeping the cases found, with input pointers to
@@ -532,8 +530,8 @@ class Generator:
         """A complete path: a case if it covers a new outcome (or is the first path).
         `model` fixes the inputs when the path was completed concretely."""
         new = [e for e in state.edges if e in self.uncovered]
-        plain = [c for c in self.cases if not c.violations and not c.robustness]
-        if not new and (plain or self.order):
+        if not new and (self.order or any(not c.violations and not c.robustness
+                                           for c in self.cases)):
             return
         if model is None:
             model = self.solver.model(state.constraints, self.preferences(state))
@@ -628,7 +626,7 @@ class Generator:
                 continue
             if not self.complete(state, model):
                 continue
-            entered = [e for ids, e in state.testcases_entered][i:i + 1]
+            entered = [e for _, e in state.testcases_entered[i:i + 1]]
             readable = self.solver.model([*state.constraints, *entered],
                                          self.preferences(state))
             self.add_case(state, readable or model)

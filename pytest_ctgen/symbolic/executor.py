@@ -143,8 +143,7 @@ class Executor:
 
     def __init__(self, program: Program, function: str, max_depth: int = 64,
                  max_recursion: int = 8, max_steps: int = 20000, array_size: int = 10,
-                 pointer_depth: int = 2, stub_globals: str = "modifies",
-                 modifies: frozenset[str] = frozenset(), proof: bool = False,
+                 pointer_depth: int = 2, stub_globals: str = "modifies", proof: bool = False,
                  shown: Callable[[str], str] = str) -> None:
         self.program = program
         self.function = function
@@ -161,24 +160,26 @@ class Executor:
         self._next_object = 0
         # input objects whose contents are being made: (id, array type), outermost first
         self._building: list[tuple[int, ArrayType]] = []
+        self.contract = program.contracts.get(function)
+        # the globals the function may write: its `__rtt_modifies` list (None: not stated)
+        allowed = self.contract.modifies if self.contract is not None else None
         # the globals a stub call may write: all (`stub_globals="all"`), or those the
-        # function may modify (its `__rtt_modifies` list) and the volatile ones
+        # function may modify and the volatile ones
         writable = [v for v in program.unit.globals.values()
                     if v.kind == GLOBAL and not v.is_const and v.type.size > 0]
         self.stub_globals = [v for v in writable if stub_globals == "all" or v.is_volatile
-                             or v.name in modifies]
+                             or v.name in (allowed or ())]
         # a specification naming what its function modifies narrows that to those globals
         self.spec_globals = {
             name: [v for v in writable if v.is_volatile or v.name in spec.modifies]
             for name, spec in program.specs.items() if spec.modifies is not None}
-        self.contract = program.contracts.get(function)
         self.proof = proof  # also fork the paths that violate the precondition
-        # the globals the function may not write (its `__rtt_modifies` lists the others)
-        allowed = self.contract.modifies if self.contract is not None else None
+        # the globals the function may not write
         self.forbidden = frozenset() if allowed is None else frozenset(
             v for v in writable if not v.is_volatile and v.name not in allowed)
         self.location: object = None  # of the statement being executed
         self.shown = shown  # how a file name in a location is shown to the user
+
     # ------------------------------------------------------------------ states
 
     def new_object(self, state: State, name: str, cells: list, readonly: bool = False
@@ -642,9 +643,9 @@ class Executor:
         args = [self.resolve(state, a) for a in args]
         model = libc.MODELS.get(stmt.function)
         if model is not None and fn.is_library:
-            before = set(state.written_objects)
+            before = set(state.written_objects) if self.forbidden else None
             value = model(state, args, fn.type)
-            for oid in state.written_objects - before if self.forbidden else ():
+            for oid in state.written_objects - before if before is not None else ():
                 self.note_write(state, oid)
             if stmt.target is not None and value is not None:
                 self.store(state, stmt.target, value)
@@ -791,7 +792,7 @@ class Executor:
         """Remember a write into a global the function may not modify."""
         for var, oid in state.globals.items():
             if oid == object_id and var in self.forbidden:
-                state.forbidden_writes.setdefault(var.name, self.at(self.location))
+                state.forbidden_writes.setdefault(var, self.at(self.location))
 
     @staticmethod
     def changed(obj: MemObject) -> z3.BoolRef:
@@ -814,12 +815,8 @@ class Executor:
         assert contract is not None
         frame = state.frame
         if contract.result is not None and term.value is not None:
-            value = self.eval(state, term.value)
-            loc = self.locate(state, VarRef(contract.result, contract.result.type))
-            if isinstance(loc, _Reg):
-                loc.frame.registers[loc.var] = value
-            else:
-                self.store(state, VarRef(contract.result, contract.result.type), value)
+            self.store(state, VarRef(contract.result, contract.result.type),
+                       self.eval(state, term.value))
         checks: list[tuple[Violation, z3.BoolRef]] = []
         entered: list[tuple[tuple[str, ...], z3.BoolRef]] = []
         for cond in contract.postconditions:
@@ -832,9 +829,8 @@ class Executor:
             entered.append((tc.requirements, pre_holds))
             checks.append((Violation("testcase", self.at(tc.location), tc.post.text),
                            z3.And(pre_holds, z3.Not(self.holds(state, tc.post)))))
-        for name, at in state.forbidden_writes.items():
-            var = next(v for v in self.forbidden if v.name == name)
-            checks.append((Violation("modifies", at, name),
+        for var, at in state.forbidden_writes.items():
+            checks.append((Violation("modifies", at, var.name),
                            self.changed(state.memory[state.globals[var]])))
         state.contract_checks = checks
         state.testcases_entered = entered

@@ -116,8 +116,8 @@ class State:
         # its violation, and each test case's requirement ids with the truth of its PRE
         self.contract_checks: list[tuple[Violation, z3.BoolRef]] = []
         self.testcases_entered: list[tuple[tuple[str, ...], z3.BoolRef]] = []
-        # writes to globals the function may not modify: (global, "file:line:col")
-        self.forbidden_writes: dict[str, str] = {}
+        # writes to globals the function may not modify: global -> "file:line:col"
+        self.forbidden_writes: dict[Variable, str] = {}
         self.finished = False
         self.token = object()
 
