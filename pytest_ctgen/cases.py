@@ -288,12 +288,23 @@ class StubPrototype:
 
 
 @dataclass(frozen=True)
+class BuildRecipe:
+    """How the cases of an export are built again when they are replayed: the unit, the
+    flags and the sources it is compiled with, paths relative to the export's directory."""
+
+    unit: str
+    cflags: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class FileCases:
     """The cases of one C source file."""
 
     source: str  # the unit's path as the user named it (relative to the rootdir)
     functions: tuple[FunctionCases, ...]
     stubs: tuple[StubPrototype, ...] = ()
+    build: BuildRecipe | None = None  # set in an export, for replaying it
 
     def all_cases(self) -> list[Case]:
         return [c for f in self.functions for c in f.cases]
@@ -460,6 +471,8 @@ def file_cases_to_json(fc: FileCases) -> str:
         "format": "pytest-ctgen cases",
         "version": FORMAT_VERSION,
         "source": fc.source,
+        **({"build": {"unit": fc.build.unit, "cflags": list(fc.build.cflags),
+                      "sources": list(fc.build.sources)}} if fc.build else {}),
         "stubs": [{"name": s.name, "prototype": s.prototype,
                    "params": [list(p) for p in s.params],
                    **({"library": True, "header": s.header} if s.library else {}),
@@ -489,8 +502,11 @@ def file_cases_from_json(text: str) -> FileCases:
     doc = json.loads(text)
     if doc.get("format") != "pytest-ctgen cases":
         raise ValueError("not a pytest-ctgen cases file")
+    build = doc.get("build")
     return FileCases(
         source=doc["source"],
+        build=BuildRecipe(build["unit"], tuple(build.get("cflags", [])),
+                          tuple(build.get("sources", []))) if build else None,
         stubs=tuple(StubPrototype(s["name"], s["prototype"], s.get("library", False),
                                   tuple((n, k) for n, k in s.get("params", [])),
                                   s.get("header", ""),

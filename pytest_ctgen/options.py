@@ -3,8 +3,12 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import os
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Sequence
+
+from .compile_db import CompileDatabase
 
 
 @dataclass(frozen=True)
@@ -27,11 +31,16 @@ class Options:
     case_timeout: float = 5.0
     isolate: str = "fork"
     regenerate: bool = False
+    # per-file include dirs and defines from a compilation database (CMake, Bear)
+    compile_database: CompileDatabase | None = None
 
-    def compiler_flags(self) -> list[str]:
-        """Flags for preprocessing and building the unit."""
-        return [*self.cflags, *(f"-I{d}" for d in self.include_dirs),
-                *(f"-D{d}" for d in self.defines)]
+    def compiler_flags(self, unit: Path | None = None) -> list[str]:
+        """Flags for preprocessing and building `unit`: its entry in the compilation
+        database (if any), then the session's flags, include dirs and defines."""
+        from_database = self.compile_database.flags_for(unit) \
+            if self.compile_database is not None and unit is not None else None
+        return [*(from_database or ()), *self.cflags,
+                *(f"-I{d}" for d in self.include_dirs), *(f"-D{d}" for d in self.defines)]
 
     def files_for(self, unit: Path) -> tuple[Path, ...]:
         """The spec and source files analysed with `unit` (never the unit itself)."""
@@ -49,7 +58,8 @@ class Options:
     def generation_key(self) -> str:
         """The options that influence generated cases, as stable text for cache keys."""
         fields = asdict(self)
-        for run_only in ("case_timeout", "isolate", "regenerate"):
+        # the database's flags count through the unit's flags (see pipeline.generate_file)
+        for run_only in ("case_timeout", "isolate", "regenerate", "compile_database"):
             fields.pop(run_only)
         return json.dumps(fields, sort_keys=True)
 
@@ -57,3 +67,31 @@ class Options:
 def _other_files(files: tuple[str, ...], unit: Path) -> tuple[Path, ...]:
     own = unit.resolve()
     return tuple(Path(f) for f in files if Path(f).resolve() != own)
+
+
+# Flags whose argument is a path (attached, `-Iinc`, or separate, `-isystem inc`).
+PATH_FLAGS = ("-I", "-iquote", "-isystem", "-idirafter", "-include", "-imacros")
+
+
+def absolute_flags(cflags: Sequence[str], base: Path) -> list[str]:
+    """`cflags` with relative paths of include options taken from `base`."""
+    out: list[str] = []
+    expect_path = False
+    for flag in cflags:
+        if expect_path:
+            out.append(flag if os.path.isabs(flag) else os.path.normpath(base / flag))
+            expect_path = False
+            continue
+        for opt in PATH_FLAGS:
+            if flag == opt:
+                expect_path = True
+                out.append(flag)
+                break
+            if flag.startswith(opt):
+                rest = flag[len(opt):]
+                out.append(opt + (rest if os.path.isabs(rest)
+                                  else os.path.normpath(base / rest)))
+                break
+        else:
+            out.append(flag)
+    return out

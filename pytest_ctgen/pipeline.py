@@ -10,11 +10,11 @@ import pickle
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 from . import __version__
 from .cases import FileCases, FunctionCases, STOP_SKIPPED, StubPrototype, file_cases_from_json, \
-    file_cases_to_json
+    file_cases_to_json, FORMAT_VERSION
 from .errors import CtgenError, SourceLocation
 from .frontend.ctype import CType, FloatType, FunctionType, IntType, PointerType
 from .frontend.loader import load_unit
@@ -22,9 +22,7 @@ from .frontend.preprocess import harness_dir, preprocess
 from .frontend.unit import Function
 from .ir.cfg import Call
 from .ir.lower import Program, lower_unit
-from .options import Options
-from .symbolic.libc import is_modelled
-from .search.generator import SearchOptions, generate_function
+from .options import Options, absolute_flags
 
 
 log = logging.getLogger("pytest_ctgen")
@@ -70,9 +68,10 @@ def generate_file(path: Path, display: str, options: Options,
                   cache_dir: Path | None = None) -> Generated:
     """Generate the cases of every selected function defined in `path`. Raises CtgenError
     when the file does not preprocess or parse."""
-    flags = options.compiler_flags()
+    flags = options.compiler_flags(path)
     text = preprocess(path, flags, options.files_for(path))
-    key = generation_key(text + "\0" + display, options)
+    # the flags also count where they leave no trace in the text (-m32, -funsigned-char)
+    key = generation_key("\0".join([text, display, *flags]), options)
     cache_file = cache_dir / f"{key}.json" if cache_dir is not None else None
     if cache_file is not None and cache_file.is_file() and not options.regenerate:
         doc = json.loads(cache_file.read_text(encoding="utf-8"))
@@ -131,7 +130,9 @@ def _picklable(err: BaseException) -> BaseException:
 
 def _generate_cases(path: Path, display: str, options: Options, text: str
                     ) -> tuple[FileCases, dict[str, float]]:
-    flags = options.compiler_flags()
+    from .search.generator import SearchOptions, generate_function  # z3: generation only
+
+    flags = options.compiler_flags(path)
     unit = load_unit(path, flags, preprocessed=text)
     program = lower_unit(unit)
     search = SearchOptions(max_depth=options.max_depth, timeout=options.timeout,
@@ -181,6 +182,8 @@ def stubs_of(program: Program, path: Path | None = None, display: str = ""
     """The stubs the harness of `program`'s unit defines: the undefined functions it calls,
     except the modelled library functions and those that end the program, and the
     functions with a specification. Locations are shown relative as `display` is."""
+    from .symbolic.libc import is_modelled  # z3: generation only
+
     called = {s.function for cfg in program.cfgs.values() for b in cfg.blocks
               for s in b.stmts if isinstance(s, Call)}
 
@@ -248,11 +251,17 @@ class FileRun:
     """The compiled harness of one file's cases, built on first use, and its runs."""
 
     def __init__(self, path: Path, generated: Generated, options: Options,
-                 build_dir: Path | None) -> None:
+                 build_dir: Path | None, *, cflags: Sequence[str] | None = None,
+                 sources: Sequence[Path] | None = None) -> None:
         self.path = path.resolve()
         self.generated = generated
         self.options = options
         self.build_dir = build_dir
+        # how the unit is built: the session's options, or an export's recipe (replay)
+        self.cflags = list(cflags) if cflags is not None else \
+            options.compiler_flags(self.path)
+        self.sources = list(sources) if sources is not None else \
+            list(options.sources_for(self.path))
         self._lib = None
         self._build = None
         self._error: CtgenError | None = None
@@ -270,11 +279,13 @@ class FileRun:
         if self._lib is None:
             try:
                 unit_include, extra_files, cflags = unit_for_build(
-                    self.path, self.generated.cases, self.options.compiler_flags())
-                sources = [str(p.resolve()) for p in self.options.sources_for(self.path)]
+                    self.path, self.generated.cases, self.cflags)
+                sources = [str(p.resolve()) for p in self.sources]
                 source = generate_harness(self.generated.cases, unit_include, sources)
+                key_material = self.generated.preprocessed or preprocess(
+                    self.path, self.cflags, tuple(self.sources))
                 self._build = build_harness(
-                    source, cflags=cflags, key_material=self.generated.preprocessed,
+                    source, cflags=cflags, key_material=key_material,
                     cache_dir=self.build_dir, extra_files=extra_files)
                 clear_coverage_data(self._build)
                 self._lib = load_library(self._build)
@@ -301,3 +312,41 @@ class FileRun:
         if self.options.isolate != "fork" and self._lib is not None:
             self._lib.flush_coverage()
         return measure(self._build.directory, self.path)
+
+
+class ReplayError(CtgenError):
+    """An exported cases file that cannot be replayed."""
+
+
+def replay_run(json_path: Path, options: Options, build_dir: Path | None) -> FileRun:
+    """The run of an export's cases (`name.ctgen.json`, DESIGN §2) against the unit its
+    build recipe names, as it is now: no solver, no generation."""
+    try:
+        text = json_path.read_text(encoding="utf-8")
+        doc = json.loads(text)
+    except (OSError, UnicodeDecodeError) as err:
+        raise ReplayError(f"{json_path}: cannot read it: {err}") from None
+    except json.JSONDecodeError as err:
+        raise ReplayError(f"{json_path}:{err.lineno}:{err.colno}: not valid JSON: "
+                          f"{err.msg}") from None
+    version = doc.get("version") if isinstance(doc, dict) else None
+    if isinstance(version, int) and version > FORMAT_VERSION:
+        raise ReplayError(f"{json_path}: written by a newer pytest-ctgen (format version "
+                          f"{version}, this one reads {FORMAT_VERSION})")
+    try:
+        cases = file_cases_from_json(text)
+    except (ValueError, KeyError, TypeError, AttributeError) as err:
+        raise ReplayError(f"{json_path}: not a valid pytest-ctgen cases file "
+                          f"({type(err).__name__}: {err})") from None
+    if cases.build is None:
+        raise ReplayError(f"{json_path}: has no build recipe (\"build\"); export the cases "
+                          "again with --ctgen-export to replay them")
+    here = json_path.parent
+    unit = here / cases.build.unit
+    if not unit.is_file():
+        raise ReplayError(f"{json_path}: the unit it tests, {cases.build.unit} "
+                          f"({os.path.normpath(unit)}), does not exist")
+    return FileRun(unit, Generated(cases, from_cache=True), options, build_dir,
+                   cflags=absolute_flags(cases.build.cflags, here),
+                   sources=[here / s for s in cases.build.sources])
+

@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import os
 import shlex
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..cases import FileCases, file_cases_to_json
+from ..cases import BuildRecipe, FileCases, file_cases_to_json
 from ..errors import CtgenError
 from .harness import generate_harness
 from .unit_copy import UNIT_COPY, unit_copy_text
@@ -57,9 +58,12 @@ def _from_export(path: Path, export_dir: Path) -> str:
 
 
 def _relative(path: str, base_dir: Path, export_dir: Path) -> str:
-    if os.path.isabs(path):
+    """An include path as the export names it: relative to the export when it is inside
+    `base_dir` (the project; a committed export then works in any checkout of it)."""
+    full = (base_dir / path).resolve()
+    if os.path.isabs(path) and not full.is_relative_to(base_dir.resolve()):
         return path
-    return Path(os.path.relpath((base_dir / path).resolve(), export_dir.resolve())).as_posix()
+    return Path(os.path.relpath(full, export_dir.resolve())).as_posix()
 
 
 def rebase_flags(cflags: Sequence[str], base_dir: Path, export_dir: Path) -> list[str]:
@@ -196,6 +200,9 @@ def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence
     runtime_dir = _c_harness_dir()
     unit_rel = _from_export(unit_path, export_dir)
     flags = rebase_flags(cflags, base, export_dir)
+    # what a replay (`pytest DIR`) needs to build the cases again
+    recipe = BuildRecipe(unit_rel, tuple(flags),
+                         tuple(_from_export(p, export_dir) for p in sources))
     files: dict[str, str] = {}
     copy = unit_copy_text(Path(unit_path), unit_rel, fc.stubs, fc.source)
     if copy is not None:
@@ -207,7 +214,7 @@ def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence
         flags = ["-iquote", Path(unit_rel).parent.as_posix(), *flags]
         unit_rel = UNIT_COPY
     files.update({
-        f"{name}.ctgen.json": file_cases_to_json(fc),
+        f"{name}.ctgen.json": file_cases_to_json(replace(fc, build=recipe)),
         DRIVER: driver_text(fc, unit_rel, fn, [_from_export(p, export_dir) for p in sources]),
         RUNTIME: (runtime_dir / RUNTIME).read_text(encoding="utf-8"),
         MAKEFILE: makefile_text(fc, unit_rel, flags),

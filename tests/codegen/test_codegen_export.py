@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 from typing import Sequence
 
@@ -13,6 +14,7 @@ import pytest
 from ctgen_sample_unit import sample_file_cases, write_unit
 from pytest_ctgen.cases import (
     Binding,
+    BuildRecipe,
     Case,
     Expected,
     FileCases,
@@ -81,7 +83,10 @@ def test_export_of_every_value_kind_passes_under_make(tmp_path: Path) -> None:
     assert out == proj / "tests" / "ctgen" / "sample"
     assert sorted(p.name for p in out.iterdir()) == sorted(
         ["sample.ctgen.json", "ctgen_driver.c", "ctgen_runtime.h", "ctgen.h", "Makefile"])
-    assert (out / "sample.ctgen.json").read_text() == file_cases_to_json(fc)
+    # the cases, and how a replay builds them again (paths relative to the export)
+    recipe = BuildRecipe("../../../src/sample.c", ("-std=c11",))
+    assert (out / "sample.ctgen.json").read_text() == file_cases_to_json(
+        replace(fc, build=recipe))
     assert [c.id for c in file_cases_from_json((out / "sample.ctgen.json").read_text())
             .all_cases()] == [c.id for c in fc.all_cases()]
     assert '#define CTGEN_UNIT_SRC "../../../src/sample.c"' in (out / "ctgen_driver.c").read_text()

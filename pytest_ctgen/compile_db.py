@@ -1,0 +1,208 @@
+"""Per-file flags from a JSON compilation database (`compile_commands.json`, as written by
+CMake's CMAKE_EXPORT_COMPILE_COMMANDS and by Bear).
+
+Only the flags that change how a file is preprocessed and parsed are kept: include paths
+and forced includes (made absolute against the entry's "directory"), macro definitions,
+the language standard, the data model, char signedness, enum and struct packing, the
+sysroot and `-nostdinc`. Everything else (the compiler, the source, outputs, warnings,
+optimisation, dependency-file flags, link flags) is dropped.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Final
+
+from pytest_ctgen.errors import CtgenError
+
+DB_NAME: Final = "compile_commands.json"
+
+# Wrappers that run the real compiler named by the next argument.
+_LAUNCHERS: Final = frozenset({"ccache", "sccache", "distcc", "icecc"})
+
+# Options whose argument is a directory/file, kept; emitted as `opt path` (or `-Ipath`).
+_PATH_OPTS: Final = ("-isysroot", "-isystem", "-idirafter", "-iquote", "-I")
+# Forced includes: absolute only when the file exists relative to "directory", since gcc
+# looks in the working directory first and then along the include chain.
+_INCLUDE_OPTS: Final = ("-include", "-imacros")
+_MACRO_OPTS: Final = ("-D", "-U")
+
+_KEEP: Final = frozenset({
+    "-ansi", "-m32", "-m64", "-nostdinc",
+    "-funsigned-char", "-fsigned-char", "-fno-unsigned-char", "-fno-signed-char",
+    "-fshort-enums", "-fno-short-enums", "-fpack-struct", "-fno-pack-struct",
+})
+
+# Dropped options whose argument is the next word (never to be read as a flag or path).
+_DROP_WITH_ARG: Final = frozenset({
+    "-o", "-MF", "-MT", "-MQ", "-x", "-Xlinker", "-Xassembler", "-Xpreprocessor", "-Xclang",
+    "-L", "-T", "-u", "-z", "-e", "-target", "-arch", "--param", "-aux-info",
+    "-include-pch", "-isystem-after", "-iprefix", "-iwithprefix", "-iwithprefixbefore",
+    "-imultilib", "-iframework", "-dumpbase", "-dumpdir", "-specs",
+})
+
+
+class CompileDatabaseError(CtgenError):
+    """The compilation database is missing, not valid JSON, or has a malformed entry."""
+
+
+@dataclass(frozen=True)
+class CompileDatabase:
+    """A read compilation database; build it with `read_compile_database`.
+
+    `path` is the absolute path of the JSON file. Entries are kept in database order as
+    (resolved source path, kept flags) pairs.
+    """
+
+    path: Path
+    entries: tuple[tuple[Path, tuple[str, ...]], ...] = field(default=(), repr=False)
+    _index: dict[Path, tuple[str, ...]] = field(
+        init=False, repr=False, compare=False, hash=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        index: dict[Path, tuple[str, ...]] = {}
+        for source, flags in self.entries:
+            index.setdefault(source, flags)  # the first entry for a file wins
+        object.__setattr__(self, "_index", index)
+
+    def flags_for(self, source: Path | str) -> tuple[str, ...] | None:
+        """The preprocessing/parsing flags of `source` (a relative path is taken from the
+        working directory), or None when the database has no entry for it."""
+        return self._index.get(Path(os.path.realpath(source)))
+
+    def files(self) -> tuple[Path, ...]:
+        """Every source file with an entry, resolved, once each, in database order."""
+        return tuple(self._index)
+
+
+def read_compile_database(path: Path | str) -> CompileDatabase:
+    """Read `path`, a `compile_commands.json` file or a directory holding one.
+
+    Raises CompileDatabaseError (its message starts with the database path) for a missing
+    file, invalid JSON, or a malformed entry (entries are numbered from 0, as in the list).
+    """
+    path = Path(path)
+    if path.is_dir():
+        if not (path / DB_NAME).is_file():
+            raise CompileDatabaseError(f"{path}: no {DB_NAME} in this directory")
+        path = path / DB_NAME
+    path = Path(os.path.abspath(path))
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise CompileDatabaseError(f"{path}: compilation database not found") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise CompileDatabaseError(
+            f"{path}: cannot read compilation database: {reason}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CompileDatabaseError(
+            f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    if not isinstance(data, list):
+        raise CompileDatabaseError(
+            f"{path}: expected a JSON list of entries, found {_json_type(data)}")
+    entries = tuple(_read_entry(path, i, entry) for i, entry in enumerate(data))
+    return CompileDatabase(path, entries)
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "an object", list: "a list", str: "a string", bool: "a boolean",
+             int: "a number", float: "a number", type(None): "null"}
+    return names.get(type(value), type(value).__name__)
+
+
+def _read_entry(db: Path, index: int, entry: Any) -> tuple[Path, tuple[str, ...]]:
+    where = f"{db}: entry {index}"
+    if not isinstance(entry, dict):
+        raise CompileDatabaseError(f"{where}: expected an object, found {_json_type(entry)}")
+    for key in ("directory", "file"):
+        if key not in entry:
+            raise CompileDatabaseError(f'{where}: missing "{key}"')
+        if not isinstance(entry[key], str) or not entry[key]:
+            raise CompileDatabaseError(f'{where}: "{key}" must be a non-empty string')
+    where = f"{where} ({entry['file']})"
+    directory = Path(os.path.realpath(db.parent / entry["directory"]))
+    if "arguments" in entry:
+        argv = entry["arguments"]
+        if not isinstance(argv, list) or not all(isinstance(a, str) for a in argv):
+            raise CompileDatabaseError(f'{where}: "arguments" must be a list of strings')
+    elif "command" in entry:
+        if not isinstance(entry["command"], str):
+            raise CompileDatabaseError(f'{where}: "command" must be a string')
+        try:
+            argv = shlex.split(entry["command"])
+        except ValueError as exc:
+            raise CompileDatabaseError(f'{where}: cannot split "command": {exc}') from None
+    else:
+        raise CompileDatabaseError(f'{where}: missing "arguments" or "command"')
+    if not argv:
+        raise CompileDatabaseError(f"{where}: empty command")
+    source = Path(os.path.realpath(directory / entry["file"]))
+    return source, _relevant_flags(argv, directory, where)
+
+
+def _strip_compiler(argv: list[str]) -> list[str]:
+    """`argv` without the compiler (and a launcher such as ccache in front of it)."""
+    name = os.path.basename(argv[0]).lower()
+    if name.endswith(".exe"):
+        name = name[:-4]
+    if name in _LAUNCHERS and len(argv) > 1 and not argv[1].startswith("-"):
+        return argv[2:]
+    return argv[1:]
+
+
+def _absolute(directory: Path, value: str) -> str:
+    """`value` taken from `directory`; sysroot-relative forms (`=dir`, `$SYSROOT/dir`) kept."""
+    if value.startswith(("=", "$SYSROOT")):
+        return value
+    return os.path.realpath(directory / value)
+
+
+def _relevant_flags(argv: list[str], directory: Path, where: str) -> tuple[str, ...]:
+    args = _strip_compiler(argv)
+    out: list[str] = []
+    i = 0
+
+    def value_of(opt: str, arg: str) -> str:
+        """The argument of `opt`, attached to `arg` or the next word."""
+        nonlocal i
+        if arg != opt:
+            return arg[len(opt):]
+        i += 1
+        if i >= len(args):
+            raise CompileDatabaseError(f"{where}: {opt} needs an argument")
+        return args[i]
+
+    while i < len(args):
+        arg = args[i]
+        if arg in _DROP_WITH_ARG:
+            i += 1
+        elif arg in _KEEP or arg.startswith("-fpack-struct="):
+            out.append(arg)
+        elif arg.startswith(("-std=", "--std=")):
+            out.append("-" + arg.lstrip("-"))
+        elif arg == "--sysroot" or arg.startswith("--sysroot="):
+            value = value_of(arg, arg) if arg == "--sysroot" else arg[len("--sysroot="):]
+            out.append("--sysroot=" + _absolute(directory, value))
+        elif arg == "-I-":
+            out.append(arg)  # obsolete quote/bracket split marker: no path
+        elif arg.startswith(_PATH_OPTS):
+            opt = next(o for o in _PATH_OPTS if arg.startswith(o))
+            value = _absolute(directory, value_of(opt, arg))
+            out.extend([opt + value] if opt == "-I" else [opt, value])
+        elif arg.startswith(_INCLUDE_OPTS):
+            opt = next(o for o in _INCLUDE_OPTS if arg.startswith(o))
+            value = value_of(opt, arg)
+            if (directory / value).is_file():
+                value = os.path.realpath(directory / value)
+            out.extend([opt, value])
+        elif arg.startswith(_MACRO_OPTS):
+            opt = arg[:2]
+            out.append(opt + value_of(opt, arg))
+        i += 1
+    return tuple(out)
