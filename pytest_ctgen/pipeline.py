@@ -7,10 +7,13 @@ import json
 import logging
 import os
 import pickle
+import select
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Callable, Sequence, TypeVar
+from typing import Any, BinaryIO, Callable, Iterator, Sequence, TypeVar
+
+from filelock import FileLock, Timeout
 
 from . import __version__
 from .cases import FileCases, FunctionCases, STOP_SKIPPED, StubPrototype, file_cases_from_json, \
@@ -64,60 +67,164 @@ class Generated:
     preprocessed: str = ""
 
 
+@dataclass(frozen=True)
+class Progress:
+    """What generation reports while it runs: a function started, is still working (every
+    few seconds), or is done with its cases and the outcomes they cover by the generator's
+    reckoning (gcov measures later)."""
+
+    file: str  # the unit as shown
+    function: str
+    state: str  # "started", "working" or "done"
+    seconds: float
+    cases: int = 0
+    outcomes_covered: int = 0
+    outcomes_total: int = 0
+    stop_reason: str = ""
+
+
+ProgressFn = Callable[[Progress], None]
+# How often a function that takes long reports that it is still working.
+WORKING_EVERY = 5.0
+
+
 def generate_file(path: Path, display: str, options: Options,
-                  cache_dir: Path | None = None) -> Generated:
+                  cache_dir: Path | None = None, *, progress: ProgressFn | None = None,
+                  fresh_since: float | None = None, wait: bool = True) -> Generated | None:
     """Generate the cases of every selected function defined in `path`. Raises CtgenError
-    when the file does not preprocess or parse."""
+    when the file does not preprocess or parse.
+
+    With a `cache_dir`, a result is generated once and then served from the cache, also to
+    several processes at once (pytest-xdist workers): a file lock per cache entry makes
+    the others wait for the first. With `wait=False`, returns None at once when another
+    process holds that lock. With `options.regenerate`, entries older than `fresh_since`
+    (the session's start) are not served."""
     flags = options.compiler_flags(path)
     text = preprocess(path, flags, options.files_for(path))
     # the flags also count where they leave no trace in the text (-m32, -funsigned-char)
     key = generation_key("\0".join([text, display, *flags]), options)
-    cache_file = cache_dir / f"{key}.json" if cache_dir is not None else None
-    if cache_file is not None and cache_file.is_file() and not options.regenerate:
-        doc = json.loads(cache_file.read_text(encoding="utf-8"))
-        return Generated(file_cases_from_json(doc["cases"]), doc.get("seconds", {}), True, text)
-    fc, seconds = _isolated(_generate_cases, path, display, options, text)
-    if cache_file is not None:
-        cache_file.parent.mkdir(parents=True, exist_ok=True)
-        tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps({"cases": file_cases_to_json(fc), "seconds": seconds}),
-                       encoding="utf-8")
-        tmp.replace(cache_file)
-    return Generated(fc, seconds, False, text)
+    if cache_dir is None:
+        fc, seconds = _generate_isolated(path, display, options, text, progress)
+        return Generated(fc, seconds, False, text)
+    cache_dir.mkdir(parents=True, exist_ok=True)
+    cache_file = cache_dir / f"{key}.json"
+    try:
+        with FileLock(str(cache_file) + ".lock", timeout=-1 if wait else 0):
+            if cache_file.is_file() and (not options.regenerate or (
+                    fresh_since is not None and cache_file.stat().st_mtime >= fresh_since)):
+                doc = json.loads(cache_file.read_text(encoding="utf-8"))
+                return Generated(file_cases_from_json(doc["cases"]), doc.get("seconds", {}),
+                                 True, text)
+            fc, seconds = _generate_isolated(path, display, options, text, progress)
+            tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps({"cases": file_cases_to_json(fc), "seconds": seconds}),
+                           encoding="utf-8")
+            tmp.replace(cache_file)
+            return Generated(fc, seconds, False, text)
+    except Timeout:
+        return None
 
 
-def _isolated(fn: Callable[..., T], *args: object) -> T:
-    """`fn(*args)` in a forked child where fork exists. Every generation then starts from
-    the same z3 state, whatever this process did before (z3's shared context carries AST
-    ids, and with them the solver's choices, from one generation into the next), so the
-    same file gives the same cases in any session and on any xdist worker; and a crash of
-    the solver cannot take the session down."""
+def _generate_isolated(path: Path, display: str, options: Options, text: str,
+                       progress: ProgressFn | None) -> tuple[FileCases, dict[str, float]]:
+    """_generate_cases in a forked child, its progress passed on, with a "working" report
+    every WORKING_EVERY seconds of a function that takes long."""
+    current: list[Progress] = []
+
+    def on_message(message: Progress) -> None:
+        current[:] = [message] if message.state == "started" else []
+        if progress is not None:
+            progress(message)
+
+    def on_idle() -> None:
+        if current and progress is not None:
+            started = current[0]
+            progress(replace(started, state="working",
+                             seconds=time.monotonic() - started.seconds))
+
+    return _isolated(_generate_cases, path, display, options, text,
+                     on_message=on_message, on_idle=on_idle)
+
+
+def _isolated(fn: Callable[..., T], *args: object,
+              on_message: Callable[[Progress], None] | None = None,
+              on_idle: Callable[[], None] | None = None) -> T:
+    """`fn(*args, send=...)` in a forked child where fork exists. Every generation then
+    starts from the same z3 state, whatever this process did before (z3's shared context
+    carries AST ids, and with them the solver's choices, from one generation into the
+    next), so the same file gives the same cases in any session and on any xdist worker;
+    and a crash of the solver cannot take the session down. What the child `send`s reaches
+    `on_message` while it runs; `on_idle` is called after each WORKING_EVERY seconds
+    without a message."""
+    def deliver(message: Progress) -> None:
+        if on_message is not None:
+            on_message(message)
+
     if not hasattr(os, "fork"):
-        return fn(*args)
+        return fn(*args, send=deliver)
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child
         os.close(read_fd)
         try:
+            out = os.fdopen(write_fd, "wb")
+
+            def send(message: Progress) -> None:
+                _write_frame(out, (False, message))
+
             try:
-                payload = pickle.dumps((True, fn(*args)))
+                payload: tuple[bool, object] = (True, (True, fn(*args, send=send)))
             except BaseException as err:  # noqa: BLE001 - everything goes to the parent
-                payload = pickle.dumps((False, _picklable(err)))
-            with os.fdopen(write_fd, "wb") as out:
-                out.write(payload)
+                payload = (True, (False, _picklable(err)))
+            _write_frame(out, payload)
+            out.close()
         finally:
             os._exit(0)
     os.close(write_fd)
+    result: tuple[bool, object] | None = None
     with os.fdopen(read_fd, "rb") as inp:
-        data = inp.read()
+        frames = _read_frames(inp, on_idle)
+        for final, body in frames:
+            if final:
+                result = body  # type: ignore[assignment]
+            else:
+                deliver(body)  # type: ignore[arg-type]
     _, status = os.waitpid(pid, 0)
-    if not data:
+    if result is None:
         sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
         raise CtgenError(f"generation crashed{f' with signal {sig}' if sig else ''}")
-    ok, value = pickle.loads(data)
+    ok, value = result
     if ok:
-        return value
-    raise value
+        return value  # type: ignore[return-value]
+    raise value  # type: ignore[misc]
+
+
+def _write_frame(out: BinaryIO, body: object) -> None:
+    data = pickle.dumps(body)
+    out.write(len(data).to_bytes(8, "little") + data)
+    out.flush()
+
+
+def _read_frames(inp: BinaryIO, on_idle: Callable[[], None] | None) -> Iterator[Any]:
+    """The child's frames until it closes the pipe (a truncated frame ends them)."""
+    buffer = b""
+    fd = inp.fileno()
+    while True:
+        ready, _, _ = select.select([fd], [], [], WORKING_EVERY)
+        if not ready:
+            if on_idle is not None:
+                on_idle()
+            continue
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return
+        buffer += chunk
+        while len(buffer) >= 8:
+            size = int.from_bytes(buffer[:8], "little")
+            if len(buffer) < 8 + size:
+                break
+            yield pickle.loads(buffer[8:8 + size])
+            buffer = buffer[8 + size:]
 
 
 def _picklable(err: BaseException) -> BaseException:
@@ -128,7 +235,8 @@ def _picklable(err: BaseException) -> BaseException:
         return CtgenError(f"internal error of pytest-ctgen: {type(err).__name__}: {err}")
 
 
-def _generate_cases(path: Path, display: str, options: Options, text: str
+def _generate_cases(path: Path, display: str, options: Options, text: str,
+                    send: Callable[[Progress], None] | None = None
                     ) -> tuple[FileCases, dict[str, float]]:
     from .search.generator import SearchOptions, generate_function  # z3: generation only
 
@@ -145,6 +253,8 @@ def _generate_cases(path: Path, display: str, options: Options, text: str
                 fn.name in program.specs:
             continue
         start = time.monotonic()
+        if send is not None:
+            send(Progress(display, fn.name, "started", start))
         failure = program.failures.get(fn.name)
         if failure is not None:
             result = _skipped(fn, str(failure))
@@ -160,6 +270,10 @@ def _generate_cases(path: Path, display: str, options: Options, text: str
                                       f"{type(err).__name__}: {err}")
         seconds[fn.name] = time.monotonic() - start
         functions.append(replace(result, generation_seconds=seconds[fn.name]))
+        if send is not None:
+            covered = {o for c in result.cases for o in c.covered}
+            send(Progress(display, fn.name, "done", seconds[fn.name], len(result.cases),
+                          len(covered), result.outcomes_total, result.stop_reason))
     return FileCases(display, tuple(functions), stubs_of(program, path, display)), seconds
 
 
@@ -269,6 +383,11 @@ class FileRun:
                       for i, c in enumerate(generated.cases.all_cases())}
         self.ran = False
         self.results: dict[tuple[str, int], bool] = {}  # (function, case number) -> passed
+
+    @property
+    def build_directory(self) -> Path | None:
+        """Where the harness was built and its gcov data is (None before the build)."""
+        return self._build.directory if self._build is not None else None
 
     def library(self):  # -> runner.build.HarnessLibrary
         from .codegen.harness import generate_harness

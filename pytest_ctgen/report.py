@@ -3,7 +3,7 @@ generator proved unreachable and why generation stopped; as terminal text and as
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +29,7 @@ class Row:
     missing_lines: tuple[int, ...] = ()
     missing_branches: tuple[str, ...] = ()
     skip_reason: str | None = None
+    measured: bool = True  # False: no case of the function ran here, gcov has nothing
 
 
 @dataclass
@@ -72,7 +73,7 @@ def coverage_rows(session: Any) -> list[Row]:
                 missing_lines=tuple(cov.missing_lines) if cov else (),
                 missing_branches=tuple(f"{line}:{n}" for line, n in cov.missing_branches)
                 if cov else (),
-                skip_reason=fn.skip_reason))
+                skip_reason=fn.skip_reason, measured=cov is not None))
     return rows
 
 
@@ -140,3 +141,50 @@ def write_json(path: Path, rows: list[Row], total: Totals) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
 
+
+
+def row_to_json(r: Row) -> dict[str, Any]:
+    """A row as plain data (what an xdist worker sends to the controller)."""
+    doc = asdict(r)
+    for key in ("unreachable", "not_reached"):
+        doc[key] = [[o.line, o.column, o.label] for o in getattr(r, key)]
+    return doc
+
+
+def row_from_json(doc: dict[str, Any]) -> Row:
+    fields = dict(doc)
+    for key in ("unreachable", "not_reached"):
+        fields[key] = tuple(Outcome(*o) for o in doc[key])
+    for key in ("missing_lines", "missing_branches"):
+        fields[key] = tuple(doc[key])
+    return Row(**fields)
+
+
+def merge_rows(shares: list[list[Row]]) -> list[Row]:
+    """One table from the rows of several processes that ran different cases of the same
+    builds (pytest-xdist workers): the cases' outcomes add up, and a line or branch outcome
+    is covered when any process covered it. A process that ran no case of a function
+    measured nothing for it."""
+    merged: dict[tuple[str, str], Row] = {}
+    for share in shares:
+        for r in share:
+            key = (r.file, r.function)
+            if key not in merged:
+                merged[key] = replace(r)
+                continue
+            m = merged[key]
+            m.passed += r.passed
+            m.failed += r.failed
+            if not r.measured:
+                continue
+            if not m.measured:
+                m.lines_total, m.branches_total = r.lines_total, r.branches_total
+                m.missing_lines, m.missing_branches = r.missing_lines, r.missing_branches
+                m.measured = True
+            else:
+                m.missing_lines = tuple(x for x in m.missing_lines if x in r.missing_lines)
+                m.missing_branches = tuple(x for x in m.missing_branches
+                                           if x in r.missing_branches)
+            m.lines_covered = m.lines_total - len(m.missing_lines)
+            m.branches_covered = m.branches_total - len(m.missing_branches)
+    return list(merged.values())

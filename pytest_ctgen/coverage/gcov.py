@@ -101,17 +101,38 @@ def _same_file(reported: str, root: Path, unit: Path) -> bool:
         return False
 
 
+def unit_tracefile(build_dir: Path, unit_source: Path,
+                   gcov_executable: str | None = None) -> dict[str, Any]:
+    """gcovr's JSON document (a tracefile for `gcovr --add-tracefile`) of the build at
+    `build_dir`, holding only the entries of `unit_source`, each named by its absolute
+    path, with the functions the harness renames under their names in the unit."""
+    build_dir = Path(build_dir).resolve()
+    unit = Path(unit_source).resolve()
+    doc = _gcovr_json(build_dir, unit, gcov_executable)
+    files = []
+    for entry in doc.get("files", []):
+        if not _same_file(entry["file"], unit.parent, unit):
+            continue
+        entry = dict(entry, file=str(unit))
+        entry["functions"] = [
+            dict(fn, name=_RENAMED_IN_HARNESS[fn["name"]])
+            if fn.get("name") in _RENAMED_IN_HARNESS else fn
+            for fn in entry.get("functions", [])]
+        entry["lines"] = [
+            dict(ln, function_name=_RENAMED_IN_HARNESS[ln["function_name"]])
+            if ln.get("function_name") in _RENAMED_IN_HARNESS else ln
+            for ln in entry.get("lines", [])]
+        files.append(entry)
+    return {**doc, "files": files}
+
+
 def measure(build_dir: Path, unit_source: Path,
             gcov_executable: str | None = None) -> dict[str, FunctionCoverage]:
     """Coverage of every function of `unit_source` in the build at `build_dir`, by name.
 
     Functions the unit defines but no case entered appear with nothing covered; a build with
     no gcov data yet (no case ran) reports every function uncovered."""
-    build_dir = Path(build_dir).resolve()
-    unit = Path(unit_source).resolve()
-    doc = _gcovr_json(build_dir, unit, gcov_executable)
-    files = [f for f in doc.get("files", []) if _same_file(f["file"], unit.parent, unit)]
-    return summarize(files)
+    return summarize(unit_tracefile(build_dir, unit_source, gcov_executable)["files"])
 
 
 #: Functions the harness renames when it includes the unit, by their name in the unit.

@@ -191,10 +191,6 @@ def test_ini_report_json(ctgen_dir: pytest.Pytester) -> None:
     assert report_rows(ctgen_dir.path / "ini_report.json")["sign"]["branches_covered"] == 2
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "with pytest-xdist (-n 2) the cases run on workers but the controller's CtgenSession "
-    "has no runs: no coverage table is printed, --ctgen-report json:FILE holds "
-    "\"functions\": [] and the coverage gates never fail (DESIGN: -n auto works)"))
 def test_xdist_keeps_coverage(ctgen_dir: pytest.Pytester) -> None:
     pytest.importorskip("xdist")
     ctgen_dir.makefile(".c", simple=SIMPLE)
@@ -208,10 +204,6 @@ def test_xdist_keeps_coverage(ctgen_dir: pytest.Pytester) -> None:
     assert "ctgen coverage (gcov)" in output(result)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "with pytest-xdist (-n 2) the coverage gate is evaluated on the controller, whose "
-    "CtgenSession has no runs, so --ctgen-fail-under 100 exits 0 for a unit whose branch "
-    "coverage is 75%"))
 def test_xdist_gate_still_fails(ctgen_dir: pytest.Pytester) -> None:
     pytest.importorskip("xdist")
     ctgen_dir.makefile(".c", gated="""\

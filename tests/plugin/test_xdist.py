@@ -1,0 +1,120 @@
+"""pytest-xdist: every worker collects the same ids, each file is generated once (a file
+lock on the shared cache; independent files on different workers), and the coverage table,
+the JSON report and the gates merge every worker's gcov data."""
+from __future__ import annotations
+
+import json
+import re
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from plugin_helpers import collected_ids, output, run_ctgen
+
+pytest.importorskip("xdist")
+
+WITH_XDIST = ("-p", "no:hypothesispytest", "-p", "no:benchmark")
+
+UNITS = {
+    "alpha": """\
+int band(int x)
+{
+    if (x < 10) {
+        return 0;
+    }
+    if (x < 100) {
+        return 1;
+    }
+    return 2;
+}
+""",
+    "beta": """\
+unsigned bits(unsigned v)
+{
+    unsigned n = 0u;
+    while (v != 0u) {
+        n += v & 1u;
+        v >>= 1;
+    }
+    return n;
+}
+""",
+    "gamma": """\
+int pick(int a, int b, int c)
+{
+    if (a > b && b > c) {
+        return a;
+    }
+    if (a == c || b == c) {
+        return c;
+    }
+    return b;
+}
+""",
+}
+
+
+def _generation_line(result: pytest.RunResult) -> tuple[int, int, int]:
+    m = re.search(r"ctgen generation: (\d+) files?: (\d+) generated, (\d+) from the cache",
+                  output(result))
+    assert m, output(result)
+    return int(m.group(1)), int(m.group(2)), int(m.group(3))
+
+
+def _rates(path) -> dict[str, tuple[str, str]]:
+    """Per file of a Cobertura report: its line and branch rates."""
+    root = ET.parse(path).getroot()
+    return {c.get("filename"): (c.get("line-rate"), c.get("branch-rate"))
+            for c in root.iter("class")}
+
+
+def _rows(path) -> dict[str, tuple[int, int, int, int, int]]:
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    return {r["function"]: (r["cases"], r["lines_total"], r["lines_covered"],
+                            r["branches_total"], r["branches_covered"])
+            for r in doc["functions"]}
+
+
+def test_xdist_generates_each_file_once_and_merges_coverage(
+        ctgen_dir: pytest.Pytester) -> None:
+    for name, text in UNITS.items():
+        ctgen_dir.makefile(".c", **{name: text})
+    files = [f"{name}.c" for name in UNITS]
+
+    parallel = run_ctgen(ctgen_dir, "-n", "2", "--ctgen-report", "term",
+                         "--ctgen-report", "json:n2.json", "--ctgen-report", "xml:n2.xml",
+                         *files, quiet=WITH_XDIST)
+    assert parallel.ret == 0, output(parallel)
+    # three files, each generated exactly once by the two workers together
+    assert _generation_line(parallel) == (3, 3, 0)
+    assert "ctgen coverage (gcov)" in output(parallel)
+    merged = _rows(ctgen_dir.path / "n2.json")
+
+    # the same session without xdist: served from the cache, the same table
+    serial = run_ctgen(ctgen_dir, "--ctgen-report", "term", "--ctgen-report",
+                       "json:n0.json", "--ctgen-report", "xml:n0.xml", *files)
+    assert serial.ret == 0, output(serial)
+    assert _generation_line(serial) == (3, 0, 3)
+    assert _rows(ctgen_dir.path / "n0.json") == merged
+    # gcovr's Cobertura report merges the workers' gcov data the same way
+    assert _rates(ctgen_dir.path / "n2.xml") == _rates(ctgen_dir.path / "n0.xml")
+    assert set(_rates(ctgen_dir.path / "n2.xml")) == {"alpha.c", "beta.c", "gamma.c"}
+    assert set(merged) == {"band", "bits", "pick"}
+    for fn, (cases, lines_total, lines_covered, br_total, br_covered) in merged.items():
+        assert cases > 0 and lines_covered == lines_total > 0, fn
+        assert br_covered == br_total > 0, fn
+
+    # identical ids on every worker (xdist fails the run otherwise) and without it
+    ids = collected_ids(run_ctgen(ctgen_dir, "--collect-only", "-q", *files))
+    assert len(ids) == sum(row[0] for row in merged.values())
+
+
+def test_xdist_regenerate_generates_once(ctgen_dir: pytest.Pytester) -> None:
+    for name, text in UNITS.items():
+        ctgen_dir.makefile(".c", **{name: text})
+    files = [f"{name}.c" for name in UNITS]
+    first = run_ctgen(ctgen_dir, "-n", "2", *files, quiet=WITH_XDIST)
+    assert _generation_line(first) == (3, 3, 0)
+    again = run_ctgen(ctgen_dir, "-n", "2", "--ctgen-regenerate", *files, quiet=WITH_XDIST)
+    assert again.ret == 0, output(again)
+    assert _generation_line(again) == (3, 3, 0)
