@@ -3,7 +3,7 @@
  * Header-only; include it in exactly one translation unit (the generated harness): its
  * helpers are static, and ctgen_install_crash_flush() and ctgen_flush_coverage() are defined
  * with external linkage so that a loader (cffi) can call them. Clean under
- * `-Wall -Wextra -std=c99/c11` with gcc and clang. It provides
+ * `-Wall -Wextra -pedantic -std=c99/c11` with gcc and clang. It provides
  *   - a check context collecting failure messages into a caller's buffer,
  *   - exact checks of integers (any width and signedness, enums, _Bool, bit-fields),
  *     floats and doubles (IEEE bit patterns; any two NaNs match), bytes and NULL pointers,
@@ -12,7 +12,8 @@
  *   - replacements for exit, abort and assert's failure that return to the running case,
  *   - ctgen_install_crash_flush() and ctgen_flush_coverage(), which write gcov data before a
  *     crash or a hang kills the process (active when CTGEN_COVERAGE is defined),
- *   - with CTGEN_DRIVER_MAIN, the body of the standalone driver's main().
+ *   - with CTGEN_DRIVER_MAIN, the body of the standalone driver's main(), which runs
+ *     each case in a child process of its own where fork exists (CTGEN_FORK).
  *
  * Only ISO C headers are included, so that a unit compiled with -std=c11 or one declaring
  * names that POSIX headers also declare still compiles; POSIX features (alarm, sigaction,
@@ -137,10 +138,11 @@ static CTGEN_INLINE void ctgen_fail(ctgen_ctx *ctx, const char *format, ...)
 
 /* ------------------------------------------------------------------ integer checks */
 
-/* 1 if the promoted type of the integer expression x is signed. Types narrower than 64 bits
- * (char, short, _Bool, enums, narrow bit-fields) all print correctly as signed. */
-#define CTGEN_IS_SIGNED(x) \
-    _Generic((x) + 0, unsigned int: 0, unsigned long: 0, unsigned long long: 0, default: 1)
+/* 1 if the promoted type of the integer expression x is signed (types narrower than int,
+ * _Bool, most enums and narrow bit-fields promote to int). Plain arithmetic, so that C90
+ * and C99 builds take it too: -1 in an unsigned type is its largest value, and `> 0` is
+ * no comparison -Wtype-limits calls always true. */
+#define CTGEN_IS_SIGNED(x) (!((x) * 0 - 1 > 0))
 
 static CTGEN_INLINE void ctgen_check_int_(ctgen_ctx *ctx, const char *what,
                                     unsigned long long observed, unsigned long long expected,
@@ -663,19 +665,67 @@ static CTGEN_INLINE void ctgen_check_end(ctgen_ctx *ctx, int how, int status)
 #define CTGEN_MESSAGE_SIZE 4096
 #endif
 
+/* With CTGEN_FORK (the default on POSIX hosts) every case runs in a child process, as under
+ * pytest: each starts from the program's initial state (globals, static locals, the C
+ * library's), and a crash or a hang fails that case only. Without it (-DCTGEN_FORK=0, or a
+ * target without fork) the cases run one after the other in this process: state a case
+ * leaves behind in what it does not set (a static local) is seen by the next one, and a
+ * crash ends the run. */
+#ifndef CTGEN_FORK
+#define CTGEN_FORK CTGEN_HAVE_POSIX
+#endif
+
+#if CTGEN_FORK
+/* Declared here rather than through <unistd.h> and <sys/wait.h> (see alarm above); pid_t
+ * is int on every POSIX host this targets. */
+extern int fork(void);
+extern int waitpid(int ctgen_pid, int *ctgen_status, int ctgen_options);
+/* The traditional encoding of a wait status (Linux, the BSDs, macOS). */
+#define CTGEN_WAIT_SIGNAL(s) ((s) & 0x7f)
+#define CTGEN_WAIT_EXIT_STATUS(s) (((s) >> 8) & 0xff)
+/* How a child that ran its case to the end exits: statuses a unit ending the process itself
+ * (say with _exit(0), which the harness does not intercept) is unlikely to use. */
+#define CTGEN_CHILD_PASSED 0x63
+#define CTGEN_CHILD_FAILED 0x64
+#endif
+
 static int ctgen_driver_current = -1;
 static int ctgen_driver_passed = 0;
 static int ctgen_driver_failed = 0;
 
-/* A case crashed or hung: report it and the cases that cannot run any more, flush coverage
- * and die by the signal. */
+static CTGEN_INLINE void ctgen_driver_timeout_line(int index)
+{
+    printf("FAIL %s: timed out after %d s\n", ctgen_case_name(index), (int)CTGEN_CASE_TIMEOUT);
+}
+
+/* Runs case `index` in this process and prints its line; 0 if it passed. */
+static CTGEN_INLINE int ctgen_driver_run_one(int index)
+{
+    static char message[CTGEN_MESSAGE_SIZE];
+    int failed;
+#if CTGEN_HAVE_POSIX
+    alarm((unsigned)CTGEN_CASE_TIMEOUT);
+#endif
+    failed = ctgen_run_case(index, message, sizeof message);
+#if CTGEN_HAVE_POSIX
+    alarm(0);
+#endif
+    if (failed)
+        printf("FAIL %s: %s\n", ctgen_case_name(index), message);
+    else
+        printf("PASS %s\n", ctgen_case_name(index));
+    fflush(stdout);
+    return failed;
+}
+
+/* In this process: a case crashed or hung. Report it and the cases that cannot run any
+ * more, flush coverage and die by the signal. */
 static void ctgen_driver_fatal(int sig)
 {
     int i, n = ctgen_case_count();
 #if defined(SIGALRM)
     if (sig == SIGALRM)
-        printf("FAIL %s: timed out after %d s\n", ctgen_case_name(ctgen_driver_current),
-               (int)CTGEN_CASE_TIMEOUT);
+        ctgen_driver_timeout_line(ctgen_driver_current);
     else
 #endif
         printf("FAIL %s: crashed with %s\n", ctgen_case_name(ctgen_driver_current),
@@ -694,29 +744,71 @@ static void ctgen_driver_fatal(int sig)
     raise(sig);
 }
 
-/* Runs every case, prints one line per case and "N passed, N failed" last. */
+#if CTGEN_FORK
+/* In the parent: how the child that ran case `index` ended (its wait status); 0 if the
+ * case passed. The child printed its own line unless a signal ended it. */
+static CTGEN_INLINE int ctgen_driver_reap(int index, int status)
+{
+    int sig = CTGEN_WAIT_SIGNAL(status);
+    if (sig == 0)
+        switch (CTGEN_WAIT_EXIT_STATUS(status)) {
+        case CTGEN_CHILD_PASSED: return 0;
+        case CTGEN_CHILD_FAILED: return 1;
+        default: /* the unit ended the process in a way the harness does not intercept */
+            printf("FAIL %s: the process exited with status %d\n", ctgen_case_name(index),
+                   CTGEN_WAIT_EXIT_STATUS(status));
+            return 1;
+        }
+#if defined(SIGALRM)
+    if (sig == SIGALRM)
+        ctgen_driver_timeout_line(index);
+    else
+#endif
+        printf("FAIL %s: crashed with %s\n", ctgen_case_name(index), ctgen_signal_name(sig));
+    return 1;
+}
+#endif
+
+/* Runs every case, prints one line per case and "N passed, N failed" last; the exit status
+ * of main. In a child (CTGEN_FORK) it returns the status of the one case the child ran, so
+ * that the child leaves through main and writes its gcov data as a program does. */
 static CTGEN_INLINE int ctgen_driver_run_all(void)
 {
-    static char message[CTGEN_MESSAGE_SIZE];
     int i, n = ctgen_case_count();
-    ctgen_install_fatal_handlers(ctgen_driver_fatal);
     for (i = 0; i < n; i++) {
+        int failed;
         ctgen_driver_current = i;
-#if CTGEN_HAVE_POSIX
-        alarm((unsigned)CTGEN_CASE_TIMEOUT);
+#if CTGEN_FORK
+        {
+            int pid, status = 0;
+            fflush(NULL); /* nothing buffered is written twice */
+            pid = fork();
+            if (pid == 0) {
+#ifdef CTGEN_COVERAGE
+                __gcov_reset(); /* the counts inherited from the parent are the parent's */
+                ctgen_install_fatal_handlers(ctgen_crash_flush_handler);
+#else
+                ctgen_install_fatal_handlers(SIG_DFL); /* the parent reports a crash */
 #endif
-        if (ctgen_run_case(i, message, sizeof message) == 0) {
-            printf("PASS %s\n", ctgen_case_name(i));
-            ctgen_driver_passed++;
-        } else {
-            printf("FAIL %s: %s\n", ctgen_case_name(i), message);
-            ctgen_driver_failed++;
+                return ctgen_driver_run_one(i) ? CTGEN_CHILD_FAILED : CTGEN_CHILD_PASSED;
+            }
+            if (pid > 0 && waitpid(pid, &status, 0) == pid) {
+                failed = ctgen_driver_reap(i, status);
+            } else { /* no child: run the case here */
+                ctgen_install_fatal_handlers(ctgen_driver_fatal);
+                failed = ctgen_driver_run_one(i);
+            }
         }
+#else
+        ctgen_install_fatal_handlers(ctgen_driver_fatal);
+        failed = ctgen_driver_run_one(i);
+#endif
+        if (failed)
+            ctgen_driver_failed++;
+        else
+            ctgen_driver_passed++;
         fflush(stdout);
     }
-#if CTGEN_HAVE_POSIX
-    alarm(0);
-#endif
     printf("%d passed, %d failed\n", ctgen_driver_passed, ctgen_driver_failed);
     fflush(stdout);
     return ctgen_driver_failed == 0 ? 0 : 1;

@@ -12,9 +12,11 @@ CTGEN_DRIVER_MAIN it also has a `main` that runs every case (the exported driver
 """
 from __future__ import annotations
 
+import ast
+import operator
 import re
-from dataclasses import dataclass
-from typing import Sequence
+from dataclasses import dataclass, replace
+from typing import Callable, Sequence
 
 from ..cases import (
     ArrayValue,
@@ -473,6 +475,89 @@ def parameter_list(prototype: str, name: str) -> str:
     return "" if params in ("", "void") else params
 
 
+def _split_parameters(params: str) -> list[str]:
+    """The declarations of a parameter list, split at its top-level commas."""
+    out, depth, start = [], 0, 0
+    for i, ch in enumerate(params):
+        depth += {"(": 1, "[": 1, ")": -1, "]": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            out.append(params[start:i].strip())
+            start = i + 1
+    out.append(params[start:].strip())
+    return [p for p in out if p]
+
+
+_SIGNS: dict[type, Callable[[int], int]] = {ast.UAdd: operator.pos, ast.USub: operator.neg}
+_OPERATORS: dict[type, Callable[[int, int], int]] = {
+    ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul}
+
+
+def _constant(text: str) -> int | None:
+    """The value of an integer constant expression made of literals, `+`, `-` and `*`
+    (`16u`, `4 * 4`), or None for anything else (a name, a cast, a division)."""
+    text = re.sub(r"\b((?:0[xX][0-9a-fA-F]+)|\d+)[uUlL]+\b", r"\1", text.strip())
+    try:
+        tree = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+
+    def value(n: ast.expr) -> int | None:
+        if isinstance(n, ast.Constant) and type(n.value) is int:
+            return n.value
+        if isinstance(n, ast.UnaryOp) and type(n.op) in _SIGNS:
+            v = value(n.operand)
+            return None if v is None else _SIGNS[type(n.op)](v)
+        if isinstance(n, ast.BinOp) and type(n.op) in _OPERATORS:
+            a, b = value(n.left), value(n.right)
+            return None if a is None or b is None else _OPERATORS[type(n.op)](a, b)
+        return None
+
+    v = value(tree)
+    return v if v is not None and 0 < v <= 1 << 24 else None
+
+
+def array_parameter_bounds(prototype: str, name: str) -> list[int | None]:
+    """Per parameter of function `name`, the bound it is declared with as an array
+    (`int16_t win[16u]`: 16), or None (not an array, no bound, a bound that is not made of
+    integer literals)."""
+    bounds: list[int | None] = []
+    for decl in _split_parameters(parameter_list(prototype, name)):
+        m = re.search(r"[A-Za-z_]\w*\s*\[([^\[\]]*)\]", decl)
+        if m is None or "(" in decl[:m.start()]:
+            bounds.append(None)
+            continue
+        words = [w for w in m.group(1).split()
+                 if w not in ("static", "const", "volatile", "restrict", "__restrict")]
+        bounds.append(_constant(" ".join(words)) if words else None)
+    return bounds
+
+
+def _padded_objects(c: Case, bounds: Sequence[int | None]) -> tuple[Binding, ...]:
+    """The case's objects, each at least as long as the array parameters that point to its
+    start are declared (`f(int16_t win[16])` given 10 elements: 16, the last 6 zero). The
+    cases never touch the elements beyond theirs; a smaller object would make the compiler
+    warn that the call reads or writes past it (-Wstringop-overflow)."""
+    if len(bounds) != len(c.params):
+        return c.objects
+    need: dict[str, int] = {}
+    for p, bound in zip(c.params, bounds):
+        v = p.value
+        if bound and isinstance(v, PointerValue) and v.target and v.offset == 0:
+            need[v.target] = max(need.get(v.target, 0), bound)
+    if not need:
+        return c.objects
+
+    def pad(o: Binding) -> Binding:
+        if o.name not in need:
+            return o
+        declaration = re.sub(r"@\[(\d+)\]",
+                             lambda m: f"@[{max(int(m.group(1)), need[o.name])}]",
+                             o.declaration, count=1)
+        return replace(o, declaration=declaration)
+
+    return tuple(pad(o) for o in c.objects)
+
+
 def _contract_lines(fn: FunctionCases, signature: Signature) -> list[str]:
     """The functions that take the annotations' values on entry and check the
     postconditions and test cases after the call (see cases.Contract)."""
@@ -496,8 +581,9 @@ def _contract_lines(fn: FunctionCases, signature: Signature) -> list[str]:
     for aux, decl in k.aux:
         out.append(f"{INDENT}{declare(decl, f'*ctgen_aux_{aux}')} = "
                    f"({declare(decl, '*')})ctgen_aux_find({c_string(aux)});")
+        missing = c_string(f"auxiliary variable {aux} was not declared in the run")
         out += [f"{INDENT}if (!ctgen_aux_{aux}) {{",
-                f"{INDENT * 2}ctgen_fail(ctgen_c, {c_string('auxiliary variable ' + aux + ' was not declared in the run')});",
+                f"{INDENT * 2}ctgen_fail(ctgen_c, {missing});",
                 f"{INDENT * 2}return;", f"{INDENT}}}"]
     for check in k.checks:
         if check.kind not in ("postcondition", "testcase"):
@@ -512,11 +598,12 @@ def _contract_lines(fn: FunctionCases, signature: Signature) -> list[str]:
 
 
 def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str],
-                contract: Contract | None = None) -> list[str]:
+                contract: Contract | None = None,
+                bounds: Sequence[int | None] = ()) -> list[str]:
     ctx = "ctgen_c"
     body: list[str] = []
     args: list[str] = []
-    body.extend(_object_lines(c.objects))
+    body.extend(_object_lines(_padded_objects(c, bounds)))
     if _script_refers_to_objects(c):
         body.extend(f"{slot} = (void *)&({name});" for name, slot in _object_slots(c).items())
     for i, p in enumerate(c.params):
@@ -603,6 +690,8 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
                 raise ValueError(f"{case_name(c)} scripts {s.name}, which is no stub")
     signatures = {f.name: parse_signature(f.prototype, f.name) for f in fc.functions
                   if f.cases}
+    bounds = {f.name: array_parameter_bounds(f.prototype, f.name) for f in fc.functions
+              if f.cases}
 
     out = [f"/* Generated by pytest-ctgen from {fc.source.replace('*/', '* /')}:",
            " * the unit's test cases as C. Do not edit; regenerate instead. */",
@@ -654,7 +743,7 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
     out += ["", "/* ------------------------------------------------------------ cases */"]
     for i, c in enumerate(cases):
         out += [""] + _case_lines(i, c, signatures[c.function], stub_names,
-                                  contracts.get(c.function))
+                                  contracts.get(c.function), bounds[c.function])
 
     out += ["", "/* ------------------------------------------------------------ table */", ""]
     out.append(f"#define CTGEN_CASES {len(cases)}")

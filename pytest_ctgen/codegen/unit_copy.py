@@ -8,8 +8,10 @@ ghost variables for the checks after the call, the others vanish.
 A definition whose body holds `__rtt_extern()` specifies a function that the unit calls
 but that is not its own, and calls of it must reach the stub. The copy renames each such
 definition (its body is never run) and declares the function again under its own name
-after it. Lines stay where they were, and a `#line` directive names the original file, so
-compiler messages and gcov point into it.
+after it. The renamed definition is not instrumented for coverage (gcc and clang's
+no_profile_instrument_function), so the lines of a body that no build runs are counted
+nowhere, as in the pytest run's per-function table. Lines stay where they were, and a
+`#line` directive names the original file, so compiler messages and gcov point into it.
 """
 from __future__ import annotations
 
@@ -45,6 +47,23 @@ ANNOTATIONS_FOR_THE_RUN = """\
 """
 
 
+#: What the renamed definition of a specification is marked with.
+NEVER_RUN = "CTGEN_NEVER_RUN"
+
+#: Its definition, for compilers that know the attribute.
+NEVER_RUN_DEFINITION = f"""\
+/* pytest-ctgen: the bodies of specifications of external functions are never run */
+#if defined(__has_attribute)
+#if __has_attribute(no_profile_instrument_function)
+#define {NEVER_RUN} __attribute__((no_profile_instrument_function))
+#endif
+#endif
+#ifndef {NEVER_RUN}
+#define {NEVER_RUN}
+#endif
+"""
+
+
 def _closing(code: str, start: int, open_ch: str, close_ch: str) -> int:
     """The index of the bracket closing the one at `start`, or -1."""
     depth = 0
@@ -72,6 +91,17 @@ def definition_span(code: str, name: str) -> tuple[int, int] | None:
             if end >= 0:
                 return match.start(), end
     return None
+
+
+def _specifiers_start(code: str, name_start: int) -> int:
+    """Where the attribute of a definition whose name is at `name_start` goes: before the
+    first word of its line when all that stands there before the name are declaration
+    specifiers (`static uint8_t *name(`), else right before the name."""
+    line_start = code.rfind("\n", 0, name_start) + 1
+    before = code[line_start:name_start]
+    if re.fullmatch(r"[\w\s*]*", before):
+        return line_start + len(before) - len(before.lstrip())
+    return name_start
 
 
 def _declaration(stub: StubPrototype) -> str:
@@ -106,6 +136,8 @@ def unit_copy_text(unit: Path, display_path: str, stubs: Iterable[StubPrototype]
                 f"function (__rtt_extern), in {display_path}: its name and its body's braces "
                 f"must be written out, not made by a macro")
         start, end = span
+        edits.append((_specifiers_start(code, start), _specifiers_start(code, start),
+                      NEVER_RUN + " "))
         edits.append((start, start + len(stub.name), SPEC_PREFIX + stub.name))
         edits.append((end + 1, end + 1, " " + _declaration(stub)))
     out = []
@@ -115,8 +147,8 @@ def unit_copy_text(unit: Path, display_path: str, stubs: Iterable[StubPrototype]
         out.append(replacement)
         position = end
     out.append(text[position:])
-    prelude = ""
+    prelude = NEVER_RUN_DEFINITION if specified else ""
     if annotated:
-        prelude = (f"#define CTGEN_UNIT_SHOWN {quoted_path(shown_as or display_path)}\n"
-                   + ANNOTATIONS_FOR_THE_RUN)
+        prelude += (f"#define CTGEN_UNIT_SHOWN {quoted_path(shown_as or display_path)}\n"
+                    + ANNOTATIONS_FOR_THE_RUN)
     return prelude + line_directive(display_path) + "".join(out)

@@ -165,11 +165,22 @@ def test_export_driver_reports_a_crash(tmp_path: Path) -> None:
     out = write_export(fc, unit, proj / "ctgen", ["-Iinclude", "-DGAIN=2"],
                        base_dir=proj)
     done = _make(out, "run", "CFLAGS=--coverage -O0")
+    # every case runs in a child process: a crash fails that case only
+    assert done.stdout.splitlines() == [
+        "PASS scaled[case1]", "FAIL deref[case1]: crashed with SIGSEGV",
+        "FAIL deref[case2]: crashed with SIGSEGV", "1 passed, 2 failed"], done.stdout
+    assert done.returncode != 0
+    cov = measure(out, unit)  # flushed by the crash handler
+    assert cov["deref"].lines_covered == cov["deref"].lines_total == 2
+    assert cov["scaled"].calls == 1 and cov["deref"].calls == 2  # each child counted once
+
+    # without children the first crash ends the run
+    done = _make(out, "run", "CFLAGS=--coverage -O0", "CPPFLAGS=-DCTGEN_FORK=0")
     assert done.stdout.splitlines() == [
         "PASS scaled[case1]", "FAIL deref[case1]: crashed with SIGSEGV", "NOT RUN deref[case2]",
         "1 passed, 2 failed"], done.stdout
     assert done.returncode != 0
-    cov = measure(out, unit)  # flushed by the crash handler
+    cov = measure(out, unit)
     assert cov["deref"].lines_covered == cov["deref"].lines_total == 2
 
 

@@ -23,6 +23,7 @@ from pytest_ctgen.cases import (
     PointerValue,
 )
 from pytest_ctgen.codegen.harness import (
+    array_parameter_bounds,
     c_float_literal,
     c_int_literal,
     c_string,
@@ -105,6 +106,14 @@ def test_parse_signature() -> None:
         == "struct cfg"
     with pytest.raises(UnsupportedError):
         parse_signature("int (*handler(int id))(int)", "handler")
+
+
+def test_array_parameter_bounds() -> None:
+    proto = ("int f(int n, int a[n], const int16_t b[static 4], void (*cb)(int q[3]), "
+             "int (*p)[5], int c[2 * 8], char s[], int m[3][7], int x[0x10U], int y[N])")
+    assert array_parameter_bounds(proto, "f") == [None, None, 4, None, None, 16, None, 3, 16,
+                                                  None]
+    assert array_parameter_bounds("void g(void)", "g") == []
 
 
 # ------------------------------------------------------------------------- the harness

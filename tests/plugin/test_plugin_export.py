@@ -110,3 +110,18 @@ def test_export_replays_with_make_and_same_coverage(ctgen_dir: pytest.Pytester) 
         keys = ("lines_total", "lines_covered", "branches_total", "branches_covered")
         assert {k: measured[fn][k] for k in keys} == {k: row[k] for k in keys}, fn
         assert row["branches_covered"] == row["branches_total"] > 0, fn
+
+
+def test_export_of_two_units_of_one_name_is_refused(ctgen_dir: pytest.Pytester) -> None:
+    """a/monitor.c and b/monitor.c both export to DIR/monitor: the second is refused with a
+    message, the first is kept, and nothing else of the session is lost."""
+    for d in ("a", "b"):
+        ctgen_dir.mkdir(d)
+        (ctgen_dir.path / d / "monitor.c").write_text(UNIT, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "-q", "--ctgen-export", "out", "a/monitor.c", "b/monitor.c")
+    text = output(result)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED, text
+    assert "Traceback" not in text
+    assert "export: " in text and "holds the cases of a/monitor.c, not b/monitor.c" in text, text
+    doc = json.loads((ctgen_dir.path / "out/monitor/monitor.ctgen.json").read_text())
+    assert doc["source"] == "a/monitor.c"
