@@ -471,10 +471,8 @@ def pytest_runtestloop(session: pytest.Session) -> Iterator[None]:
         return  # the controller writes the reports and applies the gates, on every share
     from .coverage.reports import parse_report_spec
 
-    try:
-        specs = [parse_report_spec(s) for s in _setting(session.config, "report", []) or []]
-    except ValueError as err:
-        raise pytest.UsageError(str(err)) from None
+    # checked in pytest_configure
+    specs = [parse_report_spec(s) for s in _setting(session.config, "report", []) or []]
     for spec in specs:
         if spec.kind == "json":
             from .report import write_json
@@ -504,11 +502,10 @@ def pytest_runtestloop(session: pytest.Session) -> Iterator[None]:
 def _write_exports(ctgen: CtgenSession, out_dir: Path) -> None:
     from .codegen.export import write_export
 
-    for path, run in ctgen.runs.items():
+    for run in ctgen.runs.values():
         if run.generated.cases.build is not None:  # replayed from an export
             continue
-        write_export(run.generated.cases, path, out_dir, ctgen.options.compiler_flags(path),
-                     sources=ctgen.options.sources_for(path))
+        write_export(run.generated.cases, run.path, out_dir, run.cflags, sources=run.sources)
 
 
 # ------------------------------------------------------------------ pytest-xdist

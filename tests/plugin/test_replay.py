@@ -138,17 +138,25 @@ def test_replay_of_a_missing_unit_names_it(ctgen_dir: pytest.Pytester) -> None:
     assert "Traceback" not in out
 
 
-def test_replayed_items_point_at_the_c_function(ctgen_dir: pytest.Pytester) -> None:
-    """Test explorers jump to an item's location: for a replayed case, the C function."""
-    _export(ctgen_dir)
-    ctgen_dir.makeconftest("""
+# A conftest printing where each item says it is (what test explorers jump to).
+PRINT_LOCATIONS = """
 def pytest_collection_modifyitems(items):
     for item in items:
         print("LOCATION", item.nodeid, item.location[0], item.location[1])
-""")
-    result = _replay(ctgen_dir, "--collect-only", "-q", "-s", "tests/ctgen")
-    locations = {line.split()[1].split("[")[0]: line.split()[2:]
-                 for line in result.outlines if line.startswith("LOCATION")}
+"""
+
+
+def _locations(result: pytest.RunResult) -> dict[str, list[str]]:
+    """Per function (item id without its case): the file and 0-based line it points at."""
+    return {line.split()[1].split("[")[0]: line.split()[2:]
+            for line in result.outlines if line.startswith("LOCATION")}
+
+
+def test_replayed_items_point_at_the_c_function(ctgen_dir: pytest.Pytester) -> None:
+    """Test explorers jump to an item's location: for a replayed case, the C function."""
+    _export(ctgen_dir)
+    ctgen_dir.makeconftest(PRINT_LOCATIONS)
+    locations = _locations(_replay(ctgen_dir, "--collect-only", "-q", "-s", "tests/ctgen"))
     assert locations["tests/ctgen/sensor/sensor.ctgen.json::clamp_reading"] == \
         ["src/sensor.c", "6"]  # 0-based line of `int32_t clamp_reading(uint8_t ch)`
     assert locations["tests/ctgen/sensor/sensor.ctgen.json::parity"] == ["src/sensor.c", "19"]
@@ -157,13 +165,7 @@ def pytest_collection_modifyitems(items):
 def test_generated_items_point_at_the_c_function(ctgen_dir: pytest.Pytester) -> None:
     ctgen_dir.mkdir("src")
     (ctgen_dir.path / "src" / "sensor.c").write_text(UNIT, encoding="utf-8")
-    ctgen_dir.makeconftest("""
-def pytest_collection_modifyitems(items):
-    for item in items:
-        print("LOCATION", item.nodeid, item.location[0], item.location[1])
-""")
-    result = run_ctgen(ctgen_dir, "--collect-only", "-q", "-s", "src/sensor.c")
-    locations = {line.split()[1].split("[")[0]: line.split()[2:]
-                 for line in result.outlines if line.startswith("LOCATION")}
+    ctgen_dir.makeconftest(PRINT_LOCATIONS)
+    locations = _locations(run_ctgen(ctgen_dir, "--collect-only", "-q", "-s", "src/sensor.c"))
     assert locations == {"src/sensor.c::clamp_reading": ["src/sensor.c", "6"],
                          "src/sensor.c::parity": ["src/sensor.c", "19"]}
