@@ -230,6 +230,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     if file_path.suffix == ".c" and parent.config.option.ctgen:
+        if _written_by_an_export(file_path):
+            return None
         return CtgenFile.from_parent(parent, path=file_path)
     if file_path.name.endswith(EXPORT_SUFFIX):
         return CtgenReplayFile.from_parent(parent, path=file_path)
@@ -238,6 +240,15 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 # The cases of an export (DESIGN §2), replayed by `pytest DIR`.
 EXPORT_SUFFIX = ".ctgen.json"
+# The C files an export writes beside its cases (codegen.export.DRIVER, unit_copy.UNIT_COPY)
+EXPORT_C_FILES = ("ctgen_driver.c", "ctgen_unit.c")
+
+
+def _written_by_an_export(file_path: Path) -> bool:
+    """The driver or unit copy of an export (an export inside the tree `--ctgen` walks):
+    its cases are replayed from the JSON beside it, it is not a unit to test."""
+    return file_path.name in EXPORT_C_FILES and \
+        any(file_path.parent.glob("*" + EXPORT_SUFFIX))
 
 
 class _CasesFile(pytest.File):

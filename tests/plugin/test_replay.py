@@ -169,3 +169,22 @@ def test_generated_items_point_at_the_c_function(ctgen_dir: pytest.Pytester) -> 
     locations = _locations(run_ctgen(ctgen_dir, "--collect-only", "-q", "-s", "src/sensor.c"))
     assert locations == {"src/sensor.c::clamp_reading": ["src/sensor.c", "6"],
                          "src/sensor.c::parity": ["src/sensor.c", "19"]}
+
+
+def test_an_export_inside_the_tree_is_replayed_not_generated(
+        ctgen_dir: pytest.Pytester) -> None:
+    """`pytest --ctgen .` over a project with its committed export: the units' cases are
+    generated, the export's cases replayed, and the export's own C files (driver, unit
+    copy) are not taken for units."""
+    ctgen_dir.mkdir("src")
+    (ctgen_dir.path / "src" / "sensor.c").write_text(
+        "#include \"ctgen.h\"\n" + UNIT.replace("    if (r < 0) {",
+                                                "    __rtt_assert(ch < 200u);\n    if (r < 0) {"),
+        encoding="utf-8")
+    first = run_ctgen(ctgen_dir, "-q", "--ctgen-export", "tests/ctgen", "src")
+    export = ctgen_dir.path / "tests/ctgen/sensor"
+    assert {"ctgen_driver.c", "ctgen_unit.c"} <= {p.name for p in export.iterdir()}, \
+        output(first)
+    result = run_ctgen(ctgen_dir, "--collect-only", "-q", ".")
+    files = {line.split("::")[0] for line in result.outlines if "::" in line}
+    assert files == {"src/sensor.c", "tests/ctgen/sensor/sensor.ctgen.json"}, output(result)
