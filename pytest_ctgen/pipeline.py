@@ -76,7 +76,7 @@ class Progress:
     file: str  # the unit as shown
     function: str
     state: str  # "started", "working" or "done"
-    seconds: float
+    seconds: float  # spent so far; for "started": the time.monotonic() it started at
     cases: int = 0
     outcomes_covered: int = 0
     outcomes_total: int = 0
