@@ -173,6 +173,7 @@ class CtgenSession:
     rows: list[Any] = field(default_factory=list)  # report.Row: the coverage table
     worker_rows: list[list[Any]] = field(default_factory=list)  # xdist: each worker's rows
     worker_units: list[list[Any]] = field(default_factory=list)  # and cfg_picture.ReportUnit
+    worker_verdicts: list[str] = field(default_factory=list)  # and annotation verdict lines
 
     @functools.cached_property
     def options(self) -> Any:  # options.Options
@@ -596,6 +597,8 @@ class WorkerResults:
             self.ctgen.worker_rows.append([row_from_json(r) for r in output["ctgen_rows"]])
             self.ctgen.worker_units.append(
                 [ReportUnit.from_json(u) for u in output.get("ctgen_units", [])])
+        if not self.ctgen.worker_verdicts:  # every worker collected every file
+            self.ctgen.worker_verdicts = list(output.get("ctgen_verdicts", []))
         for unit, generated in output.get("ctgen_generated", {}).items():
             self.ctgen.generated_files[unit] = \
                 self.ctgen.generated_files.get(unit, 0) + int(generated)
@@ -609,6 +612,7 @@ class WorkerResults:
 
             workeroutput["ctgen_rows"] = [row_to_json(r) for r in self.ctgen.rows]
             workeroutput["ctgen_units"] = [u.to_json() for u in report_units(self.ctgen.runs)]
+            workeroutput["ctgen_verdicts"] = _annotation_verdicts(self.ctgen)
             workeroutput["ctgen_generated"] = {
                 unit: int(generated) for unit, generated in self.ctgen.generated_files.items()}
 
@@ -708,7 +712,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         terminalreporter.write_line(
             f"ctgen generation: {files} file{'s' if files != 1 else ''}: {generations} "
             f"generated, {cached} from the cache")
-    for line in _annotation_verdicts(ctgen):
+    for line in ctgen.worker_verdicts or _annotation_verdicts(ctgen):
         terminalreporter.write_line(line)
     if ctgen.matrix and config.get_verbosity() >= -1:  # shown with -q, not with -qq
         from .trace import summary

@@ -118,3 +118,30 @@ def test_xdist_regenerate_generates_once(ctgen_dir: pytest.Pytester) -> None:
     again = run_ctgen(ctgen_dir, "-n", "2", "--ctgen-regenerate", *files, quiet=WITH_XDIST)
     assert again.ret == 0, output(again)
     assert _generation_line(again) == (3, 3, 0)
+
+
+ANNOTATED = """\
+#include "ctgen.h"
+
+int half_up(int x)
+{
+    __rtt_precondition(x >= 0 && x < 1000);
+    __rtt_postcondition(__rtt_return * 2 + 1 >= x);
+    __rtt_postcondition(__rtt_return < 400);
+    return x / 2;
+}
+"""
+
+
+def test_annotation_verdicts_with_and_without_xdist(ctgen_dir: pytest.Pytester) -> None:
+    """The summary says which annotation generation found violated, also under xdist."""
+    ctgen_dir.makefile(".c", annotated=ANNOTATED)
+    expected = "  half_up: postcondition __rtt_return < 400 (annotated.c:7:25) is violated"
+    for args in ((), ("-n", "2")):
+        result = run_ctgen(ctgen_dir, *args, "annotated.c", quiet=WITH_XDIST)
+        assert result.ret == 1, output(result)
+        lines = output(result).splitlines()
+        assert "ctgen annotations:" in lines, output(result)
+        assert expected in lines, output(result)
+        assert not any("__rtt_return * 2" in line for line in lines
+                       if line.startswith("  half_up:")), output(result)
