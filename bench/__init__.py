@@ -1,0 +1,1 @@
+"""The benchmark of pytest-ctgen against libFuzzer: `python -m bench PATH... --out DIR`."""
