@@ -42,19 +42,18 @@ def generate(path: Path, display: str, cflags: list[str], work: Path, timeout: f
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)}
     start = time.monotonic()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
-                            stderr=open(work / "generation.log", "w"))
-    limit = start + 120 + timeout * max(functions, 1) * 2
-    rusage = None
-    while True:
-        pid, status, rusage = os.wait4(proc.pid, os.WNOHANG)
-        if pid:
-            break
-        if time.monotonic() > limit:
-            proc.kill()
-            _, status, rusage = os.wait4(proc.pid, 0)
-            break
-        time.sleep(0.02)
+    with open(work / "generation.log", "w", encoding="utf-8") as log:
+        proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=log)
+        limit = start + 120 + timeout * max(functions, 1) * 2
+        while True:  # wait4: the worker's own resource usage, its peak RSS
+            pid, status, rusage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() > limit:
+                proc.kill()
+                _, status, rusage = os.wait4(proc.pid, 0)
+                break
+            time.sleep(0.02)
     proc.returncode = os.waitstatus_to_exitcode(status)
     process_seconds = time.monotonic() - start
     peak = rusage.ru_maxrss if rusage else 0
@@ -96,7 +95,8 @@ def replay_function(fc: FileCases, fn: FunctionCases, unit: Path, cflags: list[s
     start = time.monotonic()
     try:
         done = subprocess.run(["make", "-C", str(export), "run", "CFLAGS=--coverage -O0"],
-                              capture_output=True, text=True, timeout=600, errors="replace")
+                              capture_output=True, text=True, timeout=600, errors="replace",
+                              check=False)
     except subprocess.TimeoutExpired:
         result.error = "the exported driver timed out"
         return result

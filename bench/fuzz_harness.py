@@ -32,8 +32,15 @@ from pytest_ctgen.cases import FileCases, StubPrototype
 from pytest_ctgen.codegen.harness import parse_signature
 from pytest_ctgen.codegen.unit_copy import unit_copy_text
 from pytest_ctgen.frontend.ctype import (
-    ArrayType, CType, FunctionType, IntType, PointerType, RecordType, VoidType,
-    declaration_of)
+    ArrayType,
+    CType,
+    FunctionType,
+    IntType,
+    PointerType,
+    RecordType,
+    VoidType,
+    declaration_of,
+)
 from pytest_ctgen.frontend.unit import Function, Unit, Variable
 
 INDENT = "    "
@@ -172,8 +179,8 @@ class _Fixers:
             fix = self.fixer(t.element)
             if fix is None or not t.count:
                 return []
-            return [f"{{ unsigned long i; for (i = 0; i < {t.count}ul; i++) "
-                    f"{fix}(o + i * {t.element.size}u, depth); }}"]
+            return [(f"{{ unsigned long i; for (i = 0; i < {t.count}ul; i++) "
+                     f"{fix}(o + i * {t.element.size}u, depth); }}")]
         if isinstance(t, RecordType):
             out = []
             for f in t.fields:
@@ -374,8 +381,8 @@ def fuzz_harness(unit: Unit, function: str, fc: FileCases, unit_path: Path) -> F
     out += [f"#define {s.name} {_stub_symbol(s)}" for s in library]
     if copy is not None:
         out += ["/* what the unit's copy calls for its annotations (see codegen/unit_copy) */",
-                "static void ctgen_annotation_assert_failed(const char *file, int line, "
-                "const char *text)",
+                ("static void ctgen_annotation_assert_failed(const char *file, int line, "
+                 "const char *text)"),
                 "{", f"{INDENT}(void)file;", f"{INDENT}(void)line;", f"{INDENT}(void)text;",
                 f"{INDENT}fz_end(FZ_END_ANNOTATION);", "}",
                 "static void ctgen_aux_bind(const char *name, void *address, size_t size)",
