@@ -10,27 +10,9 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from plugin_helpers import output, run_ctgen
+from test_plugin_gates import GATED  # parity_two: best C1 50% (y == 2 never holds)
 from pytest_ctgen.coverage.reports import ReportSpec, parse_report_spec
 
-# parity_two: `y == 2` can never be true (y is 0 or 1), so its best C1 is 50%.
-GATED = """\
-int parity_two(int x)
-{
-    int y = x & 1;
-    if (y == 2) {
-        return 1;
-    }
-    return 0;
-}
-
-int sign(int v)
-{
-    if (v < 0) {
-        return -1;
-    }
-    return 1;
-}
-"""
 
 # another unit with the same file name, in a subdirectory
 OTHER = """\
