@@ -241,7 +241,8 @@ class Contract:
 
 STOP_EXHAUSTED = "exhausted"
 STOP_DEPTH = "depth bound"
-STOP_TIME = "time budget"
+STOP_TIME = "time budget"  # the safety net: what it cut depends on the machine
+STOP_WORK = "work budget"  # the deterministic budget of solver and execution steps
 STOP_SOLVER = "solver limit"  # the solver gave up on a query
 STOP_UNSUPPORTED = "unsupported"  # some paths use a construct the generator cannot model
 STOP_APPROXIMATION = "approximation"  # e.g. pointer inputs were assumed not to alias
@@ -389,7 +390,9 @@ def case_to_json(c: Case) -> dict[str, Any]:
         "globals": _bindings_to_json(c.globals),
         "objects": _bindings_to_json(c.objects),
         "stubs": [{"name": s.name, "calls": [
-            {"returns": None if k.returns is None else value_to_json(k.returns),
+            # no "returns" when the call returns nothing (void, or the path ends in it);
+            # null is a NULL pointer
+            {**({} if k.returns is None else {"returns": value_to_json(k.returns)}),
              "writes": _bindings_to_json(k.writes)} for k in s.calls]} for s in c.stubs],
         "expected": {
             "returns": None if c.expected.returns is None else value_to_json(c.expected.returns),
@@ -452,7 +455,7 @@ def case_from_json(function: str, j: dict[str, Any]) -> Case:
             exit_status=e["ends"]["status"] if "ends" in e else None,
         ),
         stubs=tuple(StubScript(s["name"], tuple(
-            StubCall(None if k["returns"] is None else value_from_json(k["returns"]),
+            StubCall(value_from_json(k["returns"]) if "returns" in k else None,
                      _bindings_from_json(k["writes"])) for k in s["calls"]))
             for s in j.get("stubs", [])),
         covered=_outcomes_from_json(j.get("covered", [])),

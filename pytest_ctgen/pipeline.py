@@ -39,10 +39,26 @@ def _same_file(a: str, b: Path) -> bool:
         return False
 
 
+def solver_versions() -> str:
+    """The versions of the solvers generation uses (read without importing them): another
+    solver version may answer a query with another model."""
+    from importlib import metadata
+
+    versions = []
+    for package in ("z3-solver", "bitwuzla"):
+        try:
+            versions.append(f"{package} {metadata.version(package)}")
+        except metadata.PackageNotFoundError:
+            versions.append(f"{package} absent")
+    return ", ".join(versions)
+
+
 @functools.lru_cache(maxsize=1)
 def engine_fingerprint() -> str:
-    """A digest of pytest-ctgen's own code: cached cases of another engine are stale."""
+    """A digest of pytest-ctgen's own code and the solvers' versions: cached cases of
+    another engine are stale."""
     h = hashlib.sha256(__version__.encode())
+    h.update(solver_versions().encode())
     package = Path(__file__).resolve().parent
     for file in sorted([*package.rglob("*.py"), *harness_dir().glob("*.h")]):
         h.update(file.read_bytes())
@@ -243,7 +259,8 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
     flags = options.compiler_flags(path)
     unit = load_unit(path, flags, preprocessed=text)
     program = lower_unit(unit)
-    search = SearchOptions(max_depth=options.max_depth, timeout=options.timeout,
+    search = SearchOptions(max_depth=options.max_depth, work=options.work,
+                           timeout=options.timeout,
                            array_size=options.array_size, stub_globals=options.stub_globals,
                            proof=options.proof)
     functions: list[FunctionCases] = []
@@ -412,6 +429,12 @@ class FileRun:
                 self._error = err
                 raise
         return self._lib
+
+    def finish(self) -> None:
+        """The session is over: this process writes its coverage counters now, so that it
+        writes nothing into the build directory at its exit (which may be gone by then)."""
+        if self._lib is not None:
+            self._lib.final_flush()
 
     def run(self, function: str, number: int):  # -> runner.execute.CaseRun
         from .runner.execute import run_case

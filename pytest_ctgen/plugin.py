@@ -13,7 +13,7 @@ from typing import Any, Iterator
 
 import pytest
 
-from .cases import STOP_SKIPPED, Case, FunctionCases
+from .cases import STOP_SKIPPED, STOP_TIME, Case, FunctionCases
 
 CTGEN_KEY = pytest.StashKey["CtgenSession"]()
 
@@ -47,7 +47,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                                   "statement coverage, MC/DC is not implemented yet)",
            choices=("statement", "branch"))
     option("max-depth", "string", "bound on loop unwinding along a path (default 64)", type=int)
-    option("timeout", "string", "generation budget per function in seconds (default 30)",
+    option("work", "string", "generation budget per function in millions of solver and "
+                             "execution steps, the same on every machine (default 100, "
+                             "about 10 s; 0 for none)", type=float)
+    option("timeout", "string", "safety net: seconds after which generation of a function "
+                                "stops (default 60); what it cuts depends on the machine",
            type=float)
     option("array-size", "string", "elements of the object a pointer input points to "
                                    "(default 10)", type=int)
@@ -109,6 +113,7 @@ def _existing_files(config: pytest.Config, ini: str) -> tuple[str, ...]:
 
 def _build_options(config: pytest.Config):
     from .options import Options
+    from .symbolic.work import DEFAULT_WORK_UNITS
 
     cflags = _setting(config, "cflags", "")
     return Options(
@@ -120,7 +125,8 @@ def _build_options(config: pytest.Config):
         exclude=_globs(_setting(config, "exclude", None)),
         criterion=str(_setting(config, "criterion", "branch")),
         max_depth=int(_setting(config, "max_depth", 64)),
-        timeout=float(_setting(config, "timeout", 30.0)),
+        work=float(_setting(config, "work", DEFAULT_WORK_UNITS)),
+        timeout=float(_setting(config, "timeout", 60.0)),
         array_size=int(_setting(config, "array_size", 10)),
         stub_globals=str(_setting(config, "stub_globals", "modifies")),
         stub_specs=_existing_files(config, "ctgen_stub_specs"),
@@ -179,11 +185,21 @@ class CtgenSession:
     def options(self) -> Any:  # options.Options
         return _build_options(self.config)
 
+    # without pytest's cache: a directory of this session's own, removed at its end
+    temporary_cache: Path | None = None
+
     @functools.cached_property
     def cache_dir(self) -> Path:
+        """Generation results and builds. Without pytest's cache provider, a temporary
+        directory that the xdist controller makes and every worker shares, so that each
+        file is generated once and every worker collects the same cases."""
+        shared = getattr(self.config, "workerinput", {}).get("ctgen_cache_dir")
+        if shared is not None:
+            return Path(shared)
         if getattr(self.config, "cache", None) is not None:
             return Path(self.config.cache.mkdir("ctgen"))
-        return Path(tempfile.mkdtemp(prefix="pytest-ctgen-"))
+        self.temporary_cache = Path(tempfile.mkdtemp(prefix="pytest-ctgen-"))
+        return self.temporary_cache
 
     @property
     def generated_dir(self) -> Path:
@@ -529,6 +545,8 @@ def pytest_configure_node(node: Any) -> None:
     ctgen: CtgenSession | None = node.config.stash.get(CTGEN_KEY, None)
     if ctgen is not None:
         node.workerinput["ctgen_started"] = ctgen.started
+        if node.config.option.ctgen and getattr(node.config, "cache", None) is None:
+            node.workerinput["ctgen_cache_dir"] = str(ctgen.cache_dir)
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -712,6 +730,13 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         terminalreporter.write_line(
             f"ctgen generation: {files} file{'s' if files != 1 else ''}: {generations} "
             f"generated, {cached} from the cache")
+    timed_out = [f"{r.file}::{r.function}" for r in ctgen.rows if r.stop_reason == STOP_TIME]
+    if timed_out:
+        terminalreporter.write_line(
+            f"ctgen: not reproducible: generation of {len(timed_out)} "
+            f"function{'s' if len(timed_out) != 1 else ''} stopped at the time budget "
+            f"(--ctgen-timeout) before the work budget (--ctgen-work), so their cases "
+            f"depend on this machine's speed and load: {', '.join(timed_out)}", yellow=True)
     for line in ctgen.worker_verdicts or _annotation_verdicts(ctgen):
         terminalreporter.write_line(line)
     if ctgen.matrix and config.get_verbosity() >= -1:  # shown with -q, not with -qq
@@ -720,3 +745,18 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
         terminalreporter.write_line(f"ctgen requirements: {summary(ctgen.matrix)}")
     for failure in ctgen.gate_failures:
         terminalreporter.write_line(failure, red=True, bold=True)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The harnesses loaded here write their last coverage counters, and the session's
+    temporary cache goes (an xdist worker's is the controller's, which removes it after
+    the workers are done)."""
+    ctgen: CtgenSession | None = config.stash.get(CTGEN_KEY, None)
+    if ctgen is None:
+        return
+    for run in ctgen.runs.values():
+        run.finish()
+    if ctgen.temporary_cache is not None:
+        import shutil
+
+        shutil.rmtree(ctgen.temporary_cache, ignore_errors=True)

@@ -69,7 +69,7 @@ def generated(unit_dir: Path):
     from pytest_ctgen.pipeline import generate_file
 
     path = unit_dir / "probe.c"
-    return generate_file(path, "probe.c", Options(timeout=10), cache_dir=None)
+    return generate_file(path, "probe.c", Options(), cache_dir=None)
 
 
 @pytest.fixture(scope="module")

@@ -72,7 +72,7 @@ class Measured:
     def __init__(self, tmp: Path) -> None:
         self.path = tmp / "unit.c"
         self.path.write_text(UNIT, encoding="utf-8")
-        options = Options(timeout=10.0)
+        options = Options()
         generated = generate_file(self.path, "unit.c", options)
         self.run = FileRun(self.path, generated, options, tmp / "builds")
         for case in generated.cases.all_cases():

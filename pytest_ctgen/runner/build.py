@@ -34,6 +34,7 @@ const char *ctgen_case_name(int index);
 int ctgen_run_case(int index, char *message, size_t capacity);
 void ctgen_install_crash_flush(unsigned int timeout_seconds);
 void ctgen_flush_coverage(void);
+void ctgen_final_flush(void);
 """
 
 
@@ -231,6 +232,10 @@ class HarnessLibrary:
 
     def flush_coverage(self) -> None:
         self._lib.ctgen_flush_coverage()
+
+    def final_flush(self) -> None:
+        """Write this process's gcov counters; it writes none at its exit after this."""
+        self._lib.ctgen_final_flush()
 
 
 def load_library(build: Build | Path) -> HarnessLibrary:

@@ -19,7 +19,7 @@ from typing import Callable
 
 from ..cases import (
     STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SKIPPED, STOP_SOLVER, STOP_TIME,
-    STOP_UNSUPPORTED, Case, Contract, ContractCheck, FunctionCases, Outcome, Violation)
+    STOP_UNSUPPORTED, STOP_WORK, Case, Contract, ContractCheck, FunctionCases, Outcome, Violation)
 from ..frontend.ctype import declaration_of
 from ..ir.cfg import CFG, Block, Edge, Return
 from ..ir.lower import Program
@@ -28,6 +28,8 @@ from ..symbolic.executor import (
     AliasChoice, BoundReached, Executor, Finished, Fork, OffsetChoice, PathError)
 from ..symbolic.solver import SAT, UNSAT, Solver
 from ..symbolic.state import State
+from ..symbolic.work import (
+    DEFAULT_WORK_UNITS, EXECUTION_STEP, WorkExhausted, WorkMeter, execution_steps)
 
 OPEN, EXPLORED, PRUNED, CUT = "open", "explored", "pruned", "cut"
 _QUICK_GOALS = 4  # uncovered outcomes tried with the cheap check before the first by rank
@@ -39,7 +41,8 @@ _VIOLATION_TRIES = 16  # paths on which a violation of one annotation is looked 
 @dataclass(frozen=True)
 class SearchOptions:
     max_depth: int = 64
-    timeout: float = 30.0
+    work: float = DEFAULT_WORK_UNITS  # the deterministic budget (see symbolic/work.py)
+    timeout: float = 60.0  # a safety net only: results that hit it depend on the machine
     max_recursion: int = 8
     array_size: int = 10
     stub_globals: str = "modifies"  # or "all": which globals stub calls may write
@@ -79,7 +82,9 @@ class Generator:
         self.cfg: CFG = program.cfgs[function]
         self.options = options
         self.executor = self.new_executor(options.array_size)
-        self.solver = Solver()
+        self.meter = WorkMeter.of_units(options.work)
+        self.steps_charged = execution_steps()  # the executor's steps charged so far
+        self.solver = Solver(self.meter)
         self.order = {e: i for i, e in enumerate(self.cfg.branch_edges())}
         self.uncovered: set[Edge] = set(self.order)
         self.entry_distance = self.cfg.distances_from_entry()
@@ -118,18 +123,18 @@ class Generator:
                 # the objects behind input pointers were too small for what is left
                 array_size = min(array_size * 4, max(_MAX_ARRAY_SIZE, array_size))
                 self.new_round(array_size)
-            if self.uncovered and time.monotonic() > self.deadline:
-                stop = STOP_TIME
-        except _OutOfTime:
-            stop = STOP_TIME
+            if self.uncovered:
+                stop = self.budget_stop() or stop
+        except (_OutOfTime, WorkExhausted) as out:
+            stop = STOP_TIME if isinstance(out, _OutOfTime) else STOP_WORK
         except PathError as err:
             if err.unsupported and not self.cases:
                 return self.skipped(err, time.monotonic() - start)
             raise
         try:
             self.testcase_goals()
-        except _OutOfTime:
-            stop = STOP_TIME
+        except (_OutOfTime, WorkExhausted) as out:
+            stop = STOP_TIME if isinstance(out, _OutOfTime) else STOP_WORK
         if self.unsupported is not None and not self.cases:
             return self.skipped(self.unsupported, time.monotonic() - start)
         if stop == STOP_EXHAUSTED and self.uncovered:
@@ -153,7 +158,7 @@ class Generator:
         since_case = 0
         cases = len(self.cases)
         while self.uncovered or self.options.proof or not self.cases:
-            if time.monotonic() > self.deadline:
+            if self.budget_stop() is not None:
                 return True
             if len(self.cases) != cases:
                 cases, since_case = len(self.cases), 0
@@ -339,7 +344,22 @@ class Generator:
 
     # ------------------------------------------------------------- execution
 
-    def check_time(self) -> None:
+    def budget_stop(self) -> str | None:
+        """STOP_WORK when the work budget is spent, STOP_TIME when the time budget (the
+        safety net) is, else None."""
+        if self.meter.exhausted:
+            return STOP_WORK
+        if time.monotonic() > self.deadline:
+            return STOP_TIME
+        return None
+
+    def check_budget(self) -> None:
+        """Charges the execution steps since the last check; raises when a budget is
+        spent."""
+        steps = execution_steps()
+        self.meter.charge((steps - self.steps_charged) * EXECUTION_STEP)
+        self.steps_charged = steps
+        self.meter.check()
         if time.monotonic() > self.deadline:
             raise _OutOfTime()
 
@@ -401,7 +421,7 @@ class Generator:
     def continue_path(self, state: State, depth: int = 0) -> None:
         """Run `state` to the exit of the function, adding every branch point to the tree."""
         while True:
-            self.check_time()
+            self.check_budget()
             try:
                 outcome = self.executor.advance(state)
             except BoundReached as bound:
@@ -507,7 +527,7 @@ class Generator:
             if first is not None:
                 first()
             while not state.finished:
-                self.check_time()
+                self.check_budget()
                 outcome = self.executor.advance(state)
                 state.violations = []
                 if isinstance(outcome, Finished):
@@ -614,7 +634,7 @@ class Generator:
         for i, tc in enumerate(contract.testcases):
             if i in self.testcases_met:
                 continue
-            self.check_time()
+            self.check_budget()
             state = self.executor.initial_state()
             goal = self.executor.on_entry(state, (tc.pre, *contract.preconditions))
             if goal is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import struct
 from fractions import Fraction
+from typing import Callable
 
 import z3
 
@@ -146,11 +147,14 @@ def _fraction(value: z3.ExprRef) -> Fraction | None:
 
 
 def float_candidate(constraints: list[z3.BoolRef], extra: list[z3.BoolRef],
-                    timeout_ms: int) -> list[z3.BoolRef] | None:
+                    new_solver: Callable[[], z3.Solver], charge: Callable[[z3.Solver], None]
+                    ) -> list[z3.BoolRef] | None:
     """Pins (`bits == pattern`) of the floating-point inputs of `constraints` (and of the
     integer inputs converted to floating point) to a solution
     of their real-valued reading, or None when there is none or the reading is not possible.
-    `extra` are further real-valued-readable wishes (e.g. magnitude bounds) to try first."""
+    `extra` are further real-valued-readable wishes (e.g. magnitude bounds) to try first.
+    `new_solver` makes a bounded z3 solver; `charge` is given it after each check, to
+    count its work."""
     tr = _Translator()
     try:
         real = [tr.boolean(c) for c in constraints]
@@ -160,14 +164,16 @@ def float_candidate(constraints: list[z3.BoolRef], extra: list[z3.BoolRef],
     if not tr.inputs:
         return None
     for attempt in ([*real, *wishes], real) if wishes else (real,):
-        solver = z3.Solver()
-        solver.set("timeout", timeout_ms)
+        solver = new_solver()
         solver.add(*attempt)
         try:
-            if solver.check() != z3.sat:
-                continue
+            answer = solver.check()
         except z3.Z3Exception:
             return None
+        finally:
+            charge(solver)
+        if answer != z3.sat:
+            continue
         model = solver.model()
         pins = []
         for bits, var, sort in tr.inputs.values():

@@ -25,7 +25,7 @@ from ..ir.expr import (
     PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, describe)
 from ..ir.lower import Program
 from ..ir.spec import Condition, StubSpec
-from . import libc, memory
+from . import libc, memory, work
 from .memory import MemObject, cells_of, zero_cells
 from .state import Frame, InputRoot, Pointee, State, StubCallRecord, StubWrite
 from .values import (
@@ -158,6 +158,9 @@ class Executor:
         self.approximation: str | None = None
         self.objects_too_small = False  # a path needed a larger object behind an input pointer
         self._next_object = 0
+        # the name of each uninitialized local's unknown contents, numbered in the order
+        # paths meet them (a memory address in a name would change z3's choices per run)
+        self._garbage_names: dict[Variable, str] = {}
         # input objects whose contents are being made: (id, array type), outermost first
         self._building: list[tuple[int, ArrayType]] = []
         self.contract = program.contracts.get(function)
@@ -354,7 +357,9 @@ class Executor:
         uninitialized pointer is modelled as NULL: using it is undefined anyway."""
         if isinstance(var.type, PointerType):
             return [(PtrVal(None, _ZERO64), i) for i in range(size)]
-        v = z3.BitVec(f"uninit.{var.name}.{id(var)}", size * 8)
+        name = self._garbage_names.setdefault(
+            var, f"uninit.{var.name}.{len(self._garbage_names)}")
+        v = z3.BitVec(name, size * 8)
         return [(v, i) for i in range(size)]
 
     def global_object(self, state: State, var: Variable) -> int:
@@ -576,6 +581,7 @@ class Executor:
 
     def execute(self, state: State, stmt: Stmt, initializing: bool = False) -> None:
         self.location = stmt.location
+        work.tally(1)
         try:
             if isinstance(stmt, Assign):
                 value = self.eval(state, stmt.value)

@@ -95,17 +95,19 @@ def _length(state: State, n: SymValue, room: int) -> tuple[z3.BitVecRef, int]:
     return n, _implied_bound(state, n, room)
 
 
-_BOUND_STEPS = (4, 8, 16, 32, 64, 128)
-_BOUND_TIMEOUT_MS = 500
+_BOUND_CANDIDATES = (4, 8, 16, 32, 64, 128)
+_BOUND_QUERY_STEPS = 2_500_000  # z3 resource units per check (see work.py)
 
 
 def _implied_bound(state: State, n: z3.BitVecRef, room: int) -> int:
     """The smallest of a few round numbers that the path keeps `n` at or below (`room`
-    when none is implied or the check is slow): fewer bytes to model one by one."""
+    when none is implied or the check is hard): fewer bytes to model one by one. z3's work
+    here is counted with the next query of the search (see Solver.charge_z3)."""
     solver = z3.Solver()
-    solver.set("timeout", _BOUND_TIMEOUT_MS)
+    solver.set("rlimit", _BOUND_QUERY_STEPS)
+    solver.set("random_seed", 0)
     solver.add(*state.constraints)
-    for k in _BOUND_STEPS:
+    for k in _BOUND_CANDIDATES:
         if k >= room:
             break
         solver.push()

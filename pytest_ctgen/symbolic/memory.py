@@ -15,6 +15,7 @@ import z3
 from ..errors import UnsupportedError
 from ..frontend.ctype import ArrayType, CType, FloatType, IntType, PointerType, RecordType
 from .values import AggVal, AliasPtr, PtrVal, SymValue, fp_sort
+from .work import tally
 
 Cell = tuple  # (value, byte index)
 
@@ -110,6 +111,7 @@ def read(obj: MemObject, offset: z3.BitVecRef, ctype: CType
     n = ctype.size
     off = z3.simplify(offset)
     if z3.is_bv_value(off):
+        tally(n)
         k = off.as_signed_long()
         if k < 0 or k + n > obj.size:
             raise OutOfBounds(f"read of {n} bytes at offset {k} of '{obj.name}' "
@@ -119,6 +121,7 @@ def read(obj: MemObject, offset: z3.BitVecRef, ctype: CType
         raise OutOfBounds(f"read of {n} bytes from '{obj.name}' ({obj.size} bytes)", obj.id)
     if isinstance(ctype, (PointerType, RecordType, ArrayType)):
         raise UnsupportedError("pointer or struct read at a symbolic offset")
+    tally(obj.size * n)
     # offsets whose bytes are (part of) a pointer cannot be read as a number: excluded
     possible = []
     result = None
@@ -143,6 +146,7 @@ def write(obj: MemObject, offset: z3.BitVecRef, ctype: CType, value: SymValue
     new_cells = cells_of(value, ctype)
     off = z3.simplify(offset)
     if z3.is_bv_value(off):
+        tally(n)
         k = off.as_signed_long()
         if k < 0 or k + n > obj.size:
             raise OutOfBounds(f"write of {n} bytes at offset {k} of '{obj.name}' "
@@ -151,6 +155,7 @@ def write(obj: MemObject, offset: z3.BitVecRef, ctype: CType, value: SymValue
         return None
     if n > obj.size:
         raise OutOfBounds(f"write of {n} bytes to '{obj.name}' ({obj.size} bytes)", obj.id)
+    tally(obj.size * n)
     new_bytes = [byte_of(c) for c in new_cells]
     old_bytes: list[z3.BitVecRef | None] = []
     for c in obj.cells:

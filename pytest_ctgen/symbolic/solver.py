@@ -1,38 +1,89 @@
 """Feasibility checks and models for path conditions, biased towards readable values.
 
-Every query runs in a fresh z3 solver: z3's incremental mode (assumptions, push/pop) gives
-up its bit-blasting preprocessing, which makes queries over floating point and wide
+Every query runs in a fresh solver: z3's incremental mode (assumptions, push/pop) gives up
+its bit-blasting preprocessing, which makes queries over floating point and wide
 multiplications many times slower than solving the conjunction from scratch. The model of
 the previous query answers first when it already satisfies the new path condition, which is
-the common case along one path (KLEE's counterexample cache)."""
+the common case along one path (KLEE's counterexample cache). Queries over floating point
+go to Bitwuzla (see bitwuzla_solver.py), the others to z3.
+
+Every query is bounded by solver steps, never by seconds (see work.py): the same query gets
+the same answer on every machine under any load."""
 from __future__ import annotations
 
 import time
 
 import z3
 
+from . import bitwuzla_solver
 from .approx import float_candidate, real_reading
+from .work import (
+    CORE_STEP, EVALUATION_STEP, MAXSAT_STEP, QUERY_STEP, TRANSLATION_STEP, WorkMeter)
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 _KEEP_MODELS = 16
-_PREFERENCE_TIMEOUT_MS = 1000
-_MAXSAT_TIMEOUT_MS = 3000  # once per case: readable inputs are worth a little time
-_CANDIDATE_TIMEOUT_MS = 2000
-_FLOAT_TIMEOUT_MS = 3000
-_SMT_CORE_MS = 1000
+# Per-query bounds in solver steps (about 5 million a second, see work.py).
+QUERY_STEPS = 50_000_000
+_PREFERENCE_STEPS = 5_000_000
+_MAXSAT_STEPS = 15_000_000  # once per case: readable inputs are worth a little work
+_CANDIDATE_STEPS = 10_000_000
+_FLOAT_STEPS = 15_000_000
+_SMT_CORE_STEPS = 5_000_000
+
+
+def z3_steps(solver: z3.Solver | z3.Optimize) -> int | None:
+    """z3's resource counter after `solver`'s last check: the steps its context has taken
+    so far (None when z3 does not report it)."""
+    try:
+        return int(solver.statistics().get_key_value("rlimit count"))
+    except (z3.Z3Exception, KeyError, TypeError, ValueError):
+        return None
+
+
+def bounded_z3(solver: z3.Solver | z3.Optimize, steps: int, deadline: float | None = None
+               ) -> z3.Solver | z3.Optimize:
+    """`solver` bounded to `steps` resource units per check, with a fixed seed; and, as
+    the safety net only, stopped at `deadline` (time.monotonic())."""
+    solver.set("rlimit", max(1, steps))
+    if deadline is not None:
+        solver.set("timeout", max(1, int((deadline - time.monotonic()) * 1000)))
+    if not isinstance(solver, z3.Optimize):
+        solver.set("random_seed", 0)
+    return solver
 
 
 class Solver:
-    """Checks conjunctions of z3 Booleans and produces models for them."""
+    """Checks conjunctions of z3 Booleans and produces models for them, charging the work
+    to `meter`."""
 
-    def __init__(self, timeout_ms: int = 10000) -> None:
-        self.timeout_ms = timeout_ms
+    def __init__(self, meter: WorkMeter | None = None, query_steps: int = QUERY_STEPS
+                 ) -> None:
+        self.meter = meter if meter is not None else WorkMeter()
+        self.query_steps = query_steps
+        # the time budget (time.monotonic()), a safety net: a query it stops makes the
+        # search stop with the time budget as its reason, so no answer it changed is kept
+        # without that being reported
+        self.deadline: float | None = None
         self.queries = 0
         self.cache_hits = 0
         self.candidate_hits = 0
-        self.deadline: float | None = None
-        self._float_terms: dict[int, tuple[z3.ExprRef, bool]] = {}  # time.monotonic() after which queries give up
+        self._float_terms: dict[int, tuple[z3.ExprRef, bool]] = {}
         self._models: list[z3.ModelRef] = []  # recent models, newest first
+        baseline = z3.Solver()
+        baseline.check()
+        self._z3_count = z3_steps(baseline) or 0
+
+    def charge_z3(self, solver: z3.Solver | z3.Optimize) -> None:
+        """Charge what z3 did since the last reading (this query and any simplification
+        in between) to the meter."""
+        count = z3_steps(solver)
+        if count is not None:
+            self.meter.charge(count - self._z3_count)
+            self._z3_count = count
+
+    def _remember(self, model: z3.ModelRef) -> None:
+        self._models.insert(0, model)
+        del self._models[_KEEP_MODELS:]
 
     def _cached(self, constraints: list[z3.BoolRef]) -> z3.ModelRef | None:
         for model in self._models:
@@ -41,53 +92,77 @@ class Solver:
                 return model
         return None
 
-    def _solve(self, constraints: list[z3.BoolRef], timeout_ms: int | None = None,
+    def _solve(self, constraints: list[z3.BoolRef], steps: int | None = None,
                wishes: list[z3.BoolRef] | None = None) -> tuple[str, z3.ModelRef | None]:
         """Solve `constraints` (and `wishes`, which may be dropped). With floating-point
         terms, a candidate from real arithmetic is tried first (see approx.py)."""
         wishes = wishes or []
         if any(self._has_float(c) for c in constraints):
             # proving a floating-point path infeasible can take very long: bounded tighter
-            timeout_ms = min(timeout_ms or self.timeout_ms, _FLOAT_TIMEOUT_MS)
-            pins = float_candidate(constraints, wishes, _CANDIDATE_TIMEOUT_MS)
+            steps = min(steps or self.query_steps, _FLOAT_STEPS)
+            pins = self._float_pins(constraints, wishes)
             if pins is not None:
                 for attempt in ([*constraints, *wishes, *pins], [*constraints, *pins]):
-                    _, model = self._plain(attempt, _CANDIDATE_TIMEOUT_MS)
+                    _, model = self._plain(attempt, _CANDIDATE_STEPS)
                     if model is not None:
                         self.candidate_hits += 1
                         return SAT, model
                     if not wishes:
                         break
-        return self._plain([*constraints, *wishes], timeout_ms)
+            answer = self._bitwuzla([*constraints, *wishes], steps)
+            if answer is not None:
+                return answer
+        return self._plain([*constraints, *wishes], steps)
 
-    def _plain(self, constraints: list[z3.BoolRef], timeout_ms: int | None = None
+    def _float_pins(self, constraints: list[z3.BoolRef], wishes: list[z3.BoolRef]
+                    ) -> list[z3.BoolRef] | None:
+        self.meter.charge(TRANSLATION_STEP * (len(constraints) + len(wishes)))
+        return float_candidate(constraints, wishes,
+                               lambda: bounded_z3(z3.Solver(),
+                                                  self.meter.allowance(_CANDIDATE_STEPS),
+                                                  self.deadline),
+                               self.charge_z3)
+
+    def _bitwuzla(self, constraints: list[z3.BoolRef], steps: int
+                  ) -> tuple[str, z3.ModelRef | None] | None:
+        """Bitwuzla's answer, or None when it cannot take the query."""
+        self.meter.charge(TRANSLATION_STEP * len(constraints))
+        answer = bitwuzla_solver.solve(constraints, self.meter.allowance(steps),
+                                       self.deadline)
+        if answer is None:
+            return None
+        self.queries += 1
+        result, model, spent = answer
+        self.meter.charge(spent)
+        if model is not None:
+            self._remember(model)
+        return result, model
+
+    def _plain(self, constraints: list[z3.BoolRef], steps: int | None = None
                ) -> tuple[str, z3.ModelRef | None]:
         """A small portfolio: z3's SMT core first (quick on nonlinear bit-vector problems),
-        then its default bit-blasting solver with the time that is left."""
-        budget = timeout_ms or self.timeout_ms
-        if self.deadline is not None:
-            budget = max(1, min(budget, int((self.deadline - time.monotonic()) * 1000)))
-        result = UNKNOWN
-        for make, share in ((lambda: z3.Tactic("smt").solver(), _SMT_CORE_MS),
+        then its default bit-blasting solver with the steps that are left."""
+        budget = self.meter.allowance(steps or self.query_steps)
+        for make, share in ((lambda: z3.Tactic("smt").solver(), _SMT_CORE_STEPS),
                             (z3.Solver, None)):
             self.queries += 1
-            solver = make()
-            solver.set("timeout", min(budget, share) if share else budget)
-            solver.set("random_seed", 0)
+            self.meter.charge(QUERY_STEP)
+            solver = bounded_z3(make(), min(budget, share) if share else budget,
+                                self.deadline)
             solver.add(*constraints)
-            start = time.monotonic()
+            before = self.meter.spent
             answer = solver.check()
-            budget -= int((time.monotonic() - start) * 1000)
+            self.charge_z3(solver)
+            budget -= self.meter.spent - before
             if answer == z3.sat:
                 model = solver.model()
-                self._models.insert(0, model)
-                del self._models[_KEEP_MODELS:]
+                self._remember(model)
                 return SAT, model
             if answer == z3.unsat:
                 return UNSAT, None
             if budget <= 0:
                 break
-        return result, None
+        return UNKNOWN, None
 
     def check(self, constraints: list[z3.BoolRef], quick: bool = False) -> str:
         """SAT, UNSAT or UNKNOWN (the solver gave up) for the conjunction of `constraints`.
@@ -98,10 +173,10 @@ class Solver:
         if quick:
             if not any(self._has_float(c) for c in constraints):
                 return UNKNOWN
-            pins = float_candidate(constraints, [], _CANDIDATE_TIMEOUT_MS)
+            pins = self._float_pins(constraints, [])
             if pins is None:
                 return UNKNOWN
-            result, _ = self._plain([*constraints, *pins], _CANDIDATE_TIMEOUT_MS)
+            result, _ = self._plain([*constraints, *pins], _CANDIDATE_STEPS)
             return SAT if result == SAT else UNKNOWN
         return self._solve(constraints)[0]
 
@@ -121,15 +196,15 @@ class Solver:
         decisions to revisit so that `target` becomes feasible. Empty when unknown. With
         floating point they are read over the reals (see approx.py)."""
         readings: list[z3.BoolRef] | None = [*constraints, target]
-        timeout = _PREFERENCE_TIMEOUT_MS
+        steps = _PREFERENCE_STEPS
+        self.meter.charge(CORE_STEP)
         if any(self._has_float(c) for c in readings):
             readings = real_reading(readings)
-            timeout = _CANDIDATE_TIMEOUT_MS
+            steps = _CANDIDATE_STEPS
             if readings is None:
                 return []
         *tracked, goal = readings
-        solver = z3.Solver()
-        solver.set("timeout", timeout)
+        solver = bounded_z3(z3.Solver(), self.meter.allowance(steps), self.deadline)
         solver.set("core.minimize", True)
         solver.add(goal)
         marks = [z3.Bool(f"ctgen.core{i}") for i in range(len(tracked))]
@@ -137,9 +212,12 @@ class Solver:
             solver.add(z3.Implies(mark, c))
         self.queries += 1
         try:
-            if solver.check(*marks) != z3.unsat:
-                return []
+            answer = solver.check(*marks)
         except z3.Z3Exception:
+            return []
+        finally:
+            self.charge_z3(solver)
+        if answer != z3.unsat:
             return []
         core = {m.get_id() for m in solver.unsat_core()}
         return [c for mark, c in zip(marks, constraints) if mark.get_id() in core]
@@ -149,9 +227,9 @@ class Solver:
         """An identity for a constraint as a path condition stores it (simplified)."""
         return z3.simplify(constraint).get_id()
 
-    @staticmethod
-    def holds(model: z3.ModelRef, constraint: z3.BoolRef) -> bool:
+    def holds(self, model: z3.ModelRef, constraint: z3.BoolRef) -> bool:
         """Whether `constraint` is true in `model` (unassigned symbols taken as completed)."""
+        self.meter.charge(EVALUATION_STEP)
         return z3.is_true(model.eval(constraint, model_completion=True))
 
     def model(self, constraints: list[z3.BoolRef], preferences: list[list[z3.BoolRef]]
@@ -159,7 +237,7 @@ class Solver:
         """A model of `constraints` that is as readable as the path allows. `preferences`
         are tiers of wishes, most readable first. Without floating point, as many wishes are
         kept as the path allows (MaxSAT), so one input that must be large does not make
-        the others large too. With floating point, or when MaxSAT runs out of time, the
+        the others large too. With floating point, or when MaxSAT runs out of steps, the
         first tier that holds as a whole wins."""
         if not any(self._has_float(c) for c in constraints):
             wishes = [w for tier in preferences for w in tier]
@@ -172,8 +250,8 @@ class Solver:
         for tier in [*preferences, []]:
             model = self._cached([*constraints, *tier])
             if model is None:
-                # a preference must not cost more than the path itself: short timeouts
-                result, model = self._solve(constraints, _PREFERENCE_TIMEOUT_MS, tier) \
+                # a preference must not cost more than the path itself: fewer steps
+                result, model = self._solve(constraints, _PREFERENCE_STEPS, tier) \
                     if tier else self._solve(constraints)
                 if model is not None and tier and not all(self.holds(model, c)
                                                           for c in tier):
@@ -186,18 +264,15 @@ class Solver:
                          constraints: list[z3.BoolRef]) -> z3.ModelRef | None:
         """A model of `constraints` breaking as few wishes as possible, a wish of an
         earlier tier weighing more (z3's MaxSAT)."""
-        opt = z3.Optimize()
-        budget = _MAXSAT_TIMEOUT_MS
-        if self.deadline is not None:
-            budget = max(1, min(budget, int((self.deadline - time.monotonic()) * 1000)))
-        opt.set(timeout=budget)  # the keyword form: Optimize ignores set("timeout", ms)
+        self.meter.charge(MAXSAT_STEP)
+        opt = bounded_z3(z3.Optimize(), self.meter.allowance(_MAXSAT_STEPS), self.deadline)
         opt.add(*constraints)
         for weight, tier in zip(range(len(tiers), 0, -1), tiers):
             for wish in tier:
                 opt.add_soft(wish, weight)
         self.queries += 1
-        if opt.check() == z3.sat:
+        answer = opt.check()
+        self.charge_z3(opt)
+        if answer == z3.sat:
             return opt.model()
         return None
-
-

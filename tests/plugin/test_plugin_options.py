@@ -179,6 +179,46 @@ def test_without_cacheprovider(ctgen_dir: pytest.Pytester) -> None:
     result.assert_outcomes(passed=2)
 
 
+# A switch of 60 outcomes: a few work units cover only some of them.
+WIDE = "int wide(int a)\n{\n    switch (a) {\n" + "".join(
+    f"    case {i * 3}: return {i};\n" for i in range(60)) + "    }\n    return -1;\n}\n"
+
+
+def test_work_budget_bounds_generation_the_same_way_every_time(
+        ctgen_dir: pytest.Pytester) -> None:
+    ctgen_dir.makefile(".c", wide=WIDE)
+    first = run_ctgen(ctgen_dir, "--ctgen-work", "0.5", "--ctgen-report", "json:a.json",
+                      "--ctgen-report", "term", "--ctgen-export", "a", "wide.c")
+    assert first.ret == 0, output(first)
+    row = report_rows(ctgen_dir.path / "a.json")["wide"]
+    assert row["stop_reason"] == "work budget"
+    assert 0 < row["cases"] < 61 and len(row["not_reached"]) > 0
+    assert re.search(r"wide\.c::wide +\d+ .* work budget \(not reached: ", output(first))
+    assert "not reproducible" not in output(first)
+    again = run_ctgen(ctgen_dir, "--ctgen-work", "0.5", "--ctgen-regenerate",
+                      "--ctgen-export", "b", "wide.c")
+    assert again.ret == 0, output(again)
+    assert (ctgen_dir.path / "a" / "wide" / "wide.ctgen.json").read_bytes() == \
+        (ctgen_dir.path / "b" / "wide" / "wide.ctgen.json").read_bytes()
+    # the default budget covers every outcome (another cache key: generated anew)
+    full = run_ctgen(ctgen_dir, "--ctgen-report", "json:full.json", "wide.c")
+    assert full.ret == 0, output(full)
+    assert report_rows(ctgen_dir.path / "full.json")["wide"]["cases"] == 61
+
+
+def test_time_budget_that_stops_generation_is_reported_as_not_reproducible(
+        ctgen_dir: pytest.Pytester) -> None:
+    ctgen_dir.makefile(".c", wide=WIDE)
+    result = run_ctgen(ctgen_dir, "--ctgen-work", "0", "--ctgen-timeout", "0.01",
+                       "--ctgen-report", "json:r.json", "wide.c")
+    # the budget may have run out before the first case
+    assert result.ret in (0, pytest.ExitCode.NO_TESTS_COLLECTED), output(result)
+    assert report_rows(ctgen_dir.path / "r.json")["wide"]["stop_reason"] == "time budget"
+    assert "ctgen: not reproducible: generation of 1 function stopped at the time budget " \
+        "(--ctgen-timeout) before the work budget (--ctgen-work), so their cases depend on " \
+        "this machine's speed and load: wide.c::wide" in output(result)
+
+
 # ------------------------------------------------------------------ package bugs (xfail)
 
 

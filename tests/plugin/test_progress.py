@@ -23,7 +23,8 @@ int flat(int x)
 }
 """
 
-# Paths double with every iteration: the search runs into its time budget.
+# Paths double with every iteration: without a work budget, the search runs until its
+# time budget stops it.
 SLOW = """\
 unsigned mix(unsigned a[40])
 {
@@ -74,8 +75,9 @@ def test_quiet_hides_progress(ctgen_dir: pytest.Pytester) -> None:
 
 def test_a_long_generation_says_it_is_still_working(ctgen_dir: pytest.Pytester) -> None:
     ctgen_dir.makefile(".c", slow=SLOW)
-    result = ctgen_dir.runpytest_subprocess("-p", "no:xdist", "--ctgen", "--ctgen-timeout",
-                                            "7", "--collect-only", "slow.c", timeout=120)
+    result = ctgen_dir.runpytest_subprocess("-p", "no:xdist", "--ctgen", "--ctgen-work", "0",
+                                            "--ctgen-timeout", "7", "--collect-only", "slow.c",
+                                            timeout=120)
     lines = result.outlines
     working = [i for i, line in enumerate(lines)
                if re.fullmatch(r"ctgen slow\.c::mix still working \(\d+s\)", line)]

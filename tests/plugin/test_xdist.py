@@ -109,6 +109,30 @@ def test_xdist_generates_each_file_once_and_merges_coverage(
     assert len(ids) == sum(row[0] for row in merged.values())
 
 
+def test_xdist_without_the_cache_provider_shares_one_generation(
+        ctgen_dir: pytest.Pytester, tmp_path_factory: pytest.TempPathFactory,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without pytest's cache the controller's temporary directory is every worker's
+    generation cache: each file is generated once, both workers collect the same ids (xdist
+    fails the run otherwise), and the directory is gone after the session."""
+    for name, text in UNITS.items():
+        ctgen_dir.makefile(".c", **{name: text})
+    files = [f"{name}.c" for name in UNITS]
+    tmp = tmp_path_factory.mktemp("tmpdir")
+    monkeypatch.setenv("TMPDIR", str(tmp))
+    parallel = run_ctgen(ctgen_dir, "-n", "2", "-p", "no:cacheprovider",
+                         "--ctgen-report", "json:n2.json", *files, quiet=WITH_XDIST)
+    assert parallel.ret == 0, output(parallel)
+    assert _generation_line(parallel) == (3, 3, 0)
+    assert "Different tests were collected" not in output(parallel)
+    assert not list(tmp.glob("pytest-ctgen-*")), list(tmp.iterdir())
+    serial = run_ctgen(ctgen_dir, "-p", "no:cacheprovider", "--ctgen-report", "json:n0.json",
+                       *files)
+    assert _generation_line(serial) == (3, 3, 0)
+    assert _rows(ctgen_dir.path / "n0.json") == _rows(ctgen_dir.path / "n2.json")
+    assert not list(tmp.glob("pytest-ctgen-*")), list(tmp.iterdir())
+
+
 def test_xdist_regenerate_generates_once(ctgen_dir: pytest.Pytester) -> None:
     for name, text in UNITS.items():
         ctgen_dir.makefile(".c", **{name: text})

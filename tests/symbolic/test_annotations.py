@@ -86,7 +86,7 @@ def generated_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Generated, 
     tmp = tmp_path_factory.mktemp("annotations")
     unit = tmp / "levels.c"
     unit.write_text(UNIT)
-    options = Options(timeout=30.0)
+    options = Options()
     generated = generate_file(unit, "levels.c", options)
     return generated, FileRun(unit, generated, options, tmp / "builds")
 
@@ -178,7 +178,7 @@ def test_assert_violation_is_found_and_ghosts_reach_the_postcondition(generated_
 def test_proof_mode_proves_what_holds_and_adds_robustness_cases(tmp_path: Path) -> None:
     unit = tmp_path / "proof.c"
     unit.write_text(UNIT)
-    options = Options(timeout=30.0, proof=True, functions=("level_add", "clamp_low"))
+    options = Options(proof=True, functions=("level_add", "clamp_low"))
     generated = generate_file(unit, "proof.c", options)
     level_add = _function(generated, "level_add")
     assert level_add.contract is not None
@@ -212,7 +212,7 @@ def test_annotation_errors_are_located(tmp_path: Path, body: str, message: str,
     text = f'#include "ctgen.h"\nint f(int x)\n{{\n    int i = 0;\n    {body}\n    return i;\n}}\n'
     unit = tmp_path / "bad.c"
     unit.write_text(text)
-    generated = generate_file(unit, "bad.c", Options(timeout=5.0))
+    generated = generate_file(unit, "bad.c", Options())
     fn = generated.cases.functions[0]
     assert fn.stop_reason == "skipped"
     where = "bad.c:5:"
@@ -230,7 +230,7 @@ def test_a_header_defining_the_annotations_as_no_ops_changes_nothing(tmp_path: P
         "#define __rtt_initial(x) (x)\n#define __rtt_return 0\n")
     unit = tmp_path / "levels.c"
     unit.write_text(UNIT)
-    options = Options(timeout=30.0, cflags=(f"-I{tmp_path}",), functions=("clamp_low",))
+    options = Options(cflags=(f"-I{tmp_path}",), functions=("clamp_low",))
     generated = generate_file(unit, "levels.c", options)
     fn = _function(generated, "clamp_low")
     assert any(c.violations for c in fn.cases)

@@ -40,7 +40,7 @@ int scaled_is_nan(int counts, double gain)
 def test_classification_builtins_are_exact(tmp_path: Path) -> None:
     unit = tmp_path / "classify.c"
     unit.write_text(UNIT)
-    generated = generate_file(unit, "classify.c", Options(timeout=20.0))
+    generated = generate_file(unit, "classify.c", Options())
     run = FileRun(unit, generated, Options(), tmp_path / "builds")
     by_name = {f.name: f for f in generated.cases.functions}
     assert set(by_name) == {"kind", "checks", "scaled_is_nan"}

@@ -61,7 +61,7 @@ def generated_run(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-
     tmp = tmp_path_factory.mktemp("libc")
     unit = tmp / "libc_unit.c"
     unit.write_text(UNIT)
-    generated = generate_file(unit, "libc_unit.c", Options(timeout=30.0))
+    generated = generate_file(unit, "libc_unit.c", Options())
     return generated, FileRun(unit, generated, Options(), tmp / "builds")
 
 

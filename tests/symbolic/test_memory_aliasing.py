@@ -91,7 +91,7 @@ def generated_run(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-
     tmp = tmp_path_factory.mktemp("alias")
     unit = tmp / "alias_unit.c"
     unit.write_text(UNIT)
-    generated = generate_file(unit, "alias_unit.c", Options(timeout=60.0))
+    generated = generate_file(unit, "alias_unit.c", Options())
     return generated, FileRun(unit, generated, Options(), tmp / "builds")
 
 

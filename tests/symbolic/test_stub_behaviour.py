@@ -123,7 +123,7 @@ def generated_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Generated, 
     tmp = tmp_path_factory.mktemp("stubs")
     unit = tmp / "stub_unit.c"
     unit.write_text(UNIT)
-    generated = generate_file(unit, "stub_unit.c", Options(timeout=30.0))
+    generated = generate_file(unit, "stub_unit.c", Options())
     return generated, FileRun(unit, generated, Options(), tmp / "builds")
 
 
@@ -169,7 +169,7 @@ def test_stub_writes_volatile_globals_only(generated_run) -> None:  # type: igno
 def test_all_globals_with_stub_globals_all(tmp_path: Path) -> None:
     unit = tmp_path / "stub_unit.c"
     unit.write_text(UNIT)
-    options = Options(timeout=30.0, stub_globals="all", functions=("wait_for",))
+    options = Options(stub_globals="all", functions=("wait_for",))
     generated = generate_file(unit, "stub_unit.c", options)
     fn = _function(generated, "wait_for")
     assert fn.unreachable == ()
@@ -254,7 +254,7 @@ def test_stubs_write_the_globals_listed_in_rtt_modifies(tmp_path: Path) -> None:
 
     unit = tmp_path / "modifies.c"
     unit.write_text(MODIFIES_UNIT)
-    options = Options(timeout=30.0, cflags=(f"-I{harness_dir()}",))
+    options = Options(cflags=(f"-I{harness_dir()}",))
     generated = generate_file(unit, "modifies.c", options)
     fn = _function(generated, "mode_after_refresh")
     assert fn.stop_reason == "exhausted" and fn.unreachable == ()

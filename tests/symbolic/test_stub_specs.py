@@ -93,7 +93,7 @@ def generated_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Generated, 
     tmp = tmp_path_factory.mktemp("specs")
     unit = tmp / "spec_unit.c"
     unit.write_text(UNIT)
-    options = Options(timeout=30.0, cflags=FLAGS)
+    options = Options(cflags=FLAGS)
     generated = generate_file(unit, "spec_unit.c", options)
     return generated, FileRun(unit, generated, options, tmp / "builds")
 
@@ -210,7 +210,7 @@ def test_errors_in_specifications_are_located(tmp_path: Path, function: str, mes
                                               place: str) -> None:
     unit = tmp_path / "bad_specs.c"
     unit.write_text(BAD_SPECS)
-    generated = generate_file(unit, "bad_specs.c", Options(timeout=10.0, cflags=FLAGS))
+    generated = generate_file(unit, "bad_specs.c", Options(cflags=FLAGS))
     fn = _function(generated, function)
     assert fn.stop_reason == "skipped"
     reason = fn.skip_reason or ""
