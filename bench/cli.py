@@ -70,9 +70,12 @@ def main(argv: list[str] | None = None) -> int:
                     "function of the C files under PATH, measured with gcov.")
     parser.add_argument("paths", nargs="*", type=Path, metavar="PATH")
     parser.add_argument("--out", type=Path, required=True, help="results directory")
-    parser.add_argument("--timeout", type=float, default=30.0,
-                        help="pytest-ctgen's generation budget per function (s), as "
-                             "--ctgen-timeout (default 30)")
+    parser.add_argument("--work", type=float, default=None,
+                        help="pytest-ctgen's work budget per function, as --ctgen-work "
+                             "(default: pytest-ctgen's)")
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="pytest-ctgen's safety-net time budget per function (s), as "
+                             "--ctgen-timeout (default 60)")
     parser.add_argument("--min-fuzz-seconds", type=int, default=10,
                         help="libFuzzer runs as long as pytest-ctgen took, at least this "
                              "(default 10)")
@@ -117,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
     doc: dict[str, Any] = {
         "started": time.strftime("%Y-%m-%d %H:%M:%S"),
         "command": " ".join(["python -m bench", *map(str, args.paths), "--out", str(args.out)]),
-        "settings": {"timeout": args.timeout, "min_fuzz_seconds": args.min_fuzz_seconds,
+        "settings": {"work": args.work, "timeout": args.timeout, "min_fuzz_seconds": args.min_fuzz_seconds,
                      "fuzz_seconds": args.fuzz_seconds, "fuzz_flags": args.fuzz_flag,
                      "clang": clang if fuzz_ok else None,
                      "libfuzzer_flags": list(fuzz.LIBFUZZER_FLAGS)},
@@ -132,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"== {display}", flush=True)
         try:
             gen = ctgen_side.generate(c_file, display, cflags, file_work, args.timeout,
-                                      functions=20)
+                                      functions=20, work_units=args.work)
         except Exception as err:  # noqa: BLE001 - one file never stops the bench
             gen = ctgen_side.Generation(None, {}, 0.0, 0.0, 0, f"{type(err).__name__}: {err}")
         frec = {"file": display, "group": group, "wall_seconds": gen.wall_seconds,

@@ -33,12 +33,13 @@ class Generation:
 
 
 def generate(path: Path, display: str, cflags: list[str], work: Path, timeout: float,
-             functions: int = 0) -> Generation:
+             functions: int = 0, work_units: float | None = None) -> Generation:
     """Generate the cases of `path` in `python -m bench.generate_worker` and measure it."""
     out = work / "generation.json"
     out.unlink(missing_ok=True)
     cmd = [sys.executable, "-m", "bench.generate_worker", str(path), display, str(out),
-           f"--timeout={timeout}", *(f"--cflag={f}" for f in cflags)]
+           f"--timeout={timeout}", *(f"--cflag={f}" for f in cflags),
+           *([f"--work={work_units}"] if work_units is not None else [])]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(
         p for p in (str(REPO), os.environ.get("PYTHONPATH", "")) if p)}
     start = time.monotonic()

@@ -22,7 +22,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("display")
     parser.add_argument("out")
     parser.add_argument("--cflag", action="append", default=[])
-    parser.add_argument("--timeout", type=float, default=30.0)
+    parser.add_argument("--work", type=float, default=None)
+    parser.add_argument("--timeout", type=float, default=60.0)
     parser.add_argument("--max-depth", type=int, default=64)
     parser.add_argument("--array-size", type=int, default=10)
     args = parser.parse_args(argv)
@@ -33,8 +34,9 @@ def main(argv: list[str] | None = None) -> int:
     from pytest_ctgen.pipeline import generate_file
 
     start = time.monotonic()  # the file's generation, without Python's start and imports
+    budget = {"work": args.work} if args.work is not None else {}
     options = Options(cflags=tuple(args.cflag), timeout=args.timeout, max_depth=args.max_depth,
-                      array_size=args.array_size, regenerate=True)
+                      array_size=args.array_size, regenerate=True, **budget)
     doc: dict[str, object] = {"cases": None, "seconds": {}, "error": None}
     try:
         generated = generate_file(Path(args.file), args.display, options, cache_dir=None)

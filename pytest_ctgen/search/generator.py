@@ -19,7 +19,8 @@ from typing import Callable
 
 from ..cases import (
     STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SKIPPED, STOP_SOLVER, STOP_TIME,
-    STOP_UNSUPPORTED, STOP_WORK, Case, Contract, ContractCheck, FunctionCases, Outcome, Violation)
+    STOP_UNSUPPORTED, STOP_WORK, Case, Contract, ContractCheck, FunctionCases, Outcome,
+    Violation)
 from ..frontend.ctype import declaration_of
 from ..ir.cfg import CFG, Block, Edge, Return
 from ..ir.lower import Program

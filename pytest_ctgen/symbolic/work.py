@@ -27,8 +27,7 @@ EXECUTION_STEP = 1000
 QUERY_STEP = 5000
 #: One constraint translated for Bitwuzla or read over the reals (approx.py).
 TRANSLATION_STEP = 8000
-#: Setting up one MaxSAT query, and one unsat-core query.
-MAXSAT_STEP = 50000
+#: Setting up one unsat-core query.
 CORE_STEP = 25000
 #: Evaluating one constraint in a model.
 EVALUATION_STEP = 80
