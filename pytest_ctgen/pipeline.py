@@ -8,6 +8,8 @@ import logging
 import os
 import pickle
 import select
+import sys
+import threading
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -177,7 +179,7 @@ def _isolated(fn: Callable[..., T], *args: object,
             on_message(message)
 
     if not hasattr(os, "fork"):
-        return fn(*args, send=deliver)
+        return with_deep_stack(lambda: fn(*args, send=deliver))
     read_fd, write_fd = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child
@@ -189,7 +191,8 @@ def _isolated(fn: Callable[..., T], *args: object,
                 _write_frame(out, (False, message))
 
             try:
-                payload: tuple[bool, object] = (True, (True, fn(*args, send=send)))
+                payload: tuple[bool, object] = (
+                    True, (True, with_deep_stack(lambda: fn(*args, send=send))))
             except BaseException as err:  # noqa: BLE001 - everything goes to the parent
                 payload = (True, (False, _picklable(err)))
             _write_frame(out, payload)
@@ -213,6 +216,39 @@ def _isolated(fn: Callable[..., T], *args: object,
     if ok:
         return value  # type: ignore[return-value]
     raise value  # type: ignore[misc]
+
+
+#: The stack and recursion limit generation runs with: C that real code and its macros
+#: nest hundreds of levels deep is parsed and lowered recursively.
+DEEP_STACK_BYTES = 1 << 30
+DEEP_RECURSION_LIMIT = 200_000
+
+
+def with_deep_stack(fn: Callable[[], T]) -> T:
+    """`fn()` in a thread with a stack of DEEP_STACK_BYTES (address space, touched only as
+    deep as it is used) and Python's recursion limit raised to match."""
+    outcome: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, fn()))
+        except BaseException as err:  # noqa: BLE001 - raised again in the caller
+            outcome.append((False, err))
+
+    old_size, old_limit = threading.stack_size(), sys.getrecursionlimit()
+    threading.stack_size(DEEP_STACK_BYTES)
+    sys.setrecursionlimit(DEEP_RECURSION_LIMIT)
+    try:
+        worker = threading.Thread(target=run, name="ctgen-generation")
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(old_size)
+        sys.setrecursionlimit(old_limit)
+    ok, value = outcome[0]
+    if ok:
+        return value
+    raise value
 
 
 def _write_frame(out: BinaryIO, body: object) -> None:

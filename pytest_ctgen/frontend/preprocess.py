@@ -120,7 +120,9 @@ def preprocess_command(path: Path, cflags: list[str] | tuple[str, ...],
     return [
         GCC, "-E", *compile_flags(cflags), *shipped_headers(), *PYCPARSER_DEFINES,
         ANALYSIS_DEFINE, "-include", str(analysis_header()),
-        *(("-x", "c", "-") if with_files else (str(path),)),
+        # `-x c`: a `.i` file (already preprocessed) is preprocessed again as C, so the
+        # defines that keep GNU extensions from pycparser apply to it too
+        "-x", "c", "-" if with_files else str(path),
     ]
 
 

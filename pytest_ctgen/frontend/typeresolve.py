@@ -15,6 +15,9 @@ from typing import Final
 from pycparser import c_ast, c_generator
 
 from ..errors import SourceLocation, UnsupportedError
+from .builtins import BIT_BUILTINS
+from .builtins import evaluate as evaluate_builtin
+from .literals import float_literal
 from .ctype import (
     BOOL, CHAR, DOUBLE, FLOAT, INT, INT128, LLONG, LONG, LONGDOUBLE, PTRDIFF_T, SCHAR, SHORT,
     SIZE_T, UCHAR, UINT, UINT128, ULLONG, ULONG, USHORT, VOID, ArrayType, CType, EnumType,
@@ -802,12 +805,7 @@ def string_constant(text: str) -> tuple[list[int], IntType]:
 
 def float_constant(text: str) -> tuple[float, FloatType]:
     """Value and type of a floating literal (decimal or hexadecimal)."""
-    body = text.rstrip("fFlL")
-    suffix = text[len(body):].lower()
-    value = float.fromhex(body) if body[:2].lower() == "0x" else float(body)
-    if suffix == "f":
-        return _to_single(value), FLOAT
-    return value, LONGDOUBLE if suffix == "l" else DOUBLE
+    return float_literal(text)
 
 
 def _to_single(value: float) -> float:
@@ -990,6 +988,13 @@ class _ConstantEvaluator:
             self.resolver.layout_constants += 1
             offset, _ = self._designator(self.resolver.resolve(typename), designator)
             return offset, SIZE_T
+        builtin = BIT_BUILTINS.get(node.name.name) if isinstance(node.name, c_ast.ID) else None
+        if builtin is not None and node.args is not None and len(node.args.exprs) == 1:
+            operand, _ = convert(self.evaluate(node.args.exprs[0])[0], builtin.argument, node)
+            result = evaluate_builtin(builtin, int(operand))
+            if result is None:
+                raise _unsupported(f"{node.name.name} of 0, which gcc leaves undefined", node)
+            return result, builtin.result
         raise _unsupported("function call in a constant expression", node)
 
     def _designator(self, ctype: CType, node: c_ast.Node) -> tuple[int, CType]:
@@ -1139,6 +1144,8 @@ class _ConstantEvaluator:
     def _type_FuncCall(self, node: c_ast.FuncCall) -> CType:
         if isinstance(node.name, c_ast.ID) and node.name.name == "offsetof":
             return SIZE_T
+        if isinstance(node.name, c_ast.ID) and node.name.name in BIT_BUILTINS:
+            return BIT_BUILTINS[node.name.name].result
         callee = decay(self.type_of(node.name))
         if isinstance(callee, PointerType) and isinstance(callee.target, FunctionType):
             return callee.target.result

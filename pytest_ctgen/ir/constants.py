@@ -1,12 +1,12 @@
 """C literals and exact constant folding of IR expressions."""
 from __future__ import annotations
 
-import struct
 from fractions import Fraction
 
 from ..frontend.ctype import (
-    CHAR, DOUBLE, FLOAT, INT, LLONG, LONG, UINT, ULLONG, ULONG, CType, FloatType, IntType,
-    PointerType)
+    CHAR, DOUBLE, INT, LLONG, LONG, LONGDOUBLE, UINT, ULLONG, ULONG, CType, FloatType,
+    IntType, PointerType)
+from ..frontend.literals import float_literal, round_to_float32
 from .expr import Binary, Cast, Const, Expr, Unary
 
 _ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "a": 7, "b": 8, "f": 12, "v": 11, "\\": 92,
@@ -103,41 +103,11 @@ def parse_string_literal(text: str) -> bytes:
     return bytes(data) + b"\0"
 
 
-def round_to_float32(x: Fraction | float) -> float:
-    """The float (binary32) nearest to `x`, ties to even, returned as a Python float."""
-    frac = Fraction(x)
-    approx = struct.unpack("<f", struct.pack("<f", float(frac)))[0] if abs(frac) < 2 ** 128 \
-        else float("inf") * (1 if frac > 0 else -1)
-    if approx in (float("inf"), float("-inf")):
-        return approx
-    bits = struct.unpack("<I", struct.pack("<f", approx))[0]
-    best = approx
-    for nb in (bits - 1, bits + 1):
-        if 0 <= nb < 2 ** 32:
-            cand = struct.unpack("<f", struct.pack("<I", nb))[0]
-            if cand != cand or cand in (float("inf"), float("-inf")):
-                continue
-            d_best, d_cand = abs(Fraction(best) - frac), abs(Fraction(cand) - frac)
-            if d_cand < d_best or (d_cand == d_best and nb % 2 == 0):
-                best = cand
-    return best
-
-
 def parse_float_literal(text: str) -> tuple[float, FloatType]:
-    """Exact value (rounded once to the literal's type) and type of a floating literal."""
-    t = text.lower()
-    ctype = DOUBLE
-    if t.endswith("f"):
-        ctype, t = FLOAT, t[:-1]
-    elif t.endswith("l"):
-        t = t[:-1]  # long double is treated as double
-    if t.startswith("0x"):
-        value = Fraction(float.fromhex(t))  # hex literals are exact in double
-    else:
-        value = Fraction(t)
-    if ctype is FLOAT:
-        return round_to_float32(value), FLOAT
-    return float(value), DOUBLE
+    """Exact value (rounded once to the literal's type) and type of a floating literal;
+    long double is treated as double."""
+    value, ctype = float_literal(text)
+    return value, (DOUBLE if ctype is LONGDOUBLE else ctype)
 
 
 def convert_constant(value: int | float, src: CType, dst: CType) -> int | float | None:

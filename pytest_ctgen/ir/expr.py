@@ -156,6 +156,17 @@ class Classify(Expr):
 
 
 @dataclass(frozen=True, eq=False)
+class BitOp(Expr):
+    """A GCC bit builtin (`__builtin_clz`, `__builtin_popcountll`, `__builtin_bswap32`...,
+    see frontend/builtins.py): `operation` on `operand`, already converted to the
+    builtin's argument type."""
+
+    operation: str
+    operand: Expr
+    type: CType
+
+
+@dataclass(frozen=True, eq=False)
 class Logical(Expr):
     """`left && right` or `left || right` as one value (result int 0 or 1); operands are
     truth values. Only in annotation conditions."""
@@ -221,5 +232,7 @@ def describe(e: Expr) -> str:
         return e.name
     if isinstance(e, Classify):
         return f"{e.name}({describe(e.operand)})"
+    if isinstance(e, BitOp):
+        return f"__builtin_{e.operation}({describe(e.operand)})"
     return type(e).__name__
 

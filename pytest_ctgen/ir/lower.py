@@ -14,6 +14,7 @@ from pycparser import c_ast, c_generator
 
 from ..errors import AnnotationError, CtgenError, SourceLocation, UnsupportedError
 from ..frontend.annotations import RESERVED_PREFIX, USER_PREFIX
+from ..frontend.builtins import BIT_BUILTINS
 from ..frontend.ctype import (
     DOUBLE, INT, LONG, SIZE_T, UINT, ArrayType, CType, EnumType, FloatType, FunctionType,
     IntType, PointerType, RecordType, VoidType, integer_promotion, unqualified_equal,
@@ -24,7 +25,8 @@ from .cfg import (
 from .constants import (
     convert_constant, fold, parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal)
 from .expr import (
-    CLASSIFY_BUILTINS, AddrOf, Binary, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Logical,
+    CLASSIFY_BUILTINS, AddrOf, Binary, BitOp, Cast, Classify, Const, Deref, Expr, FunctionRef,
+    Load, Logical,
     Member, PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, is_null_constant)
 from .spec import Condition, FunctionContract, StubSpec, TestCaseSpec
 
@@ -595,6 +597,8 @@ class _ExprLowerer:
             return self.rvalue(args_nodes[_TRANSPARENT_BUILTINS[name]])
         if name in CLASSIFY_BUILTINS:
             return self.classify(name, args_nodes, node)
+        if name in BIT_BUILTINS and name not in self.unit.functions:
+            return self.bit_builtin(name, args_nodes, node)
         fn = self.unit.functions.get(name)
         if fn is None:
             try:
@@ -629,6 +633,14 @@ class _ExprLowerer:
         if target is None:
             return None
         return Load(target, target.type)
+
+    def bit_builtin(self, name: str, args: list[c_ast.Node], node: c_ast.Node) -> Expr:
+        """A GCC bit builtin (frontend/builtins.py) on its converted operand."""
+        builtin = BIT_BUILTINS[name]
+        if len(args) != 1:
+            raise CtgenError(f"{name} takes one argument", self.loc(node))
+        operand = self.convert(self.rvalue(args[0]), builtin.argument)
+        return BitOp(builtin.operation, operand, builtin.result)
 
     def classify(self, name: str, args: list[c_ast.Node], node: c_ast.Node) -> Expr:
         """A <math.h> classification macro's builtin, on the operand's own type."""
@@ -731,6 +743,10 @@ class _ExprLowerer:
                    node: c_ast.Node) -> None:
         """Assignments giving the object `target` its initial value from `init`."""
         loc = self.loc(node)
+        if isinstance(ctype, ArrayType) and isinstance(init, c_ast.InitList) and \
+                len(init.exprs) == 1 and isinstance(init.exprs[0], c_ast.Constant) and \
+                init.exprs[0].type == "string":
+            init = init.exprs[0]  # `char t[] = {"abc"};`: the braces are optional
         if isinstance(ctype, ArrayType) and isinstance(init, c_ast.Constant) and \
                 init.type == "string":
             data = parse_string_literal(init.value)
@@ -1280,11 +1296,12 @@ class FunctionLowerer(_ExprLowerer):
             self.scopes[-1][node.name] = g
             return
         ctype = self.resolve_type(node.type)
+        assert self.unit.resolver is not None
         if isinstance(ctype, ArrayType) and ctype.count is None and node.init is not None:
-            ctype = ArrayType(ctype.element, self.initializer_count(node.init, ctype))
+            ctype = ArrayType(ctype.element,
+                              self.unit.resolver.initializer_count(node.init, ctype))
         if isinstance(ctype, ArrayType) and ctype.count is None:
             raise self.unsupported("array of unknown size", node)
-        assert self.unit.resolver is not None
         quals = node.quals or []
         var = Variable(
             node.name, ctype, STATIC_LOCAL if "static" in storage else LOCAL, self.loc(node),
@@ -1307,20 +1324,6 @@ class FunctionLowerer(_ExprLowerer):
             self.emit(Init(var, self.loc(node)))
         else:
             self.initialize(VarRef(var, ctype), ctype, node.init, node)
-
-    def initializer_count(self, init: c_ast.Node, ctype: ArrayType) -> int:
-        if isinstance(init, c_ast.Constant) and init.type == "string":
-            return len(parse_string_literal(init.value))
-        if isinstance(init, c_ast.InitList):
-            count, index = 0, 0
-            for item in init.exprs:
-                if isinstance(item, c_ast.NamedInitializer):
-                    assert self.unit.resolver is not None
-                    index = self.unit.resolver.eval_int_constant(item.name[0])
-                index += 1
-                count = max(count, index)
-            return count
-        raise self.unsupported("array initializer", init)
 
     def stmt_Return(self, node: c_ast.Return) -> None:
         value = None

@@ -21,7 +21,7 @@ from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import (
     CFG, Assign, Block, Branch, Call, Check, Edge, Goto, Init, Return, Stmt, Switch, ZeroFill)
 from ..ir.expr import (
-    AddrOf, Binary, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Logical, Member,
+    AddrOf, Binary, BitOp, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Logical, Member,
     PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, describe)
 from ..ir.lower import Program
 from ..ir.spec import Condition, StubSpec
@@ -29,8 +29,8 @@ from . import libc, memory, work
 from .memory import MemObject, cells_of, zero_cells
 from .state import Frame, InputRoot, Pointee, State, StubCallRecord, StubWrite
 from .values import (
-    AggVal, AliasPtr, PtrVal, SymValue, arithmetic, bool_to_int, classify, compare, constant,
-    convert, signed_overflow, truth, unary)
+    AggVal, AliasPtr, PtrVal, SymValue, arithmetic, bit_builtin, bool_to_int, classify, compare,
+    constant, convert, signed_overflow, truth, unary)
 
 
 class PathError(Exception):
@@ -1125,6 +1125,13 @@ class Executor:
             x = self.eval(state, e.operand)
             assert isinstance(x, z3.FPRef)
             return classify(e.name, x, e.results)
+        if isinstance(e, BitOp):
+            x = self.eval(state, e.operand)
+            assert isinstance(x, z3.BitVecRef) and isinstance(e.type, IntType)
+            value, defined = bit_builtin(e.operation, x, e.type)
+            if defined is not None:
+                state.assume(defined)
+            return value
         if isinstance(e, (VarRef, Deref, Member, StringLit)):
             return self.load(state, e)
         raise PathError(f"expression {describe(e)}", unsupported=True)

@@ -20,7 +20,7 @@ import z3
 from ..errors import UnsupportedError
 from ..frontend.ctype import (
     CType, FloatType, IntType, PointerType, RecordType, ArrayType, strip_enum)
-from ..ir.constants import round_to_float32
+from ..frontend.literals import round_to_float32
 
 RNE = z3.RNE()
 RTZ = z3.RTZ()
@@ -320,6 +320,48 @@ def classify(name: str, x: z3.FPRef, results: tuple[int, ...] = ()) -> z3.BitVec
         return z3.If(z3.fpIsNaN(x), nan, z3.If(z3.fpIsInf(x), inf, z3.If(
             z3.fpIsNormal(x), normal, z3.If(z3.fpIsSubnormal(x), subnormal, zero))))
     raise UnsupportedError(f"builtin {name}")
+
+
+def bit_builtin(operation: str, x: z3.BitVecRef, result: IntType
+                ) -> tuple[z3.BitVecRef, z3.BoolRef | None]:
+    """A GCC bit builtin (see frontend/builtins.py) on `x` and the condition for it to be
+    defined (None when it always is): clz and ctz of 0 are undefined."""
+    w = x.size()
+    bits = [z3.Extract(i, i, x) for i in range(w)]  # least significant first
+
+    def count(n: int) -> z3.BitVecRef:
+        return z3.BitVecVal(n, result.bits)
+
+    def first_set(order: list[int]) -> z3.BitVecRef:
+        """How many bits come before the first set one, in `order`; w for none."""
+        value = count(w)
+        for k, i in reversed(list(enumerate(order))):
+            value = z3.If(bits[i] == 1, count(k), value)
+        return value
+
+    if operation == "popcount":
+        return z3.Sum([z3.ZeroExt(result.bits - 1, b) for b in bits]), None
+    if operation == "parity":
+        return z3.ZeroExt(result.bits - 1, z3.simplify(z3.Extract(0, 0, z3.Sum(
+            [z3.ZeroExt(result.bits - 1, b) for b in bits])))), None
+    if operation == "clz":
+        return first_set(list(range(w - 1, -1, -1))), x != 0
+    if operation == "ctz":
+        return first_set(list(range(w))), x != 0
+    if operation == "ffs":
+        return z3.If(x == 0, count(0), first_set(list(range(w))) + 1), None
+    if operation == "clrsb":
+        rest = x ^ (x >> (w - 1))  # arithmetic shift: the sign copied over every bit
+        rest_bits = [z3.Extract(i, i, rest) for i in range(w - 1)]
+        value = count(w - 1)
+        for k, i in reversed(list(enumerate(range(w - 2, -1, -1)))):
+            value = z3.If(rest_bits[i] == 1, count(k), value)
+        return value, None
+    if operation == "bswap":
+        if w == 8:
+            return x, None
+        return z3.Concat(*[z3.Extract(8 * i + 7, 8 * i, x) for i in range(w // 8)]), None
+    raise UnsupportedError(f"builtin {operation}")
 
 
 def input_bits(x: z3.FPRef) -> z3.BitVecRef | None:

@@ -115,6 +115,25 @@ def test_ini_options_reach_preprocessor_and_select(pytester: pytest.Pytester,
     assert _functions(re.findall(r"^(unit\.c::\S+) PASSED", output(result), re.M)) == SELECTED
 
 
+def test_several_defines_on_one_ini_line(pytester: pytest.Pytester) -> None:
+    pytester.makeini('[pytest]\nctgen_defines = BUFLEN=8 SCALE=3 "NOTE=a b"\n'
+                     "ctgen_include_dirs = inc\nctgen_functions = fill scale\n")
+    _write_unit(pytester)
+    result = run_ctgen(pytester, "--ctgen-report", "json:r.json", "unit.c")
+    assert result.ret == 0, output(result)
+    rows = report_rows(pytester.path / "r.json")
+    assert set(rows) == {"fill", "scale"} and rows["scale"]["cases"] == 2
+
+
+def test_a_malformed_define_is_a_usage_error(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nctgen_defines = BUFLEN=8 -DSCALE=3\n")
+    _write_unit(pytester)
+    result = run_ctgen(pytester, "unit.c")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "ctgen_defines: '-DSCALE=3' is not NAME, NAME=VALUE or NAME(ARGS)=VALUE" in \
+        output(result)
+
+
 def test_pyproject_toml_options(pytester: pytest.Pytester) -> None:
     pytester.makepyprojecttoml("""\
 [tool.pytest.ini_options]

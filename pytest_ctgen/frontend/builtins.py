@@ -1,0 +1,64 @@
+"""GCC's bit-manipulation builtins: which exist, the type each takes and returns, and their
+value on constants (for constant expressions). The symbolic semantics, on z3 bit-vectors,
+are in symbolic/values.py (`bit_builtin`); both follow gcc's documentation.
+
+`clz` and `ctz` of 0 are undefined in gcc: a path that calls them with 0 is not one a
+case may take (the constant evaluation refuses it)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .ctype import INT, LLONG, LONG, UINT, ULLONG, ULONG, USHORT, IntType
+
+
+@dataclass(frozen=True)
+class BitBuiltin:
+    """`operation` ("clz", "ctz", "popcount", "parity", "ffs", "clrsb" or "bswap") on an
+    operand converted to `argument`, giving a value of type `result`."""
+
+    operation: str
+    argument: IntType
+    result: IntType
+
+
+def _family(operation: str, kinds: dict[str, IntType]) -> dict[str, BitBuiltin]:
+    return {f"__builtin_{operation}{suffix}": BitBuiltin(operation, argument, INT)
+            for suffix, argument in kinds.items()}
+
+
+_UNSIGNED = {"": UINT, "l": ULONG, "ll": ULLONG}
+_SIGNED = {"": INT, "l": LONG, "ll": LLONG}
+
+BIT_BUILTINS: dict[str, BitBuiltin] = {
+    **_family("clz", _UNSIGNED), **_family("ctz", _UNSIGNED),
+    **_family("popcount", _UNSIGNED), **_family("parity", _UNSIGNED),
+    **_family("ffs", _SIGNED), **_family("clrsb", _SIGNED),
+    "__builtin_bswap16": BitBuiltin("bswap", USHORT, USHORT),
+    "__builtin_bswap32": BitBuiltin("bswap", UINT, UINT),
+    "__builtin_bswap64": BitBuiltin("bswap", ULLONG, ULLONG),
+}
+
+
+def evaluate(builtin: BitBuiltin, value: int) -> int | None:
+    """The builtin's result for the operand `value` (already converted to its argument
+    type), or None where gcc leaves it undefined."""
+    bits = builtin.argument.bits
+    unsigned = value & ((1 << bits) - 1)
+    op = builtin.operation
+    if op == "popcount":
+        return bin(unsigned).count("1")
+    if op == "parity":
+        return bin(unsigned).count("1") & 1
+    if op == "clz":
+        return bits - unsigned.bit_length() if unsigned else None
+    if op == "ctz":
+        return (unsigned & -unsigned).bit_length() - 1 if unsigned else None
+    if op == "ffs":
+        return (unsigned & -unsigned).bit_length() if unsigned else 0
+    if op == "clrsb":
+        sign = unsigned >> (bits - 1)
+        rest = unsigned ^ (((1 << bits) - 1) if sign else 0)
+        return bits - 1 - rest.bit_length()
+    if op == "bswap":
+        return int.from_bytes(unsigned.to_bytes(bits // 8, "little"), "big")
+    raise ValueError(f"not a bit builtin: {op}")

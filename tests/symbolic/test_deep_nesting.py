@@ -1,0 +1,48 @@
+"""C nested as deep as macros nest it never reaches Python's recursion limit: generation
+runs with a deep stack (pipeline.with_deep_stack)."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from pytest_ctgen.options import Options
+from pytest_ctgen.pipeline import FileRun, generate_file, with_deep_stack
+
+
+def _nested(depth: int) -> str:
+    text = "x"
+    for i in range(depth):
+        text = f"({text} + {i % 7})"
+    return text
+
+
+def test_deeply_nested_expressions_are_generated_and_run(tmp_path: Path) -> None:
+    depth = 600  # several frames of parsing and lowering per level: past 1000 frames
+    unit = tmp_path / "nest.c"
+    unit.write_text(f"int nest(int x)\n{{\n    if ({_nested(depth)} == 2000) {{\n"
+                    "        return 1;\n    }\n    return 0;\n}\n")
+    generated = generate_file(unit, "nest.c", Options())
+    (fn,) = generated.cases.functions
+    assert fn.stop_reason == "exhausted", fn.skip_reason
+    run = FileRun(unit, generated, Options(), tmp_path / "builds")
+    for case in fn.cases:
+        assert run.run(fn.name, case.number).passed
+    offset = sum(i % 7 for i in range(depth))
+    assert {c.params[0].value.value for c in fn.cases if c.expected.returns.value == 1} == \
+        {2000 - offset}
+
+
+def test_deep_stack_restores_the_limits_and_passes_errors_on() -> None:
+    limit = sys.getrecursionlimit()
+
+    def recurse(n: int) -> int:
+        return 0 if n == 0 else 1 + recurse(n - 1)
+
+    assert with_deep_stack(lambda: recurse(20_000)) == 20_000
+    assert sys.getrecursionlimit() == limit
+    try:
+        with_deep_stack(lambda: 1 // 0)
+    except ZeroDivisionError:
+        pass
+    else:
+        raise AssertionError("the error was lost")

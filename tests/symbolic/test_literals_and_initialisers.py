@@ -1,0 +1,62 @@
+"""C literals and initialisers as gcc reads them: a float literal is rounded once from its
+decimal value (not through double), and `char t[] = {"abc"};` is the same inside a
+function as at file scope. Every case passes against the compiled code."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytest_ctgen.frontend.literals import float_literal
+from pytest_ctgen.frontend.ctype import DOUBLE, FLOAT, LONGDOUBLE
+from pytest_ctgen.options import Options
+from pytest_ctgen.pipeline import FileRun, generate_file
+
+# Just above the midpoint of 1 and the next float: nearest float 1 + 2^-23, but rounded to
+# double first it becomes the midpoint itself, which ties to even: 1.
+ABOVE_MIDPOINT = "1.0000000596046447753906250001f"
+
+UNIT = r"""
+static const float k = 1.0000000596046447753906250001f;
+static const char top[] = {"top"};
+
+int near_one(float x)
+{
+    char t[] = {"abc"};
+
+    if (x == 1.0000000596046447753906250001f) {
+        return 1;
+    }
+    if (x == k + 1.0f) {
+        return 2;
+    }
+    if (t[1] != 'b' || sizeof t != 4u || sizeof top != 4u) {
+        return 3;
+    }
+    return 4;
+}
+"""
+
+
+def test_float_literal_is_rounded_once() -> None:
+    value, ctype = float_literal(ABOVE_MIDPOINT)
+    assert ctype == FLOAT and value == 1.0 + 2.0 ** -23
+    assert float_literal("0x1.8p1") == (3.0, DOUBLE)
+    assert float_literal("2.5L") == (2.5, LONGDOUBLE)
+    assert float_literal("1e-9")[0] == 1e-9
+
+
+def test_literals_and_braced_strings_match_the_compiled_code(tmp_path: Path) -> None:
+    unit = tmp_path / "lit.c"
+    unit.write_text(UNIT)
+    generated = generate_file(unit, "lit.c", Options())
+    (fn,) = generated.cases.functions
+    assert fn.stop_reason == "exhausted", fn.skip_reason
+    run = FileRun(unit, generated, Options(), tmp_path / "builds")
+    for case in fn.cases:
+        result = run.run(fn.name, case.number)
+        assert result.passed, (case.id, result.message)
+    assert {c.expected.returns.value for c in fn.cases} == {1, 2, 4}
+    inputs = {c.expected.returns.value: c.params[0].value.value for c in fn.cases}
+    assert inputs[1] == 1.0 + 2.0 ** -23
+    # `t` and `top` are what they are on every path: only their 3 is proved unreachable
+    assert [o.label for o in fn.unreachable] == ["true"] * len(fn.unreachable)
+    assert len(fn.unreachable) >= 1
