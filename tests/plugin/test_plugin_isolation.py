@@ -4,7 +4,6 @@ return while the compiled code executes the instruction."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -96,10 +95,8 @@ def test_sigill_fails_only_that_case(ctgen_dir: pytest.Pytester) -> None:
 
 def test_hang_times_out_and_session_continues(ctgen_dir: pytest.Pytester) -> None:
     ctgen_dir.makefile(".c", hang=HANG_UNIT)
-    start = time.monotonic()
     result = run_ctgen(ctgen_dir, "-rA", "--ctgen-case-timeout", "1",
                        "--ctgen-report", "term", "--ctgen-report", "json:r.json", "hang.c")
-    elapsed = time.monotonic() - start
     out = output(result)
     result.assert_outcomes(passed=3, failed=1)
     failed = _failed(out)
@@ -114,8 +111,6 @@ def test_hang_times_out_and_session_continues(ctgen_dir: pytest.Pytester) -> Non
     rows = report_rows(ctgen_dir.path / "r.json")
     assert rows["k"]["branches_covered"] == rows["k"]["branches_total"] == 2
     assert (rows["h"]["passed"], rows["h"]["failed"]) == (1, 1)
-    # killed after ~1 s (+ the runner's margin), not the default 5 s
-    assert elapsed < 60
 
 
 def test_isolate_none_runs_in_process(ctgen_dir: pytest.Pytester) -> None:

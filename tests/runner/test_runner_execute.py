@@ -175,7 +175,6 @@ def test_infinite_loop_times_out(runs: dict[str, CaseRun]) -> None:
     r = runs["spin[case1]"]
     assert r.status == TIMEOUT
     assert r.message == "timed out after 1 s"
-    assert r.duration < 3.5
 
 
 def test_coverage_includes_crashed_and_hung_cases(
