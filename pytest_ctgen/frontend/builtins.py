@@ -1,5 +1,5 @@
-"""GCC's bit-manipulation builtins: which exist, the type each takes and returns, and their
-value on constants (for constant expressions). The symbolic semantics, on z3 bit-vectors,
+"""GCC's bit-manipulation and overflow-checking builtins: which exist, the type each takes
+and returns, and the bit builtins' value on constants (for constant expressions). The symbolic semantics, on z3 bit-vectors,
 are in symbolic/values.py (`bit_builtin`); both follow gcc's documentation.
 
 `clz` and `ctz` of 0 are undefined in gcc: a path that calls them with 0 is not one a
@@ -36,6 +36,15 @@ BIT_BUILTINS: dict[str, BitBuiltin] = {
     "__builtin_bswap16": BitBuiltin("bswap", USHORT, USHORT),
     "__builtin_bswap32": BitBuiltin("bswap", UINT, UINT),
     "__builtin_bswap64": BitBuiltin("bswap", ULLONG, ULLONG),
+}
+
+
+#: `__builtin_add_overflow(a, b, &r)` and its kin: the operator on the mathematical values
+#: of `a` and `b`; `r` gets the result wrapped to its type, and the call is true when the
+#: result does not fit. (`_p` variants only tell, without storing.)
+OVERFLOW_BUILTINS: dict[str, str] = {
+    "__builtin_add_overflow": "+", "__builtin_sub_overflow": "-",
+    "__builtin_mul_overflow": "*",
 }
 
 

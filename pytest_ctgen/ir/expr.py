@@ -167,6 +167,18 @@ class BitOp(Expr):
 
 
 @dataclass(frozen=True, eq=False)
+class OverflowFlag(Expr):
+    """1 when `left op right`, computed on the mathematical values of the operands (each
+    of its own type), does not fit in `target`; else 0 (GCC's `__builtin_*_overflow`)."""
+
+    op: str
+    left: Expr
+    right: Expr
+    target: IntType
+    type: CType
+
+
+@dataclass(frozen=True, eq=False)
 class Logical(Expr):
     """`left && right` or `left || right` as one value (result int 0 or 1); operands are
     truth values. Only in annotation conditions."""
@@ -234,5 +246,7 @@ def describe(e: Expr) -> str:
         return f"{e.name}({describe(e.operand)})"
     if isinstance(e, BitOp):
         return f"__builtin_{e.operation}({describe(e.operand)})"
+    if isinstance(e, OverflowFlag):
+        return f"overflows({describe(e.left)} {e.op} {describe(e.right)}, {e.target.name})"
     return type(e).__name__
 

@@ -14,11 +14,11 @@ from pycparser import c_ast, c_generator
 
 from ..errors import AnnotationError, CtgenError, SourceLocation, UnsupportedError
 from ..frontend.annotations import RESERVED_PREFIX, USER_PREFIX
-from ..frontend.builtins import BIT_BUILTINS
+from ..frontend.builtins import BIT_BUILTINS, OVERFLOW_BUILTINS
 from ..frontend.ctype import (
-    DOUBLE, INT, LONG, SIZE_T, UINT, ArrayType, CType, EnumType, FloatType, FunctionType,
-    IntType, PointerType, RecordType, VoidType, integer_promotion, unqualified_equal,
-    usual_arithmetic_conversion)
+    BOOL, DOUBLE, INT, LONG, SIZE_T, UINT, ArrayType, CType, EnumType, FloatType,
+    FunctionType, IntType, PointerType, RecordType, VoidType, integer_promotion,
+    unqualified_equal, unsigned_of, usual_arithmetic_conversion)
 from ..frontend.unit import GLOBAL, LOCAL, STATIC_LOCAL, Function, Unit, Variable
 from .cfg import (
     CFG, Assign, Block, Branch, Call, Check, Goto, Init, Return, Stmt, Switch, ZeroFill)
@@ -26,7 +26,7 @@ from .constants import (
     convert_constant, fold, parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal)
 from .expr import (
     CLASSIFY_BUILTINS, AddrOf, Binary, BitOp, Cast, Classify, Const, Deref, Expr, FunctionRef,
-    Load, Logical,
+    Load, Logical, OverflowFlag,
     Member, PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, is_null_constant)
 from .spec import Condition, FunctionContract, StubSpec, TestCaseSpec
 
@@ -599,6 +599,8 @@ class _ExprLowerer:
             return self.classify(name, args_nodes, node)
         if name in BIT_BUILTINS and name not in self.unit.functions:
             return self.bit_builtin(name, args_nodes, node)
+        if name in OVERFLOW_BUILTINS and name not in self.unit.functions:
+            return self.overflow_builtin(name, args_nodes, node)
         fn = self.unit.functions.get(name)
         if fn is None:
             try:
@@ -641,6 +643,28 @@ class _ExprLowerer:
             raise CtgenError(f"{name} takes one argument", self.loc(node))
         operand = self.convert(self.rvalue(args[0]), builtin.argument)
         return BitOp(builtin.operation, operand, builtin.result)
+
+    def overflow_builtin(self, name: str, args: list[c_ast.Node], node: c_ast.Node) -> Expr:
+        """`__builtin_add_overflow(a, b, &r)` and kin: whether the mathematical result
+        fits in r's type is taken first (r may be a or b), then r gets it wrapped."""
+        if len(args) != 3:
+            raise CtgenError(f"{name} takes three arguments", self.loc(node))
+        left, right, pointer = (self.rvalue(a) for a in args)
+        target = pointer.type.target if isinstance(pointer.type, PointerType) else None
+        for value in (left, right, target):
+            t = value if value is None or isinstance(value, CType) else value.type
+            if not isinstance(t, IntType) or isinstance(t, EnumType) or t.is_bool:
+                raise CtgenError(f"{name} takes two integers and a pointer to an integer "
+                                 "that is neither _Bool nor an enum", self.loc(node))
+        assert isinstance(target, IntType)
+        op = OVERFLOW_BUILTINS[name]
+        flag = self.temp(BOOL, node)
+        self.emit(Assign(VarRef(flag, BOOL), OverflowFlag(op, left, right, target, BOOL),
+                         self.loc(node)))
+        wide = unsigned_of(target) if target.bits >= 32 else UINT  # wraps, never undefined
+        result = Binary(op, self.convert(left, wide), self.convert(right, wide), wide)
+        self.emit(Assign(Deref(pointer, target), self.convert(result, target), self.loc(node)))
+        return Load(VarRef(flag, BOOL), BOOL)
 
     def classify(self, name: str, args: list[c_ast.Node], node: c_ast.Node) -> Expr:
         """A <math.h> classification macro's builtin, on the operand's own type."""

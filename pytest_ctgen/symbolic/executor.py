@@ -16,13 +16,13 @@ from ..cases import Violation
 from ..errors import UnsupportedError
 from ..frontend.ctype import (
     UCHAR, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
-    VoidType)
+    VoidType, strip_enum)
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import (
     CFG, Assign, Block, Branch, Call, Check, Edge, Goto, Init, Return, Stmt, Switch, ZeroFill)
 from ..ir.expr import (
     AddrOf, Binary, BitOp, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Logical, Member,
-    PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, describe)
+    OverflowFlag, PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, describe)
 from ..ir.lower import Program
 from ..ir.spec import Condition, StubSpec
 from . import libc, memory, work
@@ -30,7 +30,7 @@ from .memory import MemObject, cells_of, zero_cells
 from .state import Frame, InputRoot, Pointee, State, StubCallRecord, StubWrite
 from .values import (
     AggVal, AliasPtr, PtrVal, SymValue, arithmetic, bit_builtin, bool_to_int, classify, compare,
-    constant, convert, signed_overflow, truth, unary)
+    constant, convert, overflows, signed_overflow, truth, unary)
 
 
 class PathError(Exception):
@@ -1125,6 +1125,13 @@ class Executor:
             x = self.eval(state, e.operand)
             assert isinstance(x, z3.FPRef)
             return classify(e.name, x, e.results)
+        if isinstance(e, OverflowFlag):
+            a, b = self.eval(state, e.left), self.eval(state, e.right)
+            left_type, right_type = strip_enum(e.left.type), strip_enum(e.right.type)
+            assert isinstance(a, z3.BitVecRef) and isinstance(b, z3.BitVecRef)
+            assert isinstance(left_type, IntType) and isinstance(right_type, IntType)
+            return bool_to_int(overflows(e.op, a, left_type, b, right_type, e.target),
+                               e.type.bits)
         if isinstance(e, BitOp):
             x = self.eval(state, e.operand)
             assert isinstance(x, z3.BitVecRef) and isinstance(e.type, IntType)

@@ -364,6 +364,22 @@ def bit_builtin(operation: str, x: z3.BitVecRef, result: IntType
     raise UnsupportedError(f"builtin {operation}")
 
 
+def overflows(op: str, a: z3.BitVecRef, a_type: IntType, b: z3.BitVecRef, b_type: IntType,
+              target: IntType) -> z3.BoolRef:
+    """Whether `a op b` on the mathematical values does not fit in `target` (GCC's
+    `__builtin_*_overflow`): computed exactly in a width that holds any product."""
+    width = 2 * max(a.size(), b.size(), target.bits) + 2
+
+    def exact(v: z3.BitVecRef, t: IntType) -> z3.BitVecRef:
+        extend = z3.SignExt if t.signed else z3.ZeroExt
+        return extend(width - v.size(), v)
+
+    x, y = exact(a, a_type), exact(b, b_type)
+    r = {"+": x + y, "-": x - y, "*": x * y}[op]
+    low, high = (target.min_value, target.max_value)
+    return z3.Or(r < z3.BitVecVal(low, width), r > z3.BitVecVal(high, width))
+
+
 def input_bits(x: z3.FPRef) -> z3.BitVecRef | None:
     """The bit-vector an input float is made of (`fpBVToFP(bits)`), or None for any other
     term. Exact where `fpToIEEEBV` is not: a NaN keeps its sign and payload."""

@@ -1,6 +1,7 @@
 """GCC's bit builtins (clz, ctz, popcount, parity, ffs, clrsb in every width, bswap16/32/64)
-are modelled exactly: every case passes against the compiled code, gcov measures every
-outcome, and their constant values agree with gcc's in constant expressions."""
+and overflow builtins (add, sub, mul) are modelled exactly: every case passes against the
+compiled code, gcov measures every outcome, and the bit builtins' constant values agree
+with gcc's in constant expressions."""
 from __future__ import annotations
 
 import subprocess
@@ -173,3 +174,74 @@ def test_constant_values_agree_with_gcc(tmp_path: Path) -> None:
 @pytest.mark.parametrize("name", ["__builtin_clz", "__builtin_ctzll"])
 def test_undefined_at_zero(name: str) -> None:
     assert evaluate(BIT_BUILTINS[name], 0) is None
+
+
+OVERFLOW_UNIT = r"""
+#include <stdint.h>
+#include <stdbool.h>
+
+int32_t sat_add(int32_t a, int32_t b)
+{
+    int32_t r;
+
+    if (__builtin_add_overflow(a, b, &r)) {
+        return a > 0 ? INT32_MAX : INT32_MIN;
+    }
+    return r;
+}
+
+int mul_len(uint32_t n, uint32_t size, uint32_t *out)
+{
+    if (__builtin_mul_overflow(n, size, out)) {
+        return -1;
+    }
+    return *out > 1000u ? 1 : 0;
+}
+
+/* mixed signedness, a narrow result, the flag kept in a variable */
+int narrow(int a, unsigned b)
+{
+    uint8_t r;
+    bool over = __builtin_sub_overflow(a, b, &r);
+
+    if (over) {
+        return 1000 + r;
+    }
+    return r;
+}
+
+/* the result overwrites an operand: the flag is taken first */
+int64_t square(int64_t x)
+{
+    if (__builtin_mul_overflow(x, x, &x)) {
+        return -1;
+    }
+    return x;
+}
+"""
+
+
+def test_overflow_builtins_are_exact(tmp_path: Path) -> None:
+    unit = tmp_path / "ovf.c"
+    unit.write_text(OVERFLOW_UNIT)
+    generated = generate_file(unit, "ovf.c", Options())
+    run = FileRun(unit, generated, Options(), tmp_path / "builds")
+    by_name = {f.name: f for f in generated.cases.functions}
+    assert set(by_name) == {"sat_add", "mul_len", "narrow", "square"}
+    for fn in by_name.values():
+        assert fn.stop_reason == "exhausted", (fn.name, fn.skip_reason, fn.not_reached)
+        assert not fn.not_reached and not fn.unreachable, fn.name
+        for case in fn.cases:
+            result = run.run(fn.name, case.number)
+            assert result.passed, (fn.name, case.id, result.message)
+    coverage = run.coverage()
+    for name in by_name:
+        cov = coverage[name]
+        assert cov.branches_covered == cov.branches_total, (name, cov)
+    saturated = {c.expected.returns.value for c in by_name["sat_add"].cases}
+    assert {2 ** 31 - 1, -2 ** 31} <= saturated
+    for case in by_name["narrow"].cases:
+        a, b = (p.value.value for p in case.params)
+        over = not 0 <= a - (b & 0xFFFFFFFF) <= 255
+        r = (a - b) & 0xFF
+        assert case.expected.returns.value == (1000 + r if over else r)
