@@ -310,13 +310,13 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
             send(Progress(display, fn.name, "started", start))
         failure = program.failures.get(fn.name)
         if failure is not None:
-            result = _skipped(fn, str(failure))
+            result = _skipped(fn, _shown_error(failure, path, display))
         else:
             try:
                 result = generate_function(program, fn.name, search,
                                            lambda file: shown_path(file, path, display))
             except CtgenError as err:
-                result = _skipped(fn, str(err))
+                result = _skipped(fn, _shown_error(err, path, display))
             except Exception as err:  # a defect of ours must not end the session
                 log.exception("generation of %s failed", fn.name)
                 result = _skipped(fn, f"internal error of pytest-ctgen: "
@@ -393,6 +393,16 @@ def stub_prototype(fn: Function) -> StubPrototype:
     if fn.is_library:
         header = os.path.basename((fn.declared_in or (fn.location.file,))[0])
     return StubPrototype(fn.name, fn.prototype, fn.is_library, params, header)
+
+
+def _shown_error(err: CtgenError, path: Path, display: str) -> str:
+    """`err` with its location's file shown as the user reads it (never an absolute path
+    of this machine: the reason is part of the cases)."""
+    loc = err.location
+    if isinstance(loc, SourceLocation):
+        shown = SourceLocation(shown_path(loc.file, path, display), loc.line, loc.column)
+        return f"{shown}: {err.message}"
+    return str(err)
 
 
 def _skipped(fn: Function, reason: str) -> FunctionCases:

@@ -19,6 +19,9 @@ GCC: Final = "gcc"
 #: Standard used when the user's flags name none.
 DEFAULT_STD: Final = "-std=gnu11"
 
+#: What `va_arg(ap, T)` reaches the parser as (see PYCPARSER_DEFINES).
+VA_ARG_MARKER: Final = "__ctgen_va_arg"
+
 #: Keeps GNU extensions of real glibc headers (and common ones in user code) away from
 #: pycparser. Sizes never come from these spellings: the layout probe compiles the real text.
 PYCPARSER_DEFINES: Final[tuple[str, ...]] = (
@@ -39,6 +42,9 @@ PYCPARSER_DEFINES: Final[tuple[str, ...]] = (
     "-D__inline=inline",
     "-D__inline__=inline",
     "-D__builtin_va_list=void*",
+    # va_arg(ap, T) names a type where pycparser wants an expression: a marker call keeps
+    # the file parseable; a function that uses it is skipped with the reason
+    f"-D__builtin_va_arg(ap,T)=(*(T *){VA_ARG_MARKER}(&(ap)))",
     "-D__signed__=signed",
     "-D__signed=signed",
     "-D__volatile__=volatile",

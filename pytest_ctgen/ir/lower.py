@@ -15,6 +15,7 @@ from pycparser import c_ast, c_generator
 from ..errors import AnnotationError, CtgenError, SourceLocation, UnsupportedError
 from ..frontend.annotations import RESERVED_PREFIX, USER_PREFIX
 from ..frontend.builtins import BIT_BUILTINS, OVERFLOW_BUILTINS
+from ..frontend.preprocess import VA_ARG_MARKER
 from ..frontend.ctype import (
     BOOL, DOUBLE, INT, LONG, SIZE_T, UINT, ArrayType, CType, EnumType, FloatType,
     FunctionType, IntType, PointerType, RecordType, VoidType, integer_promotion,
@@ -41,6 +42,9 @@ _TOP_LEVEL_ONLY = frozenset(
 _FUNCTION_NAME_IDS = frozenset({"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"})
 # Builtins whose value is their first argument (hints to the optimizer only).
 _TRANSPARENT_BUILTINS = {"__builtin_expect": 0, "__builtin_expect_with_probability": 0}
+#: What <stdarg.h>'s macros reach the lowering as (va_arg: see frontend/preprocess.py).
+_VARIADIC_BUILTINS = frozenset({"__builtin_va_start", "__builtin_va_end",
+                                "__builtin_va_copy", "__builtin_c23_va_start", VA_ARG_MARKER})
 
 
 @dataclass
@@ -601,6 +605,8 @@ class _ExprLowerer:
             return self.bit_builtin(name, args_nodes, node)
         if name in OVERFLOW_BUILTINS and name not in self.unit.functions:
             return self.overflow_builtin(name, args_nodes, node)
+        if name in _VARIADIC_BUILTINS:
+            raise self.unsupported("variadic arguments (va_start, va_arg)", node)
         fn = self.unit.functions.get(name)
         if fn is None:
             try:

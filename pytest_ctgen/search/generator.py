@@ -21,6 +21,7 @@ from ..cases import (
     STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SKIPPED, STOP_SOLVER, STOP_TIME,
     STOP_UNSUPPORTED, STOP_WORK, Case, Contract, ContractCheck, FunctionCases, Outcome,
     Violation)
+from ..errors import SourceLocation
 from ..frontend.ctype import declaration_of
 from ..ir.cfg import CFG, Block, Edge, Return
 from ..ir.lower import Program
@@ -194,7 +195,10 @@ class Generator:
 
     def skipped(self, err: PathError, seconds: float) -> FunctionCases:
         fn = self.cfg.function
-        where = f"{err.location}: " if err.location else ""
+        loc = err.location
+        if isinstance(loc, SourceLocation):
+            loc = SourceLocation(self.shown(loc.file), loc.line, loc.column)
+        where = f"{loc}: " if loc else ""
         return FunctionCases(fn.name, fn.location.line, fn.prototype, (), STOP_SKIPPED,
                              len(self.order), skip_reason=f"{where}{err}",
                              generation_seconds=seconds)
