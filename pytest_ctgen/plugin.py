@@ -50,7 +50,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     option("max-depth", "string", "bound on loop unwinding along a path (default 64)", type=int)
     option("work", "string", "generation budget per function in millions of solver and "
                              "execution steps, the same on every machine (default 100, "
-                             "about 10 s; 0 for none)", type=float)
+                             "about 10 s; 0 for none)")
     option("timeout", "string", "safety net: seconds after which generation of a function "
                                 "stops (default 60); what it cuts depends on the machine",
            type=float)
@@ -122,6 +122,18 @@ def _defines(lines: list[str]) -> tuple[str, ...]:
     return tuple(defines)
 
 
+def _work_budget(value: Any) -> float:
+    """`--ctgen-work` / `ctgen_work`: a number of units, 0 for no budget."""
+    try:
+        units = float(value)
+    except (TypeError, ValueError):
+        units = -1.0
+    if not units >= 0.0 or units == float("inf"):
+        raise pytest.UsageError(f"--ctgen-work / ctgen_work: {value!r} is not a number of "
+                                "work units (0 or more; 0 for no budget)")
+    return units
+
+
 def _existing_files(config: pytest.Config, ini: str) -> tuple[str, ...]:
     """The files an ini setting lists (relative to the ini file), which must exist."""
     files = []
@@ -146,7 +158,7 @@ def _build_options(config: pytest.Config):
         exclude=_globs(_setting(config, "exclude", None)),
         criterion=str(_setting(config, "criterion", "branch")),
         max_depth=int(_setting(config, "max_depth", 64)),
-        work=float(_setting(config, "work", DEFAULT_WORK_UNITS)),
+        work=_work_budget(_setting(config, "work", DEFAULT_WORK_UNITS)),
         timeout=float(_setting(config, "timeout", 60.0)),
         array_size=int(_setting(config, "array_size", 10)),
         stub_globals=str(_setting(config, "stub_globals", "modifies")),

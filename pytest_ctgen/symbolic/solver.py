@@ -263,9 +263,9 @@ class Solver:
                          constraints: list[z3.BoolRef]) -> z3.ModelRef | None:
         """A model of `constraints` and a maximal set of wishes, taken in tier order: a
         tier whole when it can be, else its halves, recursively (a wish the last model
-        already meets costs no query). None when no wish can be kept. On paths with wide
-        multiplications this is several times quicker than z3's MaxSAT, and it keeps an
-        earlier tier's wishes first by construction."""
+        already meets costs no query). None when the path itself has no model within the
+        steps. On paths with wide multiplications this is several times quicker than z3's
+        MaxSAT, and it keeps an earlier tier's wishes first by construction."""
         kept: list[z3.BoolRef] = []
         model: z3.ModelRef | None = None
         for tier in tiers:

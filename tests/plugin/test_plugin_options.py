@@ -225,6 +225,15 @@ def test_work_budget_bounds_generation_the_same_way_every_time(
     assert report_rows(ctgen_dir.path / "full.json")["wide"]["cases"] == 61
 
 
+@pytest.mark.parametrize("value", ["-1", "lots", "nan"])
+def test_a_bad_work_budget_is_a_usage_error(ctgen_dir: pytest.Pytester, value: str) -> None:
+    ctgen_dir.makefile(".c", wide=WIDE)
+    result = run_ctgen(ctgen_dir, "--ctgen-work", value, "wide.c")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert f"--ctgen-work / ctgen_work: {value!r} is not a number of work units" in \
+        output(result)
+
+
 def test_time_budget_that_stops_generation_is_reported_as_not_reproducible(
         ctgen_dir: pytest.Pytester) -> None:
     ctgen_dir.makefile(".c", wide=WIDE)
