@@ -1,5 +1,5 @@
-"""GCC's bit-manipulation and overflow-checking builtins: which exist, the type each takes
-and returns, and the bit builtins' value on constants (for constant expressions). The symbolic semantics, on z3 bit-vectors,
+"""GCC's bit-manipulation, overflow-checking and atomic builtins: which exist, the type each
+takes and returns, and the bit builtins' value on constants (for constant expressions). The symbolic semantics, on z3 bit-vectors,
 are in symbolic/values.py (`bit_builtin`); both follow gcc's documentation.
 
 `clz` and `ctz` of 0 are undefined in gcc: a path that calls them with 0 is not one a
@@ -45,6 +45,39 @@ BIT_BUILTINS: dict[str, BitBuiltin] = {
 OVERFLOW_BUILTINS: dict[str, str] = {
     "__builtin_add_overflow": "+", "__builtin_sub_overflow": "-",
     "__builtin_mul_overflow": "*",
+}
+
+
+#: GCC's `__atomic_*` and legacy `__sync_*` builtins on integers, as a unit test runs them
+#: (one thread: the memory orders change nothing): name -> (kind, operator). Kinds:
+#: load, store, exchange, fetch (returns the old value), update (returns the new one),
+#: compare_exchange (`__atomic_compare_exchange_n`), bool_cas and value_cas (`__sync_`),
+#: release (stores 0), fence (nothing).
+ATOMIC_BUILTINS: dict[str, tuple[str, str]] = {
+    "__atomic_load_n": ("load", ""), "__atomic_store_n": ("store", ""),
+    "__atomic_exchange_n": ("exchange", ""),
+    "__atomic_compare_exchange_n": ("compare_exchange", ""),
+    "__atomic_thread_fence": ("fence", ""), "__atomic_signal_fence": ("fence", ""),
+    "__sync_synchronize": ("fence", ""),
+    "__sync_bool_compare_and_swap": ("bool_cas", ""),
+    "__sync_val_compare_and_swap": ("value_cas", ""),
+    "__sync_lock_test_and_set": ("exchange", ""), "__sync_lock_release": ("release", ""),
+    **{f"__atomic_fetch_{name}": ("fetch", op) for name, op in
+       (("add", "+"), ("sub", "-"), ("and", "&"), ("or", "|"), ("xor", "^"), ("nand", "~&"))},
+    **{f"__atomic_{name}_fetch": ("update", op) for name, op in
+       (("add", "+"), ("sub", "-"), ("and", "&"), ("or", "|"), ("xor", "^"), ("nand", "~&"))},
+    **{f"__sync_fetch_and_{name}": ("fetch", op) for name, op in
+       (("add", "+"), ("sub", "-"), ("and", "&"), ("or", "|"), ("xor", "^"), ("nand", "~&"))},
+    **{f"__sync_{name}_and_fetch": ("update", op) for name, op in
+       (("add", "+"), ("sub", "-"), ("and", "&"), ("or", "|"), ("xor", "^"), ("nand", "~&"))},
+}
+
+#: The operands each kind takes besides memory orders (and `weak`), which are evaluated
+#: for their effects only; how many arguments the `__atomic_` and `__sync_` forms have.
+ATOMIC_ARITY: dict[str, tuple[int, int]] = {
+    "load": (2, 1), "store": (3, 2), "exchange": (3, 2), "fetch": (3, 2), "update": (3, 2),
+    "compare_exchange": (6, 0), "bool_cas": (0, 3), "value_cas": (0, 3), "release": (0, 1),
+    "fence": (1, 0),
 }
 
 

@@ -191,8 +191,9 @@ class Logical(Expr):
 
 @dataclass(frozen=True, eq=False)
 class Select(Expr):
-    """`condition ? then : otherwise` as one value; `condition` is a truth value and both
-    arms have `type`. Only in annotation conditions."""
+    """`condition ? then : otherwise` as one value, no branch of its own; `condition` is a
+    truth value and both arms have `type`. In annotation conditions and atomic
+    compare-and-swap builtins."""
 
     condition: Expr
     then: Expr

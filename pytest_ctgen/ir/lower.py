@@ -14,7 +14,7 @@ from pycparser import c_ast, c_generator
 
 from ..errors import AnnotationError, CtgenError, SourceLocation, UnsupportedError
 from ..frontend.annotations import RESERVED_PREFIX, USER_PREFIX
-from ..frontend.builtins import BIT_BUILTINS, OVERFLOW_BUILTINS
+from ..frontend.builtins import ATOMIC_ARITY, ATOMIC_BUILTINS, BIT_BUILTINS, OVERFLOW_BUILTINS
 from ..frontend.preprocess import VA_ARG_MARKER
 from ..frontend.ctype import (
     BOOL, DOUBLE, INT, LONG, SIZE_T, UINT, ArrayType, CType, EnumType, FloatType,
@@ -605,6 +605,8 @@ class _ExprLowerer:
             return self.bit_builtin(name, args_nodes, node)
         if name in OVERFLOW_BUILTINS and name not in self.unit.functions:
             return self.overflow_builtin(name, args_nodes, node)
+        if name in ATOMIC_BUILTINS and name not in self.unit.functions:
+            return self.atomic_builtin(name, args_nodes, node)
         if name in _VARIADIC_BUILTINS:
             raise self.unsupported("variadic arguments (va_start, va_arg)", node)
         fn = self.unit.functions.get(name)
@@ -671,6 +673,77 @@ class _ExprLowerer:
         result = Binary(op, self.convert(left, wide), self.convert(right, wide), wide)
         self.emit(Assign(Deref(pointer, target), self.convert(result, target), self.loc(node)))
         return Load(VarRef(flag, BOOL), BOOL)
+
+    def atomic_builtin(self, name: str, args: list[c_ast.Node], node: c_ast.Node
+                       ) -> Expr | None:
+        """An `__atomic_*` or `__sync_*` builtin on an integer object, as one thread runs
+        it: the old value is read once, the new one written once; arithmetic wraps."""
+        kind, op = ATOMIC_BUILTINS[name]
+        arity = ATOMIC_ARITY[kind][0 if name.startswith("__atomic") else 1]
+        if len(args) != arity:
+            raise CtgenError(f"{name} takes {arity} arguments", self.loc(node))
+        if kind == "fence":
+            for a in args:
+                self.effect(a)
+            return None
+        loc = self.loc(node)
+        pointer = self.rvalue(args[0])
+        target = pointer.type.target if isinstance(pointer.type, PointerType) else None
+        if not isinstance(target, IntType) or isinstance(target, EnumType) or target.is_bool:
+            raise self.unsupported(f"{name} on an object that is not an integer", node)
+        where = self.temp(pointer.type, node)
+        self.emit(Assign(VarRef(where, pointer.type), pointer, loc))
+        obj = Deref(Load(VarRef(where, pointer.type), pointer.type), target)
+        # the arguments first, then the object is read once
+        values = 0 if kind in ("load", "release") else 1 if kind != "bool_cas" and \
+            kind != "value_cas" else 2
+        expected: Expr | None = None
+        if kind == "compare_exchange":  # (p, &expected, desired, weak, order, order)
+            expected_at = self.rvalue(args[1])
+            place = self.temp(expected_at.type, node)
+            self.emit(Assign(VarRef(place, expected_at.type), expected_at, loc))
+            expected = Deref(Load(VarRef(place, expected_at.type), expected_at.type), target)
+            operands = [self.convert(self.rvalue(args[2]), target)]
+            rest = args[3:]
+        else:
+            operands = [self.convert(self.rvalue(a), target) for a in args[1:1 + values]]
+            rest = args[1 + values:]
+        for a in rest:
+            self.effect(a)  # memory orders, `weak`
+        old = self.temp(target, node)
+        self.emit(Assign(VarRef(old, target), Load(obj, target), loc))
+        old_value = Load(VarRef(old, target), target)
+        if kind == "load":
+            return old_value
+        if kind == "release":
+            self.emit(Assign(obj, Const(target, 0), loc))
+            return None
+        if kind in ("store", "exchange"):
+            self.emit(Assign(obj, operands[0], loc))
+            return old_value if kind == "exchange" else None
+        if kind in ("fetch", "update"):
+            wide = unsigned_of(target) if target.bits >= 32 else UINT  # wraps
+            a, b = self.convert(old_value, wide), self.convert(operands[0], wide)
+            if op == "~&":
+                result: Expr = Unary("~", Binary("&", a, b, wide), wide)
+            else:
+                result = Binary(op, a, b, wide)
+            new = self.temp(target, node)
+            self.emit(Assign(VarRef(new, target), self.convert(result, target), loc))
+            self.emit(Assign(obj, Load(VarRef(new, target), target), loc))
+            return old_value if kind == "fetch" else Load(VarRef(new, target), target)
+        if expected is not None:
+            operands = [Load(expected, target), operands[0]]
+        equal = self.temp(INT, node)
+        self.emit(Assign(VarRef(equal, INT), Binary("==", old_value, operands[0], INT), loc))
+        same = Load(VarRef(equal, INT), INT)
+        self.emit(Assign(obj, Select(same, operands[1], old_value, target), loc))
+        if expected is not None:  # a failed exchange tells what the object held
+            self.emit(Assign(expected, Select(same, Load(expected, target), old_value, target),
+                             loc))
+        if kind == "value_cas":
+            return old_value
+        return self.convert(same, BOOL)
 
     def classify(self, name: str, args: list[c_ast.Node], node: c_ast.Node) -> Expr:
         """A <math.h> classification macro's builtin, on the operand's own type."""

@@ -1078,7 +1078,9 @@ class Executor:
             c = truth(e.condition.type, self.eval(state, e.condition))
             a = self.guarded(state, c, e.then)
             b = self.guarded(state, z3.Not(c), e.otherwise)
-            if not (isinstance(a, (z3.BitVecRef, z3.FPRef)) and type(a) is type(b)):
+            same_sort = (isinstance(a, z3.BitVecRef) and isinstance(b, z3.BitVecRef)) or \
+                (isinstance(a, z3.FPRef) and isinstance(b, z3.FPRef))
+            if not same_sort:
                 raise PathError(f"?: of non-arithmetic values: {describe(e)}",
                                 unsupported=True)
             return z3.If(c, a, b)

@@ -1,7 +1,7 @@
 """GCC's bit builtins (clz, ctz, popcount, parity, ffs, clrsb in every width, bswap16/32/64)
-and overflow builtins (add, sub, mul) are modelled exactly: every case passes against the
-compiled code, gcov measures every outcome, and the bit builtins' constant values agree
-with gcc's in constant expressions."""
+the overflow builtins (add, sub, mul) and the `__atomic_*`/`__sync_*` builtins are modelled
+exactly: every case passes against the compiled code, gcov measures every outcome, and the
+bit builtins' constant values agree with gcc's in constant expressions."""
 from __future__ import annotations
 
 import subprocess
@@ -245,3 +245,93 @@ def test_overflow_builtins_are_exact(tmp_path: Path) -> None:
         over = not 0 <= a - (b & 0xFFFFFFFF) <= 255
         r = (a - b) & 0xFF
         assert case.expected.returns.value == (1000 + r if over else r)
+
+
+ATOMIC_UNIT = r"""
+#include <stdint.h>
+#include <stdbool.h>
+
+static volatile uint32_t head;
+static uint32_t counter;
+int16_t level;
+uint8_t flags;
+
+uint32_t take(uint32_t n)
+{
+    uint32_t h = __atomic_load_n(&head, __ATOMIC_ACQUIRE);
+
+    if (h >= n) {
+        __atomic_store_n(&head, h - n, __ATOMIC_RELEASE);
+        return n;
+    }
+    return __atomic_exchange_n(&head, 0u, __ATOMIC_SEQ_CST);
+}
+
+uint32_t bump(uint32_t by)
+{
+    uint32_t before = __atomic_fetch_add(&counter, by, __ATOMIC_RELAXED);
+
+    if (before > 0xFFFFFFF0u) {
+        return 1u;
+    }
+    if (__atomic_sub_fetch(&counter, 1u, __ATOMIC_RELAXED) == 5u) {
+        return 2u;
+    }
+    return __sync_fetch_and_or(&counter, 0x100u) & 3u;
+}
+
+int try_set(int16_t want)
+{
+    int16_t expected = 7;
+
+    if (__atomic_compare_exchange_n(&level, &expected, want, false,
+                                    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+        return 1;
+    }
+    if (expected < 0) {
+        return 2;
+    }
+    /* expected now holds what level held: this swap cannot fail */
+    if (__sync_bool_compare_and_swap(&level, expected, (int16_t)(want + 1))) {
+        __sync_synchronize();
+        return 3;
+    }
+    return __sync_val_compare_and_swap(&level, 9, 10);
+}
+
+int nand_it(uint8_t m)
+{
+    uint8_t was = __atomic_fetch_nand(&flags, m, __ATOMIC_RELAXED);
+
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+    if (flags == 0xFFu) {
+        return was;
+    }
+    __sync_lock_release(&flags);
+    return __sync_lock_test_and_set(&flags, 1) + 100;
+}
+"""
+
+
+def test_atomic_builtins_are_exact(tmp_path: Path) -> None:
+    unit = tmp_path / "atom.c"
+    unit.write_text(ATOMIC_UNIT)
+    generated = generate_file(unit, "atom.c", Options())
+    run = FileRun(unit, generated, Options(), tmp_path / "builds")
+    by_name = {f.name: f for f in generated.cases.functions}
+    assert set(by_name) == {"take", "bump", "try_set", "nand_it"}
+    for fn in by_name.values():
+        assert fn.stop_reason == "exhausted", (fn.name, fn.skip_reason, fn.not_reached)
+        for case in fn.cases:
+            result = run.run(fn.name, case.number)
+            assert result.passed, (fn.name, case.id, result.message)
+    coverage = run.coverage()
+    for name in ("take", "bump", "nand_it"):
+        assert not by_name[name].unreachable, name
+        cov = coverage[name]
+        assert cov.branches_covered == cov.branches_total, (name, cov)
+    # the second swap is given what the first one found: its false outcome is dead
+    line = ATOMIC_UNIT.splitlines().index(
+        "    if (__sync_bool_compare_and_swap(&level, expected, (int16_t)(want + 1))) {") + 1
+    assert [(o.line, o.label) for o in by_name["try_set"].unreachable] == [(line, "false")]
+    assert {c.expected.returns.value for c in by_name["try_set"].cases} == {1, 2, 3}
