@@ -605,6 +605,10 @@ class _ExprLowerer:
             return self.bit_builtin(name, args_nodes, node)
         if name in OVERFLOW_BUILTINS and name not in self.unit.functions:
             return self.overflow_builtin(name, args_nodes, node)
+        if name == "__builtin_constant_p" and name not in self.unit.functions:
+            if len(args_nodes) != 1:
+                raise CtgenError(f"{name} takes one argument", self.loc(node))
+            return Const(INT, 1 if self.is_constant(args_nodes[0]) else 0)
         if name in ATOMIC_BUILTINS and name not in self.unit.functions:
             return self.atomic_builtin(name, args_nodes, node)
         if name in _VARIADIC_BUILTINS:
@@ -643,6 +647,28 @@ class _ExprLowerer:
         if target is None:
             return None
         return Load(target, target.type)
+
+    def is_constant(self, node: c_ast.Node) -> bool:
+        """`__builtin_constant_p` as gcc answers it at -O0: true for a constant expression
+        of C (a literal, enumerators, sizeof, a string, a constant cast to a pointer), false
+        for anything that reads an object, even a const one. The operand is not evaluated."""
+        while isinstance(node, c_ast.Cast):
+            node = node.expr
+        if isinstance(node, c_ast.Constant):
+            return True
+        if isinstance(node, c_ast.ID):
+            try:
+                target = _ExprLowerer.lookup(self, node.name, node)
+            except CtgenError:
+                return False
+            if isinstance(target, Variable):
+                return False  # an object, even a const one (or a local shadowing an enumerator)
+        assert self.unit.resolver is not None
+        try:
+            self.unit.resolver.constant(node)
+        except CtgenError:
+            return False
+        return True
 
     def bit_builtin(self, name: str, args: list[c_ast.Node], node: c_ast.Node) -> Expr:
         """A GCC bit builtin (frontend/builtins.py) on its converted operand."""

@@ -335,3 +335,34 @@ def test_atomic_builtins_are_exact(tmp_path: Path) -> None:
         "    if (__sync_bool_compare_and_swap(&level, expected, (int16_t)(want + 1))) {") + 1
     assert [(o.line, o.label) for o in by_name["try_set"].unreachable] == [(line, "false")]
     assert {c.expected.returns.value for c in by_name["try_set"].cases} == {1, 2, 3}
+
+
+CONSTANT_P_UNIT = r"""
+static const int K = 4;
+enum { E = 3 };
+
+/* gcc -O0: constant expressions of C are constants, objects are not, even const ones */
+int classify_constants(int x)
+{
+    const int c = 7;
+    int r = __builtin_constant_p(5) * 1 + __builtin_constant_p(x) * 2 +
+            __builtin_constant_p(c) * 4 + __builtin_constant_p(K) * 8 +
+            __builtin_constant_p(E + 1) * 16 + __builtin_constant_p(sizeof(int)) * 32 +
+            __builtin_constant_p("abc") * 64 + __builtin_constant_p(3.5) * 128 +
+            __builtin_constant_p((char *)0) * 256 + __builtin_constant_p(x + 1) * 512;
+
+    return x > 3 ? r : -r;
+}
+"""
+
+
+def test_constant_p_answers_as_gcc_at_O0(tmp_path: Path) -> None:
+    unit = tmp_path / "cp.c"
+    unit.write_text(CONSTANT_P_UNIT)
+    generated = generate_file(unit, "cp.c", Options())
+    (fn,) = generated.cases.functions
+    assert fn.stop_reason == "exhausted", fn.skip_reason
+    run = FileRun(unit, generated, Options(), tmp_path / "builds")
+    for case in fn.cases:
+        assert run.run(fn.name, case.number).passed, case.id
+    assert {c.expected.returns.value for c in fn.cases} == {497, -497}
