@@ -81,6 +81,13 @@ ATOMIC_ARITY: dict[str, tuple[int, int]] = {
 }
 
 
+#: `__builtin_NAME` of these is the C library's NAME, which gcc expands inline or calls:
+#: the same function to the generator (modelled or stubbed as NAME is).
+LIBRARY_BUILTINS: frozenset[str] = frozenset({
+    "memcpy", "memmove", "memset", "memcmp", "strlen", "strcmp", "strncmp", "strchr",
+    "strcpy", "strncpy", "fabs", "fabsf", "abs", "labs", "llabs"})
+
+
 def evaluate(builtin: BitBuiltin, value: int) -> int | None:
     """The builtin's result for the operand `value` (already converted to its argument
     type), or None where gcc leaves it undefined."""

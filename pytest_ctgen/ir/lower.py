@@ -14,7 +14,8 @@ from pycparser import c_ast, c_generator
 
 from ..errors import AnnotationError, CtgenError, SourceLocation, UnsupportedError
 from ..frontend.annotations import RESERVED_PREFIX, USER_PREFIX
-from ..frontend.builtins import ATOMIC_ARITY, ATOMIC_BUILTINS, BIT_BUILTINS, OVERFLOW_BUILTINS
+from ..frontend.builtins import (
+    ATOMIC_ARITY, ATOMIC_BUILTINS, BIT_BUILTINS, LIBRARY_BUILTINS, OVERFLOW_BUILTINS)
 from ..frontend.preprocess import VA_ARG_MARKER
 from ..frontend.ctype import (
     BOOL, DOUBLE, INT, LONG, SIZE_T, UINT, ArrayType, CType, EnumType, FloatType,
@@ -605,6 +606,10 @@ class _ExprLowerer:
             return self.bit_builtin(name, args_nodes, node)
         if name in OVERFLOW_BUILTINS and name not in self.unit.functions:
             return self.overflow_builtin(name, args_nodes, node)
+        plain = name.removeprefix("__builtin_")
+        if plain != name and plain in LIBRARY_BUILTINS and name not in self.unit.functions \
+                and plain in self.unit.functions:
+            name = plain  # __builtin_memcpy is memcpy, as declared by <string.h>
         if name == "__builtin_constant_p" and name not in self.unit.functions:
             if len(args_nodes) != 1:
                 raise CtgenError(f"{name} takes one argument", self.loc(node))

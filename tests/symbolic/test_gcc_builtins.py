@@ -366,3 +366,35 @@ def test_constant_p_answers_as_gcc_at_O0(tmp_path: Path) -> None:
     for case in fn.cases:
         assert run.run(fn.name, case.number).passed, case.id
     assert {c.expected.returns.value for c in fn.cases} == {497, -497}
+
+
+LIBRARY_UNIT = r"""
+#include <string.h>
+#include <stdint.h>
+
+int frame(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if (n > 8u) {
+        return -1;
+    }
+    __builtin_memcpy(dst, src, n);
+    __builtin_memset(dst + n, 0, 8u - n);
+    if (__builtin_memcmp(dst, "AB", 2) == 0) {
+        return 1;
+    }
+    return (int)__builtin_strlen("xyz");
+}
+"""
+
+
+def test_library_builtins_are_the_modelled_functions(tmp_path: Path) -> None:
+    unit = tmp_path / "lb.c"
+    unit.write_text(LIBRARY_UNIT)
+    generated = generate_file(unit, "lb.c", Options())
+    (fn,) = generated.cases.functions
+    assert fn.stop_reason == "exhausted", fn.skip_reason
+    assert not generated.cases.stubs  # modelled, not stubbed
+    run = FileRun(unit, generated, Options(), tmp_path / "builds")
+    for case in fn.cases:
+        assert run.run(fn.name, case.number).passed, case.id
+    assert {c.expected.returns.value for c in fn.cases} == {-1, 1, 3}
