@@ -134,6 +134,11 @@ class Solver:
         result, model, spent = answer
         self.meter.charge(spent)
         if model is not None:
+            if not all(self.holds(model, c) for c in constraints):
+                # an operation SMT-LIB leaves unspecified (e.g. fp.to_sbv out of range)
+                # that the two solvers read differently: z3, which evaluates the cases,
+                # decides
+                return None
             self._remember(model)
         return result, model
 
