@@ -120,7 +120,8 @@ def main(argv: list[str] | None = None) -> int:
     doc: dict[str, Any] = {
         "started": time.strftime("%Y-%m-%d %H:%M:%S"),
         "command": " ".join(["python -m bench", *map(str, args.paths), "--out", str(args.out)]),
-        "settings": {"work": args.work, "timeout": args.timeout, "min_fuzz_seconds": args.min_fuzz_seconds,
+        "settings": {"work": args.work, "timeout": args.timeout,
+                     "min_fuzz_seconds": args.min_fuzz_seconds,
                      "fuzz_seconds": args.fuzz_seconds, "fuzz_flags": args.fuzz_flag,
                      "clang": clang if fuzz_ok else None,
                      "libfuzzer_flags": list(fuzz.LIBFUZZER_FLAGS)},

@@ -3,6 +3,7 @@ a source location so the user sees `file:line:col`, never a traceback."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 
 @dataclass(frozen=True, order=True)
@@ -17,6 +18,11 @@ class SourceLocation:
         if self.column:
             return f"{self.file}:{self.line}:{self.column}"
         return f"{self.file}:{self.line}"
+
+    def shown(self, show: Callable[[str], str]) -> "SourceLocation":
+        """This location with its file as `show` presents it (relative to the unit the
+        user named: never an absolute path of this machine in a result)."""
+        return SourceLocation(show(self.file), self.line, self.column)
 
 
 class CtgenError(Exception):

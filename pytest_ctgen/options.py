@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .compile_db import CompileDatabase
-from .symbolic.work import DEFAULT_WORK_UNITS
+from .symbolic.work import DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS
 
 
 @dataclass(frozen=True)
@@ -22,7 +22,7 @@ class Options:
     criterion: str = "branch"
     max_depth: int = 64
     work: float = DEFAULT_WORK_UNITS  # per function, in millions of steps (symbolic/work.py)
-    timeout: float = 60.0  # per function, a safety net: what it cuts depends on the machine
+    timeout: float = DEFAULT_TIME_BUDGET  # per function, a safety net (symbolic/work.py)
     array_size: int = 10
     stub_globals: str = "modifies"  # which globals stubs may write: "modifies" or "all"
     # C files analysed with every unit: specifications of external functions (never

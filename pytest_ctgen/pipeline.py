@@ -398,9 +398,8 @@ def stub_prototype(fn: Function) -> StubPrototype:
 def _shown_error(err: CtgenError, path: Path, display: str) -> str:
     """`err` with its location's file shown as the user reads it (never an absolute path
     of this machine: the reason is part of the cases)."""
-    loc = err.location
-    if isinstance(loc, SourceLocation):
-        shown = SourceLocation(shown_path(loc.file, path, display), loc.line, loc.column)
+    if isinstance(err.location, SourceLocation):
+        shown = err.location.shown(lambda file: shown_path(file, path, display))
         return f"{shown}: {err.message}"
     return str(err)
 

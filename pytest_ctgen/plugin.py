@@ -146,7 +146,7 @@ def _existing_files(config: pytest.Config, ini: str) -> tuple[str, ...]:
 
 def _build_options(config: pytest.Config):
     from .options import Options
-    from .symbolic.work import DEFAULT_WORK_UNITS
+    from .symbolic.work import DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS
 
     cflags = _setting(config, "cflags", "")
     return Options(
@@ -159,7 +159,7 @@ def _build_options(config: pytest.Config):
         criterion=str(_setting(config, "criterion", "branch")),
         max_depth=int(_setting(config, "max_depth", 64)),
         work=_work_budget(_setting(config, "work", DEFAULT_WORK_UNITS)),
-        timeout=float(_setting(config, "timeout", 60.0)),
+        timeout=float(_setting(config, "timeout", DEFAULT_TIME_BUDGET)),
         array_size=int(_setting(config, "array_size", 10)),
         stub_globals=str(_setting(config, "stub_globals", "modifies")),
         stub_specs=_existing_files(config, "ctgen_stub_specs"),

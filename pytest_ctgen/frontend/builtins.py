@@ -1,6 +1,7 @@
 """GCC's bit-manipulation, overflow-checking and atomic builtins: which exist, the type each
-takes and returns, and the bit builtins' value on constants (for constant expressions). The symbolic semantics, on z3 bit-vectors,
-are in symbolic/values.py (`bit_builtin`); both follow gcc's documentation.
+takes and returns, and the bit builtins' value on constants (for constant expressions).
+Their symbolic semantics are in symbolic/values.py (`bit_builtin`, `overflows`) and
+ir/lower.py (the atomic ones); all follow gcc's documentation.
 
 `clz` and `ctz` of 0 are undefined in gcc: a path that calls them with 0 is not one a
 case may take (the constant evaluation refuses it)."""
@@ -53,6 +54,8 @@ OVERFLOW_BUILTINS: dict[str, str] = {
 #: load, store, exchange, fetch (returns the old value), update (returns the new one),
 #: compare_exchange (`__atomic_compare_exchange_n`), bool_cas and value_cas (`__sync_`),
 #: release (stores 0), fence (nothing).
+_ATOMIC_OPERATORS = (("add", "+"), ("sub", "-"), ("and", "&"), ("or", "|"), ("xor", "^"),
+                     ("nand", "~&"))
 ATOMIC_BUILTINS: dict[str, tuple[str, str]] = {
     "__atomic_load_n": ("load", ""), "__atomic_store_n": ("store", ""),
     "__atomic_exchange_n": ("exchange", ""),
@@ -62,22 +65,32 @@ ATOMIC_BUILTINS: dict[str, tuple[str, str]] = {
     "__sync_bool_compare_and_swap": ("bool_cas", ""),
     "__sync_val_compare_and_swap": ("value_cas", ""),
     "__sync_lock_test_and_set": ("exchange", ""), "__sync_lock_release": ("release", ""),
-    **{f"__atomic_fetch_{name}": ("fetch", op) for name, op in
-       (("add", "+"), ("sub", "-"), ("and", "&"), ("or", "|"), ("xor", "^"), ("nand", "~&"))},
-    **{f"__atomic_{name}_fetch": ("update", op) for name, op in
-       (("add", "+"), ("sub", "-"), ("and", "&"), ("or", "|"), ("xor", "^"), ("nand", "~&"))},
-    **{f"__sync_fetch_and_{name}": ("fetch", op) for name, op in
-       (("add", "+"), ("sub", "-"), ("and", "&"), ("or", "|"), ("xor", "^"), ("nand", "~&"))},
-    **{f"__sync_{name}_and_fetch": ("update", op) for name, op in
-       (("add", "+"), ("sub", "-"), ("and", "&"), ("or", "|"), ("xor", "^"), ("nand", "~&"))},
+    **{name.format(op_name): (kind, op) for op_name, op in _ATOMIC_OPERATORS
+       for name, kind in (("__atomic_fetch_{}", "fetch"), ("__atomic_{}_fetch", "update"),
+                          ("__sync_fetch_and_{}", "fetch"),
+                          ("__sync_{}_and_fetch", "update"))},
 }
 
-#: The operands each kind takes besides memory orders (and `weak`), which are evaluated
-#: for their effects only; how many arguments the `__atomic_` and `__sync_` forms have.
-ATOMIC_ARITY: dict[str, tuple[int, int]] = {
-    "load": (2, 1), "store": (3, 2), "exchange": (3, 2), "fetch": (3, 2), "update": (3, 2),
-    "compare_exchange": (6, 0), "bool_cas": (0, 3), "value_cas": (0, 3), "release": (0, 1),
-    "fence": (1, 0),
+
+@dataclass(frozen=True)
+class AtomicShape:
+    """The arguments of an atomic builtin of one kind: `values` operands after the object's
+    pointer (for compare_exchange: the expected value's pointer and the desired value), the
+    rest memory orders (and `weak`); `atomic_arity` and `sync_arity` are the argument
+    counts of the `__atomic_` and the `__sync_` form."""
+
+    values: int
+    atomic_arity: int
+    sync_arity: int
+
+
+ATOMIC_SHAPES: dict[str, AtomicShape] = {
+    "load": AtomicShape(0, 2, 1), "release": AtomicShape(0, 0, 1),
+    "store": AtomicShape(1, 3, 2), "exchange": AtomicShape(1, 3, 2),
+    "fetch": AtomicShape(1, 3, 2), "update": AtomicShape(1, 3, 2),
+    "compare_exchange": AtomicShape(2, 6, 0),
+    "bool_cas": AtomicShape(2, 0, 3), "value_cas": AtomicShape(2, 0, 3),
+    "fence": AtomicShape(0, 1, 0),
 }
 
 

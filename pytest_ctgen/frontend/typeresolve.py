@@ -17,7 +17,6 @@ from pycparser import c_ast, c_generator
 from ..errors import SourceLocation, UnsupportedError
 from .builtins import BIT_BUILTINS
 from .builtins import evaluate as evaluate_builtin
-from .literals import float_literal
 from .ctype import (
     BOOL, CHAR, DOUBLE, FLOAT, INT, INT128, LLONG, LONG, LONGDOUBLE, PTRDIFF_T, SCHAR, SHORT,
     SIZE_T, UCHAR, UINT, UINT128, ULLONG, ULONG, USHORT, VOID, ArrayType, CType, EnumType,
@@ -25,6 +24,7 @@ from .ctype import (
     usual_arithmetic_conversion,
 )
 from .layout import Member, ProbedRecord, ProbeRequest, apply_probed, layout_differs, sysv_layout
+from .literals import float_literal
 from .parse import coord_location
 
 Value = tuple[int | float, CType]

@@ -15,12 +15,12 @@ from pycparser import c_ast, c_generator
 from ..errors import AnnotationError, CtgenError, SourceLocation, UnsupportedError
 from ..frontend.annotations import RESERVED_PREFIX, USER_PREFIX
 from ..frontend.builtins import (
-    ATOMIC_ARITY, ATOMIC_BUILTINS, BIT_BUILTINS, LIBRARY_BUILTINS, OVERFLOW_BUILTINS)
-from ..frontend.preprocess import VA_ARG_MARKER
+    ATOMIC_BUILTINS, ATOMIC_SHAPES, BIT_BUILTINS, LIBRARY_BUILTINS, OVERFLOW_BUILTINS)
 from ..frontend.ctype import (
     BOOL, DOUBLE, INT, LONG, SIZE_T, UINT, ArrayType, CType, EnumType, FloatType,
     FunctionType, IntType, PointerType, RecordType, VoidType, integer_promotion,
     unqualified_equal, unsigned_of, usual_arithmetic_conversion)
+from ..frontend.preprocess import VA_ARG_MARKER
 from ..frontend.unit import GLOBAL, LOCAL, STATIC_LOCAL, Function, Unit, Variable
 from .cfg import (
     CFG, Assign, Block, Branch, Call, Check, Goto, Init, Return, Stmt, Switch, ZeroFill)
@@ -28,8 +28,8 @@ from .constants import (
     convert_constant, fold, parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal)
 from .expr import (
     CLASSIFY_BUILTINS, AddrOf, Binary, BitOp, Cast, Classify, Const, Deref, Expr, FunctionRef,
-    Load, Logical, OverflowFlag,
-    Member, PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, is_null_constant)
+    Load, Logical, Member, OverflowFlag, PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef,
+    is_null_constant)
 from .spec import Condition, FunctionContract, StubSpec, TestCaseSpec
 
 #: Annotations reach the parser as calls of these names (see frontend/annotations.py).
@@ -43,6 +43,11 @@ _TOP_LEVEL_ONLY = frozenset(
 _FUNCTION_NAME_IDS = frozenset({"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"})
 # Builtins whose value is their first argument (hints to the optimizer only).
 _TRANSPARENT_BUILTINS = {"__builtin_expect": 0, "__builtin_expect_with_probability": 0}
+def _plain_integer(t: CType | None) -> bool:
+    """An integer type the overflow and atomic builtins take: neither _Bool nor an enum."""
+    return isinstance(t, IntType) and not isinstance(t, EnumType) and not t.is_bool
+
+
 #: What <stdarg.h>'s macros reach the lowering as (va_arg: see frontend/preprocess.py).
 _VARIADIC_BUILTINS = frozenset({"__builtin_va_start", "__builtin_va_end",
                                 "__builtin_va_copy", "__builtin_c23_va_start", VA_ARG_MARKER})
@@ -602,22 +607,22 @@ class _ExprLowerer:
             return self.rvalue(args_nodes[_TRANSPARENT_BUILTINS[name]])
         if name in CLASSIFY_BUILTINS:
             return self.classify(name, args_nodes, node)
-        if name in BIT_BUILTINS and name not in self.unit.functions:
-            return self.bit_builtin(name, args_nodes, node)
-        if name in OVERFLOW_BUILTINS and name not in self.unit.functions:
-            return self.overflow_builtin(name, args_nodes, node)
-        plain = name.removeprefix("__builtin_")
-        if plain != name and plain in LIBRARY_BUILTINS and name not in self.unit.functions \
-                and plain in self.unit.functions:
-            name = plain  # __builtin_memcpy is memcpy, as declared by <string.h>
-        if name == "__builtin_constant_p" and name not in self.unit.functions:
-            if len(args_nodes) != 1:
-                raise CtgenError(f"{name} takes one argument", self.loc(node))
-            return Const(INT, 1 if self.is_constant(args_nodes[0]) else 0)
-        if name in ATOMIC_BUILTINS and name not in self.unit.functions:
-            return self.atomic_builtin(name, args_nodes, node)
-        if name in _VARIADIC_BUILTINS:
-            raise self.unsupported("variadic arguments (va_start, va_arg)", node)
+        if name not in self.unit.functions:  # gcc's builtins, unless the unit defines one
+            if name in BIT_BUILTINS:
+                return self.bit_builtin(name, args_nodes, node)
+            if name in OVERFLOW_BUILTINS:
+                return self.overflow_builtin(name, args_nodes, node)
+            if name in ATOMIC_BUILTINS:
+                return self.atomic_builtin(name, args_nodes, node)
+            if name == "__builtin_constant_p":
+                if len(args_nodes) != 1:
+                    raise CtgenError(f"{name} takes one argument", self.loc(node))
+                return Const(INT, 1 if self.is_constant(args_nodes[0]) else 0)
+            if name in _VARIADIC_BUILTINS:
+                raise self.unsupported("variadic arguments (va_start, va_arg)", node)
+            plain = name.removeprefix("__builtin_")
+            if plain in LIBRARY_BUILTINS and plain in self.unit.functions:
+                name = plain  # __builtin_memcpy is memcpy, as declared by <string.h>
         fn = self.unit.functions.get(name)
         if fn is None:
             try:
@@ -667,7 +672,7 @@ class _ExprLowerer:
             except CtgenError:
                 return False
             if isinstance(target, Variable):
-                return False  # an object, even a const one (or a local shadowing an enumerator)
+                return False  # an object, even a const one, or a local over an enumerator
         assert self.unit.resolver is not None
         try:
             self.unit.resolver.constant(node)
@@ -690,27 +695,38 @@ class _ExprLowerer:
             raise CtgenError(f"{name} takes three arguments", self.loc(node))
         left, right, pointer = (self.rvalue(a) for a in args)
         target = pointer.type.target if isinstance(pointer.type, PointerType) else None
-        for value in (left, right, target):
-            t = value if value is None or isinstance(value, CType) else value.type
-            if not isinstance(t, IntType) or isinstance(t, EnumType) or t.is_bool:
-                raise CtgenError(f"{name} takes two integers and a pointer to an integer "
-                                 "that is neither _Bool nor an enum", self.loc(node))
+        if not all(_plain_integer(t) for t in (left.type, right.type, target)):
+            raise CtgenError(f"{name} takes two integers and a pointer to an integer "
+                             "that is neither _Bool nor an enum", self.loc(node))
         assert isinstance(target, IntType)
         op = OVERFLOW_BUILTINS[name]
         flag = self.temp(BOOL, node)
         self.emit(Assign(VarRef(flag, BOOL), OverflowFlag(op, left, right, target, BOOL),
                          self.loc(node)))
-        wide = unsigned_of(target) if target.bits >= 32 else UINT  # wraps, never undefined
-        result = Binary(op, self.convert(left, wide), self.convert(right, wide), wide)
-        self.emit(Assign(Deref(pointer, target), self.convert(result, target), self.loc(node)))
+        self.emit(Assign(Deref(pointer, target), self.wrapped(op, left, right, target),
+                         self.loc(node)))
         return Load(VarRef(flag, BOOL), BOOL)
+
+    def wrapped(self, op: str, left: Expr, right: Expr, target: IntType) -> Expr:
+        """`left op right` wrapped to `target`, as the overflow and atomic builtins compute
+        it: in an unsigned type of at least int's rank, so it is never undefined; `~&` is
+        the atomic builtins' nand."""
+        wide = unsigned_of(target) if target.bits >= UINT.bits else UINT
+        a, b = self.convert(left, wide), self.convert(right, wide)
+        if op == "~&":
+            result: Expr = Unary("~", Binary("&", a, b, wide), wide)
+        else:
+            result = Binary(op, a, b, wide)
+        return self.convert(result, target)
 
     def atomic_builtin(self, name: str, args: list[c_ast.Node], node: c_ast.Node
                        ) -> Expr | None:
         """An `__atomic_*` or `__sync_*` builtin on an integer object, as one thread runs
-        it: the old value is read once, the new one written once; arithmetic wraps."""
+        it: the arguments first, then the object is read once and written once; arithmetic
+        wraps."""
         kind, op = ATOMIC_BUILTINS[name]
-        arity = ATOMIC_ARITY[kind][0 if name.startswith("__atomic") else 1]
+        shape = ATOMIC_SHAPES[kind]
+        arity = shape.atomic_arity if name.startswith("__atomic") else shape.sync_arity
         if len(args) != arity:
             raise CtgenError(f"{name} takes {arity} arguments", self.loc(node))
         if kind == "fence":
@@ -718,28 +734,18 @@ class _ExprLowerer:
                 self.effect(a)
             return None
         loc = self.loc(node)
-        pointer = self.rvalue(args[0])
-        target = pointer.type.target if isinstance(pointer.type, PointerType) else None
-        if not isinstance(target, IntType) or isinstance(target, EnumType) or target.is_bool:
+        obj = self.pinned_target(args[0], node)
+        target = obj.type
+        if not _plain_integer(target):
             raise self.unsupported(f"{name} on an object that is not an integer", node)
-        where = self.temp(pointer.type, node)
-        self.emit(Assign(VarRef(where, pointer.type), pointer, loc))
-        obj = Deref(Load(VarRef(where, pointer.type), pointer.type), target)
-        # the arguments first, then the object is read once
-        values = 0 if kind in ("load", "release") else 1 if kind != "bool_cas" and \
-            kind != "value_cas" else 2
+        assert isinstance(target, IntType)
         expected: Expr | None = None
         if kind == "compare_exchange":  # (p, &expected, desired, weak, order, order)
-            expected_at = self.rvalue(args[1])
-            place = self.temp(expected_at.type, node)
-            self.emit(Assign(VarRef(place, expected_at.type), expected_at, loc))
-            expected = Deref(Load(VarRef(place, expected_at.type), expected_at.type), target)
-            operands = [self.convert(self.rvalue(args[2]), target)]
-            rest = args[3:]
+            expected = self.pinned_target(args[1], node)
+            operands = [Load(expected, target), self.convert(self.rvalue(args[2]), target)]
         else:
-            operands = [self.convert(self.rvalue(a), target) for a in args[1:1 + values]]
-            rest = args[1 + values:]
-        for a in rest:
+            operands = [self.convert(self.rvalue(a), target) for a in args[1:1 + shape.values]]
+        for a in args[1 + shape.values:]:
             self.effect(a)  # memory orders, `weak`
         old = self.temp(target, node)
         self.emit(Assign(VarRef(old, target), Load(obj, target), loc))
@@ -753,18 +759,12 @@ class _ExprLowerer:
             self.emit(Assign(obj, operands[0], loc))
             return old_value if kind == "exchange" else None
         if kind in ("fetch", "update"):
-            wide = unsigned_of(target) if target.bits >= 32 else UINT  # wraps
-            a, b = self.convert(old_value, wide), self.convert(operands[0], wide)
-            if op == "~&":
-                result: Expr = Unary("~", Binary("&", a, b, wide), wide)
-            else:
-                result = Binary(op, a, b, wide)
             new = self.temp(target, node)
-            self.emit(Assign(VarRef(new, target), self.convert(result, target), loc))
+            self.emit(Assign(VarRef(new, target), self.wrapped(op, old_value, operands[0],
+                                                               target), loc))
             self.emit(Assign(obj, Load(VarRef(new, target), target), loc))
             return old_value if kind == "fetch" else Load(VarRef(new, target), target)
-        if expected is not None:
-            operands = [Load(expected, target), operands[0]]
+        # compare and swap: the object gets the desired value where it held the expected
         equal = self.temp(INT, node)
         self.emit(Assign(VarRef(equal, INT), Binary("==", old_value, operands[0], INT), loc))
         same = Load(VarRef(equal, INT), INT)
@@ -775,6 +775,17 @@ class _ExprLowerer:
         if kind == "value_cas":
             return old_value
         return self.convert(same, BOOL)
+
+    def pinned_target(self, pointer_node: c_ast.Node, node: c_ast.Node) -> Expr:
+        """`*p` for the pointer argument `p`, evaluated once into a temporary so that
+        later reads and writes of the object do not evaluate it again."""
+        pointer = self.rvalue(pointer_node)
+        if not isinstance(pointer.type, PointerType):
+            raise CtgenError("an atomic builtin takes a pointer to the object",
+                             self.loc(node))
+        where = self.temp(pointer.type, node)
+        self.emit(Assign(VarRef(where, pointer.type), pointer, self.loc(node)))
+        return Deref(Load(VarRef(where, pointer.type), pointer.type), pointer.type.target)
 
     def classify(self, name: str, args: list[c_ast.Node], node: c_ast.Node) -> Expr:
         """A <math.h> classification macro's builtin, on the operand's own type."""

@@ -31,7 +31,7 @@ from ..symbolic.executor import (
 from ..symbolic.solver import SAT, UNSAT, Solver
 from ..symbolic.state import State
 from ..symbolic.work import (
-    DEFAULT_WORK_UNITS, EXECUTION_STEP, WorkExhausted, WorkMeter, execution_steps)
+    DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS, EXECUTION_STEP, WorkMeter, execution_steps)
 
 OPEN, EXPLORED, PRUNED, CUT = "open", "explored", "pruned", "cut"
 _QUICK_GOALS = 4  # uncovered outcomes tried with the cheap check before the first by rank
@@ -44,7 +44,7 @@ _VIOLATION_TRIES = 16  # paths on which a violation of one annotation is looked 
 class SearchOptions:
     max_depth: int = 64
     work: float = DEFAULT_WORK_UNITS  # the deterministic budget (see symbolic/work.py)
-    timeout: float = 60.0  # a safety net only: results that hit it depend on the machine
+    timeout: float = DEFAULT_TIME_BUDGET  # a safety net only: what it cuts depends on load
     max_recursion: int = 8
     array_size: int = 10
     stub_globals: str = "modifies"  # or "all": which globals stub calls may write
@@ -127,16 +127,16 @@ class Generator:
                 self.new_round(array_size)
             if self.uncovered:
                 stop = self.budget_stop() or stop
-        except (_OutOfTime, WorkExhausted) as out:
-            stop = STOP_TIME if isinstance(out, _OutOfTime) else STOP_WORK
+        except _BudgetSpent as spent:
+            stop = spent.stop
         except PathError as err:
             if err.unsupported and not self.cases:
                 return self.skipped(err, time.monotonic() - start)
             raise
         try:
             self.testcase_goals()
-        except (_OutOfTime, WorkExhausted) as out:
-            stop = STOP_TIME if isinstance(out, _OutOfTime) else STOP_WORK
+        except _BudgetSpent as spent:
+            stop = spent.stop
         if self.unsupported is not None and not self.cases:
             return self.skipped(self.unsupported, time.monotonic() - start)
         if stop == STOP_EXHAUSTED and self.uncovered:
@@ -197,7 +197,7 @@ class Generator:
         fn = self.cfg.function
         loc = err.location
         if isinstance(loc, SourceLocation):
-            loc = SourceLocation(self.shown(loc.file), loc.line, loc.column)
+            loc = loc.shown(self.shown)
         where = f"{loc}: " if loc else ""
         return FunctionCases(fn.name, fn.location.line, fn.prototype, (), STOP_SKIPPED,
                              len(self.order), skip_reason=f"{where}{err}",
@@ -364,9 +364,9 @@ class Generator:
         steps = execution_steps()
         self.meter.charge((steps - self.steps_charged) * EXECUTION_STEP)
         self.steps_charged = steps
-        self.meter.check()
-        if time.monotonic() > self.deadline:
-            raise _OutOfTime()
+        stop = self.budget_stop()
+        if stop is not None:
+            raise _BudgetSpent(stop)
 
     def feasible(self, state: State) -> bool:
         result = self.solver.check(state.constraints)
@@ -709,8 +709,12 @@ class Generator:
             bounds=bounds if proved else "")
 
 
-class _OutOfTime(Exception):
-    pass
+class _BudgetSpent(Exception):
+    """The work budget (`stop` STOP_WORK) or the time budget (STOP_TIME) is spent."""
+
+    def __init__(self, stop: str) -> None:
+        super().__init__(stop)
+        self.stop = stop
 
 
 def generate_function(program: Program, function: str, options: SearchOptions,

@@ -8,9 +8,8 @@ terminator, which it makes at points of its own progress, so the bound is the sa
 every machine under any load (see work.py)."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import time
+from dataclasses import dataclass
 
 import z3
 
@@ -26,13 +25,6 @@ SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 
 def available() -> bool:
     return _bw is not None
-
-
-def version() -> str:
-    """Bitwuzla's version, or "" when it is not installed (part of the cache key)."""
-    if _bw is None:
-        return ""
-    return f"bitwuzla {_bw.version()}"
 
 
 @dataclass

@@ -21,16 +21,16 @@ from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import (
     CFG, Assign, Block, Branch, Call, Check, Edge, Goto, Init, Return, Stmt, Switch, ZeroFill)
 from ..ir.expr import (
-    AddrOf, Binary, BitOp, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Logical, Member,
-    OverflowFlag, PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, describe)
+    AddrOf, Binary, BitOp, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Logical,
+    Member, OverflowFlag, PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, describe)
 from ..ir.lower import Program
 from ..ir.spec import Condition, StubSpec
 from . import libc, memory, work
 from .memory import MemObject, cells_of, zero_cells
 from .state import Frame, InputRoot, Pointee, State, StubCallRecord, StubWrite
 from .values import (
-    AggVal, AliasPtr, PtrVal, SymValue, arithmetic, bit_builtin, bool_to_int, classify, compare,
-    constant, convert, overflows, signed_overflow, truth, unary)
+    AggVal, AliasPtr, PtrVal, SymValue, arithmetic, bit_builtin, bool_to_int, classify,
+    compare, constant, convert, overflows, signed_overflow, truth, unary)
 
 
 class PathError(Exception):

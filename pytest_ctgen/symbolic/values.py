@@ -327,39 +327,33 @@ def bit_builtin(operation: str, x: z3.BitVecRef, result: IntType
     """A GCC bit builtin (see frontend/builtins.py) on `x` and the condition for it to be
     defined (None when it always is): clz and ctz of 0 are undefined."""
     w = x.size()
-    bits = [z3.Extract(i, i, x) for i in range(w)]  # least significant first
 
     def count(n: int) -> z3.BitVecRef:
         return z3.BitVecVal(n, result.bits)
 
-    def first_set(order: list[int]) -> z3.BitVecRef:
-        """How many bits come before the first set one, in `order`; w for none."""
+    def leading_zeros(v: z3.BitVecRef, from_top: bool = True) -> z3.BitVecRef:
+        """How many bits of `v` come before its first set one, from the most (or least)
+        significant; w when none is set."""
+        order = range(w - 1, -1, -1) if from_top else range(w)
         value = count(w)
         for k, i in reversed(list(enumerate(order))):
-            value = z3.If(bits[i] == 1, count(k), value)
+            value = z3.If(z3.Extract(i, i, v) == 1, count(k), value)
         return value
 
-    if operation == "popcount":
-        return z3.Sum([z3.ZeroExt(result.bits - 1, b) for b in bits]), None
-    if operation == "parity":
-        return z3.ZeroExt(result.bits - 1, z3.simplify(z3.Extract(0, 0, z3.Sum(
-            [z3.ZeroExt(result.bits - 1, b) for b in bits])))), None
+    if operation in ("popcount", "parity"):
+        ones = z3.Sum([z3.ZeroExt(result.bits - 1, z3.Extract(i, i, x)) for i in range(w)])
+        return (ones if operation == "popcount" else ones & 1), None
     if operation == "clz":
-        return first_set(list(range(w - 1, -1, -1))), x != 0
+        return leading_zeros(x), x != 0
     if operation == "ctz":
-        return first_set(list(range(w))), x != 0
+        return leading_zeros(x, from_top=False), x != 0
     if operation == "ffs":
-        return z3.If(x == 0, count(0), first_set(list(range(w))) + 1), None
+        return z3.If(x == 0, count(0), leading_zeros(x, from_top=False) + 1), None
     if operation == "clrsb":
-        rest = x ^ (x >> (w - 1))  # arithmetic shift: the sign copied over every bit
-        rest_bits = [z3.Extract(i, i, rest) for i in range(w - 1)]
-        value = count(w - 1)
-        for k, i in reversed(list(enumerate(range(w - 2, -1, -1)))):
-            value = z3.If(rest_bits[i] == 1, count(k), value)
-        return value, None
+        # the bits after the sign that equal it: the leading zeros of x ^ (x >> (w-1)),
+        # whose top bit is 0, less that bit (arithmetic shift: the sign over every bit)
+        return leading_zeros(x ^ (x >> (w - 1))) - 1, None
     if operation == "bswap":
-        if w == 8:
-            return x, None
         return z3.Concat(*[z3.Extract(8 * i + 7, 8 * i, x) for i in range(w // 8)]), None
     raise UnsupportedError(f"builtin {operation}")
 
@@ -375,9 +369,9 @@ def overflows(op: str, a: z3.BitVecRef, a_type: IntType, b: z3.BitVecRef, b_type
         return extend(width - v.size(), v)
 
     x, y = exact(a, a_type), exact(b, b_type)
-    r = {"+": x + y, "-": x - y, "*": x * y}[op]
-    low, high = (target.min_value, target.max_value)
-    return z3.Or(r < z3.BitVecVal(low, width), r > z3.BitVecVal(high, width))
+    r = x + y if op == "+" else x - y if op == "-" else x * y
+    return z3.Or(r < z3.BitVecVal(target.min_value, width),
+                 r > z3.BitVecVal(target.max_value, width))
 
 
 def input_bits(x: z3.FPRef) -> z3.BitVecRef | None:

@@ -36,6 +36,10 @@ EVALUATION_STEP = 80
 STEPS_PER_UNIT = 1_000_000
 #: The default work budget per function, in units (about 10 s on a quiet machine).
 DEFAULT_WORK_UNITS = 100
+#: The default time budget per function in seconds: a safety net only, far above what the
+#: default work budget takes, so that it is not what stops generation even on a busy
+#: machine (when it is, the results depend on the machine and the session says so).
+DEFAULT_TIME_BUDGET = 60.0
 
 
 # Execution work done in this process so far, in execution steps: statements executed and
@@ -56,10 +60,6 @@ def execution_steps() -> int:
     return _execution_steps
 
 
-class WorkExhausted(Exception):
-    """The function's work budget is spent."""
-
-
 @dataclass
 class WorkMeter:
     """The work spent on one function against its budget (`limit` steps, 0 for none)."""
@@ -77,11 +77,6 @@ class WorkMeter:
     @property
     def exhausted(self) -> bool:
         return self.limit > 0 and self.spent >= self.limit
-
-    def check(self) -> None:
-        """Raises WorkExhausted when the budget is spent."""
-        if self.exhausted:
-            raise WorkExhausted()
 
     def allowance(self, wanted: int) -> int:
         """How many steps one query may take: `wanted`, or what is left of the budget

@@ -366,7 +366,9 @@ def test_time_budget_is_a_safety_net_reported_as_such(program: Program) -> None:
     assert len(fc.cases) + len(fc.not_reached) == 401
 
 
-def test_time_budget_stops_a_single_hard_query(tmp_path: Path) -> None:
+def test_time_budget_stop_is_reported_for_a_hard_query(tmp_path: Path) -> None:
+    """A search the time budget stops inside a hard query (tests/symbolic/test_work_budget
+    shows that the query itself stops) says so, and proves nothing unreachable."""
     path = tmp_path / "hard.c"
     path.write_text(HARD)
     fc = generate_function(_program(path), "hard", SearchOptions(work=0, timeout=0.3))

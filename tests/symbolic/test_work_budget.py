@@ -9,8 +9,8 @@ import pytest
 import z3
 
 from pytest_ctgen.symbolic import bitwuzla_solver
-from pytest_ctgen.symbolic.solver import SAT, UNKNOWN, UNSAT, Solver
-from pytest_ctgen.symbolic.work import STEPS_PER_UNIT, WorkExhausted, WorkMeter
+from pytest_ctgen.symbolic.solver import QUERY_STEPS, SAT, UNKNOWN, UNSAT, Solver
+from pytest_ctgen.symbolic.work import STEPS_PER_UNIT, WorkMeter
 
 needs_bitwuzla = pytest.mark.skipif(not bitwuzla_solver.available(),
                                     reason="Bitwuzla has no wheel for this platform")
@@ -50,12 +50,9 @@ def test_meter_counts_against_its_budget() -> None:
     assert meter.allowance(10 * STEPS_PER_UNIT) == 2 * STEPS_PER_UNIT
     meter.charge(STEPS_PER_UNIT)
     assert meter.allowance(10 * STEPS_PER_UNIT) == STEPS_PER_UNIT
-    assert meter.allowance(5) == 5
-    meter.check()
+    assert meter.allowance(5) == 5 and not meter.exhausted
     meter.charge(STEPS_PER_UNIT)
     assert meter.exhausted and meter.allowance(5) == 1  # a query still starts
-    with pytest.raises(WorkExhausted):
-        meter.check()
     unlimited = WorkMeter.of_units(0)
     unlimited.charge(10 ** 12)
     assert not unlimited.exhausted and unlimited.allowance(7) == 7
@@ -141,3 +138,20 @@ def test_a_step_limit_gives_the_same_answer_every_time() -> None:
     assert runs[0] == runs[1]
     result, exhausted, _ = runs[0]
     assert (result, exhausted) == (UNKNOWN, "True")
+
+
+# The same query with no step limit to speak of and a deadline already passed.
+DEADLINE_SCRIPT = STEP_LIMIT_SCRIPT.replace(
+    "solver = Solver(WorkMeter.of_units(3))",
+    "import time\nsolver = Solver(WorkMeter.of_units(0))\n"
+    "solver.deadline = time.monotonic() - 1")
+
+
+def test_the_time_budget_stops_a_query_it_finds_running() -> None:
+    """The safety net bounds a single query too: past the deadline z3 stops after its
+    shortest timeout, far below the query's own step limit."""
+    result, exhausted, spent = subprocess.run(
+        [sys.executable, "-c", DEADLINE_SCRIPT], check=True, capture_output=True, text=True,
+        timeout=300).stdout.split()
+    assert (result, exhausted) == (UNKNOWN, "False")
+    assert int(spent) < QUERY_STEPS // 10
