@@ -3,10 +3,11 @@ runs with a deep stack (pipeline.with_deep_stack)."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
+from typing import Callable
 
-from pytest_ctgen.options import Options
-from pytest_ctgen.pipeline import FileRun, generate_file, with_deep_stack
+from generated_unit import GeneratedUnit
+
+from pytest_ctgen.pipeline import with_deep_stack
 
 
 def _nested(depth: int) -> str:
@@ -16,20 +17,18 @@ def _nested(depth: int) -> str:
     return text
 
 
-def test_deeply_nested_expressions_are_generated_and_run(tmp_path: Path) -> None:
+def test_deeply_nested_expressions_are_generated_and_run(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
     depth = 600  # several frames of parsing and lowering per level: past 1000 frames
-    unit = tmp_path / "nest.c"
-    unit.write_text(f"int nest(int x)\n{{\n    if ({_nested(depth)} == 2000) {{\n"
-                    "        return 1;\n    }\n    return 0;\n}\n")
-    generated = generate_file(unit, "nest.c", Options())
-    (fn,) = generated.cases.functions
-    assert fn.stop_reason == "exhausted", fn.skip_reason
-    run = FileRun(unit, generated, Options(), tmp_path / "builds")
-    for case in fn.cases:
-        assert run.run(fn.name, case.number).passed
+    text = (f"int nest(int x)\n{{\n    if ({_nested(depth)} == 2000) {{\n"
+            "        return 1;\n    }\n    return 0;\n}\n")
+    unit = generated_unit("nest.c", text)
+    unit.assert_fully_covered()
     offset = sum(i % 7 for i in range(depth))
-    assert {c.params[0].value.value for c in fn.cases if c.expected.returns.value == 1} == \
+    cases = unit.functions["nest"].cases
+    assert {c.params[0].value.value for c in cases if c.expected.returns.value == 1} == \
         {2000 - offset}
+
 
 
 def test_deep_stack_restores_the_limits_and_passes_errors_on() -> None:

@@ -2,10 +2,9 @@
 generator derives for them passes against the compiled code, and every outcome is reached."""
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Callable
 
-from pytest_ctgen.options import Options
-from pytest_ctgen.pipeline import FileRun, generate_file
+from generated_unit import GeneratedUnit
 
 UNIT = r"""
 #include <math.h>
@@ -37,22 +36,10 @@ int scaled_is_nan(int counts, double gain)
 """
 
 
-def test_classification_builtins_are_exact(tmp_path: Path) -> None:
-    unit = tmp_path / "classify.c"
-    unit.write_text(UNIT)
-    generated = generate_file(unit, "classify.c", Options())
-    run = FileRun(unit, generated, Options(), tmp_path / "builds")
-    by_name = {f.name: f for f in generated.cases.functions}
-    assert set(by_name) == {"kind", "checks", "scaled_is_nan"}
-    for fn in by_name.values():
-        assert fn.stop_reason == "exhausted", (fn.name, fn.skip_reason, fn.not_reached)
-        assert not fn.not_reached and not fn.unreachable, fn.name
-        for case in fn.cases:
-            result = run.run(fn.name, case.number)
-            assert result.passed, (fn.name, case.id, result.message)
-    coverage = run.coverage()
-    for name in by_name:
-        cov = coverage[name]
-        assert cov.branches_covered == cov.branches_total, (name, cov)
-    returns = {c.expected.returns.value for c in by_name["kind"].cases}
+def test_classification_builtins_are_exact(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    unit = generated_unit("classify.c", UNIT)
+    assert set(unit.functions) == {"kind", "checks", "scaled_is_nan"}
+    unit.assert_fully_covered()
+    returns = {c.expected.returns.value for c in unit.functions["kind"].cases}
     assert returns == {1, 2, 3, 4, 5, 6, 7}

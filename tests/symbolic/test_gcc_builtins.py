@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
+from typing import Callable
 
 import pytest
+from generated_unit import GeneratedUnit
 
 from pytest_ctgen.frontend.builtins import BIT_BUILTINS, evaluate
-from pytest_ctgen.options import Options
-from pytest_ctgen.pipeline import FileRun, generate_file
 
 UNIT = r"""
 #include <stdint.h>
@@ -116,29 +116,16 @@ int consts(int i)
 FUNCTIONS = {"lead", "lead_wide", "bits_set", "low", "swapped", "sign_bits", "consts"}
 
 
-def test_bit_builtins_are_exact(tmp_path: Path) -> None:
-    unit = tmp_path / "bits.c"
-    unit.write_text(UNIT)
-    generated = generate_file(unit, "bits.c", Options())
-    run = FileRun(unit, generated, Options(), tmp_path / "builds")
-    by_name = {f.name: f for f in generated.cases.functions}
-    assert set(by_name) == FUNCTIONS
-    for fn in by_name.values():
-        assert fn.stop_reason == "exhausted", (fn.name, fn.skip_reason, fn.not_reached)
-        assert not fn.not_reached and not fn.unreachable, fn.name
-        for case in fn.cases:
-            result = run.run(fn.name, case.number)
-            assert result.passed, (fn.name, case.id, result.message)
-    coverage = run.coverage()
-    for name in FUNCTIONS:
-        cov = coverage[name]
-        assert cov.lines_covered == cov.lines_total and \
-            cov.branches_covered == cov.branches_total, (name, cov)
+def test_bit_builtins_are_exact(generated_unit: Callable[[str, str], GeneratedUnit]
+                                ) -> None:
+    unit = generated_unit("bits.c", UNIT)
+    assert set(unit.functions) == FUNCTIONS
+    unit.assert_fully_covered()
     # clz/ctz of 0 is undefined: no case calls them with 0
-    for case in by_name["lead_wide"].cases:
+    for case in unit.functions["lead_wide"].cases:
         x, y = (b.value.value for b in case.params)
         assert x != 0 or y != 0 or case.expected.returns.value == 0
-    assert {c.expected.returns.value for c in by_name["consts"].cases} == {-1, 6, 10}
+    assert {c.expected.returns.value for c in unit.functions["consts"].cases} == {-1, 6, 10}
 
 
 OPERANDS = [0, 1, 2, 3, 0x80, 0xFF, 0x1234, 0x80000000, 0x7FFFFFFF, 0xFFFFFFFF,
@@ -221,26 +208,14 @@ int64_t square(int64_t x)
 """
 
 
-def test_overflow_builtins_are_exact(tmp_path: Path) -> None:
-    unit = tmp_path / "ovf.c"
-    unit.write_text(OVERFLOW_UNIT)
-    generated = generate_file(unit, "ovf.c", Options())
-    run = FileRun(unit, generated, Options(), tmp_path / "builds")
-    by_name = {f.name: f for f in generated.cases.functions}
-    assert set(by_name) == {"sat_add", "mul_len", "narrow", "square"}
-    for fn in by_name.values():
-        assert fn.stop_reason == "exhausted", (fn.name, fn.skip_reason, fn.not_reached)
-        assert not fn.not_reached and not fn.unreachable, fn.name
-        for case in fn.cases:
-            result = run.run(fn.name, case.number)
-            assert result.passed, (fn.name, case.id, result.message)
-    coverage = run.coverage()
-    for name in by_name:
-        cov = coverage[name]
-        assert cov.branches_covered == cov.branches_total, (name, cov)
-    saturated = {c.expected.returns.value for c in by_name["sat_add"].cases}
+def test_overflow_builtins_are_exact(generated_unit: Callable[[str, str], GeneratedUnit]
+                                     ) -> None:
+    unit = generated_unit("ovf.c", OVERFLOW_UNIT)
+    assert set(unit.functions) == {"sat_add", "mul_len", "narrow", "square"}
+    unit.assert_fully_covered()
+    saturated = {c.expected.returns.value for c in unit.functions["sat_add"].cases}
     assert {2 ** 31 - 1, -2 ** 31} <= saturated
-    for case in by_name["narrow"].cases:
+    for case in unit.functions["narrow"].cases:
         a, b = (p.value.value for p in case.params)
         over = not 0 <= a - (b & 0xFFFFFFFF) <= 255
         r = (a - b) & 0xFF
@@ -313,28 +288,18 @@ int nand_it(uint8_t m)
 """
 
 
-def test_atomic_builtins_are_exact(tmp_path: Path) -> None:
-    unit = tmp_path / "atom.c"
-    unit.write_text(ATOMIC_UNIT)
-    generated = generate_file(unit, "atom.c", Options())
-    run = FileRun(unit, generated, Options(), tmp_path / "builds")
-    by_name = {f.name: f for f in generated.cases.functions}
-    assert set(by_name) == {"take", "bump", "try_set", "nand_it"}
-    for fn in by_name.values():
-        assert fn.stop_reason == "exhausted", (fn.name, fn.skip_reason, fn.not_reached)
-        for case in fn.cases:
-            result = run.run(fn.name, case.number)
-            assert result.passed, (fn.name, case.id, result.message)
-    coverage = run.coverage()
-    for name in ("take", "bump", "nand_it"):
-        assert not by_name[name].unreachable, name
-        cov = coverage[name]
-        assert cov.branches_covered == cov.branches_total, (name, cov)
+def test_atomic_builtins_are_exact(generated_unit: Callable[[str, str], GeneratedUnit]
+                                   ) -> None:
+    unit = generated_unit("atom.c", ATOMIC_UNIT)
+    assert set(unit.functions) == {"take", "bump", "try_set", "nand_it"}
+    unit.assert_fully_covered("take", "bump", "nand_it")
     # the second swap is given what the first one found: its false outcome is dead
+    try_set = unit.functions["try_set"]
+    assert try_set.stop_reason == "exhausted"
     line = ATOMIC_UNIT.splitlines().index(
         "    if (__sync_bool_compare_and_swap(&level, expected, (int16_t)(want + 1))) {") + 1
-    assert [(o.line, o.label) for o in by_name["try_set"].unreachable] == [(line, "false")]
-    assert {c.expected.returns.value for c in by_name["try_set"].cases} == {1, 2, 3}
+    assert [(o.line, o.label) for o in try_set.unreachable] == [(line, "false")]
+    assert {c.expected.returns.value for c in try_set.cases} == {1, 2, 3}
 
 
 CONSTANT_P_UNIT = r"""
@@ -356,16 +321,12 @@ int classify_constants(int x)
 """
 
 
-def test_constant_p_answers_as_gcc_at_O0(tmp_path: Path) -> None:
-    unit = tmp_path / "cp.c"
-    unit.write_text(CONSTANT_P_UNIT)
-    generated = generate_file(unit, "cp.c", Options())
-    (fn,) = generated.cases.functions
-    assert fn.stop_reason == "exhausted", fn.skip_reason
-    run = FileRun(unit, generated, Options(), tmp_path / "builds")
-    for case in fn.cases:
-        assert run.run(fn.name, case.number).passed, case.id
-    assert {c.expected.returns.value for c in fn.cases} == {497, -497}
+def test_constant_p_answers_as_gcc_at_O0(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    unit = generated_unit("cp.c", CONSTANT_P_UNIT)
+    unit.assert_fully_covered()
+    cases = unit.functions["classify_constants"].cases
+    assert {c.expected.returns.value for c in cases} == {497, -497}
 
 
 LIBRARY_UNIT = r"""
@@ -387,14 +348,9 @@ int frame(uint8_t *dst, const uint8_t *src, size_t n)
 """
 
 
-def test_library_builtins_are_the_modelled_functions(tmp_path: Path) -> None:
-    unit = tmp_path / "lb.c"
-    unit.write_text(LIBRARY_UNIT)
-    generated = generate_file(unit, "lb.c", Options())
-    (fn,) = generated.cases.functions
-    assert fn.stop_reason == "exhausted", fn.skip_reason
-    assert not generated.cases.stubs  # modelled, not stubbed
-    run = FileRun(unit, generated, Options(), tmp_path / "builds")
-    for case in fn.cases:
-        assert run.run(fn.name, case.number).passed, case.id
-    assert {c.expected.returns.value for c in fn.cases} == {-1, 1, 3}
+def test_library_builtins_are_the_modelled_functions(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    unit = generated_unit("lb.c", LIBRARY_UNIT)
+    unit.assert_fully_covered()
+    assert not unit.run.generated.cases.stubs  # modelled, not stubbed
+    assert {c.expected.returns.value for c in unit.functions["frame"].cases} == {-1, 1, 3}

@@ -1,0 +1,14 @@
+"""Fixtures of the tests of C semantics."""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable
+
+import pytest
+from generated_unit import GeneratedUnit, unit_generator
+
+
+@pytest.fixture
+def generated_unit(tmp_path: Path) -> Callable[[str, str], GeneratedUnit]:
+    """Write a unit's text, generate its cases and run each against gcc's build of it."""
+    return unit_generator(tmp_path)

@@ -1,0 +1,48 @@
+"""Generate the cases of a C unit's text and run every case against the unit as gcc
+compiles it, the check most tests of C semantics make (the `generated_unit` fixture of
+tests/symbolic/conftest.py)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from pytest_ctgen.cases import FunctionCases
+from pytest_ctgen.options import Options
+from pytest_ctgen.pipeline import FileRun, generate_file
+
+
+@dataclass
+class GeneratedUnit:
+    """A unit's generated functions by name, every case already run and passed."""
+
+    functions: dict[str, FunctionCases]
+    run: FileRun
+
+    def assert_fully_covered(self, *names: str) -> None:
+        """Each named function (all when none is named) was explored to the end, left no
+        outcome unreached or unreachable, and gcov saw every branch outcome taken."""
+        coverage = self.run.coverage()
+        for name in names or tuple(self.functions):
+            fn = self.functions[name]
+            assert fn.stop_reason == "exhausted", (name, fn.skip_reason, fn.not_reached)
+            assert not fn.not_reached and not fn.unreachable, (name, fn.unreachable)
+            cov = coverage[name]
+            assert cov.branches_covered == cov.branches_total, (name, cov)
+
+
+def unit_generator(tmp_path: Path) -> Callable[[str, str], GeneratedUnit]:
+    """A function that writes a unit under `tmp_path`, generates it and runs its cases."""
+    def generate_and_run(file_name: str, text: str) -> GeneratedUnit:
+        unit = tmp_path / file_name
+        unit.write_text(text)
+        generated = generate_file(unit, file_name, Options())
+        run = FileRun(unit, generated, Options(), tmp_path / "builds")
+        functions = {f.name: f for f in generated.cases.functions}
+        for fn in functions.values():
+            for case in fn.cases:
+                result = run.run(fn.name, case.number)
+                assert result.passed, (fn.name, case.id, result.message)
+        return GeneratedUnit(functions, run)
+
+    return generate_and_run
