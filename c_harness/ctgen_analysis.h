@@ -25,4 +25,9 @@
 #define __rtt_return              __ctg_return
 #define __rtt_extern(...)         __ctg_extern(__VA_ARGS__)
 
+/* <stdarg.h>'s va_list: __builtin_va_list reaches the parser as this pointer to
+ * a tag of its own (VA_LIST_TAG in preprocess.py), so a va_list is told apart from other
+ * pointers; the lowering models what it points at. */
+typedef struct __ctgen_va_list_tag *__ctgen_va_list;
+
 #endif /* CTGEN_ANALYSIS_H */

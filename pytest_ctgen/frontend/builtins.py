@@ -53,7 +53,11 @@ OVERFLOW_BUILTINS: dict[str, str] = {
 #: (one thread: the memory orders change nothing): name -> (kind, operator). Kinds:
 #: load, store, exchange, fetch (returns the old value), update (returns the new one),
 #: compare_exchange (`__atomic_compare_exchange_n`), bool_cas and value_cas (`__sync_`),
-#: release (stores 0), fence (nothing).
+#: release (stores 0), fence (nothing), test_and_set (sets the byte, returns whether it
+#: was set), clear (clears the byte). The operator GENERIC marks the generic forms
+#: (`__atomic_load` and kin, used by <stdatomic.h>): values pass through pointers, and
+#: load and exchange return theirs through one more pointer argument.
+GENERIC = "generic"
 _ATOMIC_OPERATORS = (("add", "+"), ("sub", "-"), ("and", "&"), ("or", "|"), ("xor", "^"),
                      ("nand", "~&"))
 ATOMIC_BUILTINS: dict[str, tuple[str, str]] = {
@@ -62,6 +66,10 @@ ATOMIC_BUILTINS: dict[str, tuple[str, str]] = {
     "__atomic_compare_exchange_n": ("compare_exchange", ""),
     "__atomic_thread_fence": ("fence", ""), "__atomic_signal_fence": ("fence", ""),
     "__sync_synchronize": ("fence", ""),
+    "__atomic_load": ("load", GENERIC), "__atomic_store": ("store", GENERIC),
+    "__atomic_exchange": ("exchange", GENERIC),
+    "__atomic_compare_exchange": ("compare_exchange", GENERIC),
+    "__atomic_test_and_set": ("test_and_set", ""), "__atomic_clear": ("clear", ""),
     "__sync_bool_compare_and_swap": ("bool_cas", ""),
     "__sync_val_compare_and_swap": ("value_cas", ""),
     "__sync_lock_test_and_set": ("exchange", ""), "__sync_lock_release": ("release", ""),
@@ -91,6 +99,7 @@ ATOMIC_SHAPES: dict[str, AtomicShape] = {
     "compare_exchange": AtomicShape(2, 6, 0),
     "bool_cas": AtomicShape(2, 0, 3), "value_cas": AtomicShape(2, 0, 3),
     "fence": AtomicShape(0, 1, 0),
+    "test_and_set": AtomicShape(0, 2, 0), "clear": AtomicShape(0, 2, 0),
 }
 
 

@@ -11,7 +11,7 @@ from ..errors import SourceLocation, UnsupportedError
 from .ctype import ArrayType, FunctionType
 from .layout import probe_layouts
 from .parse import ParsedFile, coord_location, parse_file
-from .preprocess import preprocess
+from .preprocess import preprocess, gnu_keywords
 from .typeresolve import TypeResolver
 from .unit import GLOBAL, PARAM, Function, Unit, Variable
 
@@ -31,7 +31,7 @@ def load_unit(path: Path, cflags: Sequence[str] = (), preprocessed: str | None =
     """
     flags = tuple(cflags)
     text = preprocess(path, list(flags)) if preprocessed is None else preprocessed
-    parsed = parse_file(text, path)
+    parsed = parse_file(text, path, gnu_keywords(flags))
     short_enums = _short_enums(flags)
     unit = _UnitBuilder(path, parsed, text, flags, TypeResolver(short_enums=short_enums)).build()
     assert unit.resolver is not None

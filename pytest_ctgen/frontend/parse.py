@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn, cast
 
-from pycparser import c_ast
+from pycparser import c_ast, c_generator, c_parser
 from pycparser.c_lexer import CLexer
 from pycparser.c_parser import Coord, CParser
 
@@ -50,6 +50,37 @@ class ParsedFile:
         return self.block_ends.get((unescape_marker_file(coord.file), coord.line, coord.column or 0))
 
 
+#: Token types of GNU C's type specifiers `__typeof__(...)` and `__auto_type`, which
+#: pycparser's lexer reads as identifiers; `_TrackingLexer` gives them these types.
+_TYPEOF, _AUTO_TYPE = "CTGEN_TYPEOF", "CTGEN_AUTO_TYPE"
+# pycparser keeps its token classes in module-level sets; only our lexer makes these token
+# types, so other users of pycparser in the process (cffi) see no difference.
+c_parser._TYPE_SPEC_SIMPLE.update((_TYPEOF, _AUTO_TYPE))
+c_parser._DECL_START.update((_TYPEOF, _AUTO_TYPE))
+
+#: What a GNU asm statement reaches the AST as: a call of this name with the argument 1
+#: when the statement has operands or goto labels (it reads or writes C objects or jumps),
+#: else 0 (an instruction or a barrier that touches no C object).
+ASM_MARKER = "__ctgen_asm"
+
+#: `__auto_type`: the type of the declared object is that of its initializer.
+AUTO_TYPE = "__auto_type"
+
+
+class TypeofSpecifier(str):
+    """The type specifier `__typeof__(operand)` as it reaches the AST: a name of an
+    `IdentifierType` that spells the whole specifier (so C text generated from the AST is
+    right) and carries its operand, an expression or a `Typename`."""
+
+    operand: c_ast.Node
+
+    def __new__(cls, operand: c_ast.Node) -> TypeofSpecifier:
+        spelled = c_generator.CGenerator().visit(operand)
+        self = super().__new__(cls, f"__typeof__({spelled})")
+        self.operand = operand
+        return self
+
+
 class _ParserFailure(Exception):
     def __init__(self, message: str, coord: Coord | None) -> None:
         super().__init__(message)
@@ -58,18 +89,42 @@ class _ParserFailure(Exception):
 
 
 class _TrackingLexer(CLexer):
-    """A CLexer that remembers the file each token came from and pairs braces."""
+    """A CLexer that remembers the file each token came from and pairs braces; it gives
+    GNU keywords pycparser does not know their own token types and reads `asm` itself."""
+
+    #: Whether `typeof` and `asm` are keywords (GNU dialects), besides `__typeof__` and
+    #: `__asm__`.
+    gnu_keywords = True
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.origins: dict[int, tuple[str, int]] = {}
         self.block_ends: dict[Position, Position] = {}
         self._open: list[Position] = []
+        self._pending: list[Any] = []
+        self._previous: str | None = None
         super().__init__(*args, **kwargs)
 
     def token(self) -> Any:
+        if self._pending:
+            tok = self._pending.pop(0)
+        else:
+            tok = self._next_token()
+            if tok is not None and tok.type == "ID" and (tok.value in ("__asm__", "__asm") or (
+                    tok.value == "asm" and self.gnu_keywords)):
+                return self._asm(tok)
+        self._previous = tok.type if tok is not None else None
+        return tok
+
+    def _next_token(self) -> Any:
         tok = super().token()
         if tok is None:
             return None
+        if tok.type == "ID":
+            if tok.value in ("__typeof__", "__typeof") or (
+                    tok.value == "typeof" and self.gnu_keywords):
+                tok.type = _TYPEOF
+            elif tok.value == AUTO_TYPE:
+                tok.type = _AUTO_TYPE
         filename = unescape_marker_file(self._filename)
         self.origins[id(tok)] = (filename, self._line_start + tok.column - 1)
         if tok.type == "LBRACE":
@@ -77,6 +132,45 @@ class _TrackingLexer(CLexer):
         elif tok.type == "RBRACE" and self._open:
             self.block_ends[self._open.pop()] = (filename, tok.lineno, tok.column)
         return tok
+
+    def _asm(self, keyword: Any) -> Any:
+        """GNU `asm [volatile|inline|goto] (template : outputs : inputs : clobbers :
+        labels)`. An asm label on a declarator (`int f(void) asm("name")`) and a file-scope
+        asm say nothing about C objects: they are dropped. An asm statement becomes the
+        marker call `__ctgen_asm(1)` when it has operands or labels, else
+        `__ctgen_asm(0)` (see ASM_MARKER)."""
+        tok = self._next_token()
+        while tok is not None and tok.type in ("VOLATILE", "INLINE", "GOTO"):
+            tok = self._next_token()
+        if tok is None or tok.type != "LPAREN":  # not GNU asm: let the parser report it
+            self._pending.append(tok)
+            self._previous = keyword.type
+            return keyword
+        depth, section, used = 1, 0, [False] * 5
+        while depth:
+            tok = self._next_token()
+            if tok is None:
+                return None
+            if tok.type == "LPAREN":
+                depth += 1
+            elif tok.type == "RPAREN":
+                depth -= 1
+            if depth == 1 and tok.type == "COLON":
+                section = min(section + 1, 4)
+            elif depth:
+                used[section] = True
+        in_function = bool(self._open) and self._previous not in ("ID", "TYPEID", "RBRACKET")
+        if not in_function:
+            return self.token()
+        operands = "1" if used[1] or used[2] or used[4] else "0"
+        origin = self.origins.get(id(keyword))
+        for kind, value in (("ID", ASM_MARKER), ("LPAREN", "("), ("INT_CONST_DEC", operands),
+                            ("RPAREN", ")")):
+            marker = type(keyword)(kind, value, keyword.lineno, keyword.column)
+            if origin is not None:
+                self.origins[id(marker)] = origin
+            self._pending.append(marker)
+        return self.token()
 
     def file_of(self, tok: Any) -> str:
         origin = self.origins.get(id(tok))
@@ -87,12 +181,76 @@ class _Parser(CParser):
     """CParser whose coordinates use each token's own file, and whose errors always carry a
     line and column."""
 
-    def __init__(self) -> None:
+    def __init__(self, gnu_keywords: bool = True) -> None:
         super().__init__(lexer=_TrackingLexer)
+        self.lexer.gnu_keywords = gnu_keywords
 
     @property
     def lexer(self) -> _TrackingLexer:
         return cast(_TrackingLexer, self.clex)
+
+    def _advance(self) -> Any:
+        tok = super()._advance()
+        if tok.type == _TYPEOF:  # its operand belongs to the specifier
+            self._expect("LPAREN")
+            operand = self._parse_type_name() if self._starts_declaration() \
+                else self._parse_expression()
+            self._expect("RPAREN")
+            tok.value = TypeofSpecifier(operand)
+        return tok
+
+    def _parse_assignment_expression(self) -> c_ast.Node:
+        # pycparser takes a GNU statement expression `({ ... })` only as a whole assignment
+        # expression; it is a primary expression (`({ ... }) + 1`, `-({ ... })`)
+        expr = self._parse_conditional_expression()
+        if self._is_assignment_op():
+            op = self._advance().value
+            rhs = self._parse_assignment_expression()
+            return c_ast.Assignment(op, expr, rhs, expr.coord)
+        return expr
+
+    def _parse_conditional_expression(self) -> c_ast.Node:
+        expr = self._parse_binary_expression()
+        if not self._accept("CONDOP"):
+            return expr
+        if self._accept("COLON"):  # GNU `a ?: b`: see `is_elvis`
+            return c_ast.TernaryOp(expr, expr, self._parse_conditional_expression(),
+                                   expr.coord)
+        iftrue = self._parse_expression()
+        self._expect("COLON")
+        return c_ast.TernaryOp(expr, iftrue, self._parse_conditional_expression(), expr.coord)
+
+    def _parse_labeled_statement(self) -> c_ast.Node:
+        if self._peek_type() != "CASE":
+            return super()._parse_labeled_statement()
+        case_tok = self._advance()
+        expr = self._parse_constant_expression()
+        if self._accept("ELLIPSIS"):  # GNU `case low ... high:`: see `case_range`
+            expr = c_ast.ExprList([expr, self._parse_constant_expression()], expr.coord)
+        self._expect("COLON")
+        if self._starts_statement():
+            stmt = self._parse_pragmacomp_or_statement()
+        else:
+            stmt = c_ast.EmptyStatement(self._tok_coord(case_tok))
+        return c_ast.Case(expr, [stmt], self._tok_coord(case_tok))
+
+    def _parse_designator(self) -> c_ast.Node:
+        if self._peek_type() != "LBRACKET":
+            return super()._parse_designator()
+        self._advance()
+        expr = self._parse_constant_expression()
+        if self._accept("ELLIPSIS"):  # GNU `[first ... last] = value`: see `index_range`
+            expr = c_ast.ExprList([expr, self._parse_constant_expression()], expr.coord)
+        self._expect("RBRACKET")
+        return expr
+
+    def _parse_primary_expression(self) -> c_ast.Node:
+        if self._peek_type() == "LPAREN" and self._peek_type(2) == "LBRACE":
+            self._advance()
+            compound = self._parse_compound_statement()
+            self._expect("RPAREN")
+            return compound
+        return super()._parse_primary_expression()
 
     def _tok_coord(self, tok: Any) -> Coord:
         return Coord(file=self.lexer.file_of(tok), line=tok.lineno, column=tok.column)
@@ -139,18 +297,42 @@ class _Parser(CParser):
         return None
 
 
-def parse(text: str, path: Path) -> c_ast.FileAST:
-    """Parse preprocessed `text` (from `path`) into a pycparser AST.
+def is_elvis(node: c_ast.TernaryOp) -> bool:
+    """GNU `a ?: b` reaches the AST as a `TernaryOp` whose true operand is the condition's
+    very node: `a` is evaluated once."""
+    return node.iftrue is node.cond
+
+
+def case_range(node: c_ast.Case) -> tuple[c_ast.Node, c_ast.Node] | None:
+    """The bounds of GNU `case low ... high:` (an `ExprList` of two in the `Case`; a comma
+    expression is no constant expression, so it cannot be a case value of its own)."""
+    if isinstance(node.expr, c_ast.ExprList):
+        low, high = node.expr.exprs
+        return low, high
+    return None
+
+
+def index_range(designator: c_ast.Node) -> tuple[c_ast.Node, c_ast.Node] | None:
+    """The bounds of the GNU array designator `[first ... last]` (an `ExprList` of two)."""
+    if isinstance(designator, c_ast.ExprList):
+        first, last = designator.exprs
+        return first, last
+    return None
+
+
+def parse(text: str, path: Path, gnu_keywords: bool = True) -> c_ast.FileAST:
+    """Parse preprocessed `text` (from `path`) into a pycparser AST; `gnu_keywords` tells
+    whether the dialect makes `typeof` and `asm` keywords (see `preprocess.gnu_keywords`).
 
     Raises:
         ParseError: located at the offending token in the user's file or header.
     """
-    return parse_file(text, path).ast
+    return parse_file(text, path, gnu_keywords).ast
 
 
-def parse_file(text: str, path: Path) -> ParsedFile:
+def parse_file(text: str, path: Path, gnu_keywords: bool = True) -> ParsedFile:
     """Like `parse`, also returning where each block closes."""
-    parser = _Parser()
+    parser = _Parser(gnu_keywords)
     try:
         ast = parser.parse(text, str(path))
     except _ParserFailure as failure:

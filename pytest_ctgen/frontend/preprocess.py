@@ -12,6 +12,7 @@ from typing import Final, Sequence
 
 from ..errors import PreprocessError, SourceLocation
 from .annotations import has_annotations, line_directive, reserved_spelling
+from .ctype import CType, PointerType, RecordType
 
 #: The compiler used for preprocessing and for the layout probe.
 GCC: Final = "gcc"
@@ -22,14 +23,22 @@ DEFAULT_STD: Final = "-std=gnu11"
 #: What `va_arg(ap, T)` reaches the parser as (see PYCPARSER_DEFINES).
 VA_ARG_MARKER: Final = "__ctgen_va_arg"
 
+#: The tag of the record a `va_list` points to as the parser sees it (ctgen_analysis.h).
+VA_LIST_TAG: Final = "__ctgen_va_list_tag"
+
+
+def is_va_list(ctype: CType) -> bool:
+    """Whether `ctype` is <stdarg.h>'s `va_list` as the parser sees it."""
+    return isinstance(ctype, PointerType) and isinstance(ctype.target, RecordType) and \
+        ctype.target.tag == VA_LIST_TAG
+
+
 #: Keeps GNU extensions of real glibc headers (and common ones in user code) away from
 #: pycparser. Sizes never come from these spellings: the layout probe compiles the real text.
 PYCPARSER_DEFINES: Final[tuple[str, ...]] = (
     "-D__extension__=",
     "-D__restrict=",
     "-D__restrict__=",
-    "-D__asm__(x)=",
-    "-D__asm(x)=",
     "-D__attribute__(x)=",
     "-D__attribute(x)=",
     "-D__declspec(x)=",
@@ -41,10 +50,10 @@ PYCPARSER_DEFINES: Final[tuple[str, ...]] = (
     "-D__float128=double",
     "-D__inline=inline",
     "-D__inline__=inline",
-    "-D__builtin_va_list=void*",
-    # va_arg(ap, T) names a type where pycparser wants an expression: a marker call keeps
-    # the file parseable; a function that uses it is skipped with the reason
-    f"-D__builtin_va_arg(ap,T)=(*(T *){VA_ARG_MARKER}(&(ap)))",
+    "-D__builtin_va_list=__ctgen_va_list",
+    # va_arg(ap, T) names a type where pycparser wants an expression: a marker call that
+    # gives the next argument's address (the lowering models <stdarg.h>) keeps it parseable
+    f"-D__builtin_va_arg(ap,T)=(*(T *){VA_ARG_MARKER}(&(ap), sizeof(T)))",
     "-D__signed__=signed",
     "-D__signed=signed",
     "-D__volatile__=volatile",
@@ -117,6 +126,18 @@ def compile_flags(cflags: list[str] | tuple[str, ...]) -> list[str]:
     if not any(f.startswith("-std=") or f == "-ansi" for f in result):
         result.insert(0, DEFAULT_STD)
     return result
+
+
+def gnu_keywords(cflags: list[str] | tuple[str, ...]) -> bool:
+    """Whether the dialect the flags select makes `typeof` and `asm` keywords: GNU C does
+    (C23 `typeof` too), ISO C leaves them to the program (`__typeof__` and `__asm__` are
+    keywords in every dialect)."""
+    std = DEFAULT_STD
+    for flag in compile_flags(cflags):
+        if flag.startswith("-std=") or flag == "-ansi":
+            std = flag
+    dialect = std.removeprefix("-std=")
+    return dialect.startswith("gnu")
 
 
 def preprocess_command(path: Path, cflags: list[str] | tuple[str, ...],

@@ -8,7 +8,7 @@ import math
 import re
 import struct
 from collections import ChainMap
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Final
 
@@ -25,7 +25,7 @@ from .ctype import (
 )
 from .layout import Member, ProbedRecord, ProbeRequest, apply_probed, layout_differs, sysv_layout
 from .literals import float_literal
-from .parse import coord_location
+from .parse import AUTO_TYPE, TypeofSpecifier, coord_location, index_range
 
 Value = tuple[int | float, CType]
 
@@ -84,6 +84,10 @@ class TypeResolver:
         self._keyed: list[tuple[str, RecordType]] = []
         #: How many constant expressions used a record's size, alignment or offsets.
         self.layout_constants = 0
+        #: The type of an expression in a `__typeof__` operand or `__auto_type` initializer.
+        #: The lowering sets it while it lowers a function, whose objects these scopes do
+        #: not hold; otherwise (file scope) the constant evaluator's `type_of`.
+        self.expression_type: Callable[[c_ast.Node], CType] | None = None
 
     # ------------------------------------------------------------------ scopes
 
@@ -183,11 +187,28 @@ class TypeResolver:
             if isinstance(spec, (c_ast.Struct, c_ast.Union)) and spec.decls is None and spec.name:
                 return self._forward_declaration(spec)
             return self.resolve(spec)
-        ctype = self.resolve(node.type)
-        if isinstance(ctype, ArrayType) and ctype.count is None and node.init is not None:
-            ctype = ArrayType(ctype.element, self.initializer_count(node.init, ctype))
+        ctype = self.declared_type(node)
         self.declare_object(node.name, ctype)
         return ctype
+
+    def declared_type(self, decl: c_ast.Decl) -> CType:
+        """The type of the object `decl` declares, completed by its initializer: an array
+        of unknown size gets the initializer's count, `__auto_type` the initializer's type
+        (arrays and functions decayed)."""
+        if _is_auto_type(decl.type):
+            if decl.init is None or isinstance(decl.init, c_ast.InitList):
+                raise _unsupported("'__auto_type' needs an initializer expression", decl)
+            return decay(self.expression_type_of(decl.init))
+        ctype = self.resolve(decl.type)
+        if isinstance(ctype, ArrayType) and ctype.count is None and decl.init is not None:
+            ctype = ArrayType(ctype.element, self.initializer_count(decl.init, ctype))
+        return ctype
+
+    def expression_type_of(self, expr: c_ast.Node) -> CType:
+        """The type of `expr` where it stands, as `sizeof` and `__typeof__` see it."""
+        if self.expression_type is not None:
+            return self.expression_type(expr)
+        return self.type_of(expr)
 
     def _forward_declaration(self, spec: c_ast.Struct | c_ast.Union) -> CType:
         """`struct S;` declares a new incomplete type unless S is already in this scope."""
@@ -213,7 +234,8 @@ class TypeResolver:
                     designator = item.name[0]
                     if isinstance(designator, c_ast.ID):
                         raise _unsupported("field designator in an array initializer", item)
-                    index = self.eval_int_constant(designator)
+                    index = self.eval_int_constant((index_range(designator) or
+                                                    (designator, designator))[1])
                 index += 1
                 count = max(count, index)
             return count
@@ -264,6 +286,14 @@ class TypeResolver:
 
     def _identifier_type(self, node: c_ast.IdentifierType) -> CType:
         names: list[str] = list(node.names)
+        if len(names) == 1 and isinstance(names[0], TypeofSpecifier):
+            operand = names[0].operand
+            if isinstance(operand, c_ast.Typename):
+                return self.resolve(operand)
+            return self.expression_type_of(operand)
+        if AUTO_TYPE in names:
+            raise _unsupported("'__auto_type' outside a declaration with an initializer",
+                               node)
         unknown = [n for n in names if n not in _SPECIFIERS]
         if unknown:
             if len(names) == 1:
@@ -544,10 +574,8 @@ class TypeResolver:
         name and without storage class: `const uint8_t @[4]`, `int (*@)(int)`. Array sizes
         appear as numbers, including one taken from the initializer (`int a[] = {1, 2}`)."""
         type_node = copy_declarator(decl.type)
-        ctype = self.resolve(decl.type)
-        init = getattr(decl, "init", None)
-        if isinstance(ctype, ArrayType) and ctype.count is None and init is not None:
-            ctype = ArrayType(ctype.element, self.initializer_count(init, ctype))
+        ctype = self.declared_type(decl) if isinstance(decl, c_ast.Decl) \
+            else self.resolve(decl.type)
         _fold_dimensions(type_node, ctype)
         _rename(type_node, name)
         return _generate(type_node, getattr(decl, "align", None) or [])
@@ -594,6 +622,11 @@ def _enumerator_type(value: int, underlying: IntType | None) -> IntType:
     if INT.min_value <= value <= INT.max_value or underlying is None:
         return INT
     return LONG if underlying.signed else ULONG
+
+
+def _is_auto_type(type_node: c_ast.Node) -> bool:
+    return isinstance(type_node, c_ast.TypeDecl) and isinstance(
+        type_node.type, c_ast.IdentifierType) and type_node.type.names == [AUTO_TYPE]
 
 
 def _is_string(node: c_ast.Node) -> bool:

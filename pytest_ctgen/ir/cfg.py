@@ -120,8 +120,20 @@ class Switch(Terminator):
         return [b for _, b in self.cases] + [self.default]
 
     def labels(self) -> list[str]:
-        return ["case " + ",".join(str(v) for v in values) for values, _ in self.cases] + [
-            "default"]
+        return ["case " + _spelled_values(values) for values, _ in self.cases] + ["default"]
+
+
+def _spelled_values(values: tuple[int, ...]) -> str:
+    """Case values as a label shows them, in source order; runs of three or more
+    consecutive values as `low...high`."""
+    runs: list[list[int]] = []
+    for value in values:
+        if runs and value == runs[-1][-1] + 1:
+            runs[-1].append(value)
+        else:
+            runs.append([value])
+    return ",".join(f"{run[0]}...{run[-1]}" if len(run) >= 3 else ",".join(map(str, run))
+                    for run in runs)
 
 
 @dataclass(eq=False)
@@ -159,6 +171,10 @@ class CFG:
     locals: list[Variable]  # locals, temporaries and static locals of the function
     result_type: CType
     address_taken: set[Variable] = field(default_factory=set)
+    #: Where a variadic function's `va_start` finds its variadic arguments: the address
+    #: its callers pass after the named arguments (see `variadic_slot`); None when the
+    #: function never calls `va_start`.
+    variadic_area: Variable | None = None
 
     def branch_edges(self) -> list[Edge]:
         """Every branch outcome of the function, in construction order."""
@@ -253,3 +269,10 @@ class CFG:
             elif isinstance(t, Return):
                 lines.append(f"  return {describe(t.value) if t.value is not None else ''}")
         return "\n".join(lines)
+
+
+def variadic_slot(size: int) -> int:
+    """Bytes a variadic argument of `size` bytes takes in the area a caller passes: whole
+    8-byte words, as in the x86-64 ABI's overflow area. Caller and callee agree on it, so
+    `va_arg` reads what the call passed."""
+    return max(8, (size + 7) // 8 * 8)

@@ -15,15 +15,17 @@ from pycparser import c_ast, c_generator
 from ..errors import AnnotationError, CtgenError, SourceLocation, UnsupportedError
 from ..frontend.annotations import RESERVED_PREFIX, USER_PREFIX
 from ..frontend.builtins import (
-    ATOMIC_BUILTINS, ATOMIC_SHAPES, BIT_BUILTINS, LIBRARY_BUILTINS, OVERFLOW_BUILTINS)
+    ATOMIC_BUILTINS, ATOMIC_SHAPES, BIT_BUILTINS, GENERIC, LIBRARY_BUILTINS, OVERFLOW_BUILTINS)
 from ..frontend.ctype import (
-    BOOL, DOUBLE, INT, LONG, SIZE_T, UINT, ArrayType, CType, EnumType, FloatType,
+    BOOL, DOUBLE, INT, LONG, SIZE_T, UCHAR, UINT, ArrayType, CType, EnumType, FloatType,
     FunctionType, IntType, PointerType, RecordType, VoidType, integer_promotion,
     unqualified_equal, unsigned_of, usual_arithmetic_conversion)
+from ..frontend.parse import ASM_MARKER, case_range, index_range, is_elvis
 from ..frontend.preprocess import VA_ARG_MARKER
-from ..frontend.unit import GLOBAL, LOCAL, STATIC_LOCAL, Function, Unit, Variable
+from ..frontend.unit import GLOBAL, LOCAL, PARAM, STATIC_LOCAL, Function, Unit, Variable
 from .cfg import (
-    CFG, Assign, Block, Branch, Call, Check, Goto, Init, Return, Stmt, Switch, ZeroFill)
+    CFG, Assign, Block, Branch, Call, Check, Goto, Init, Return, Stmt, Switch, ZeroFill,
+    variadic_slot)
 from .constants import (
     convert_constant, fold, parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal)
 from .expr import (
@@ -47,6 +49,9 @@ def _plain_integer(t: CType | None) -> bool:
     """An integer type the overflow and atomic builtins take: neither _Bool nor an enum."""
     return isinstance(t, IntType) and not isinstance(t, EnumType) and not t.is_bool
 
+
+#: Most values a GNU case range or array designator range may span (each is enumerated).
+_MAX_RANGE = 1 << 16
 
 #: What <stdarg.h>'s macros reach the lowering as (va_arg: see frontend/preprocess.py).
 _VARIADIC_BUILTINS = frozenset({"__builtin_va_start", "__builtin_va_end",
@@ -546,10 +551,18 @@ class _ExprLowerer:
 
     def expr_TernaryOp(self, node: c_ast.TernaryOp) -> Expr:
         then_b, else_b, join = self.new_block(), self.new_block(), self.new_block()
-        self.condition(node.cond, then_b, else_b)
+        first: Expr | None = None
+        if is_elvis(node):  # `a ?: b` evaluates `a` once
+            value = self.rvalue(node.cond)
+            kept = self.temp(value.type, node)
+            self.emit(Assign(VarRef(kept, value.type), value, self.loc(node)))
+            first = Load(VarRef(kept, value.type), value.type)
+            self.branch(self.truth(first), then_b, else_b, node)
+        else:
+            self.condition(node.cond, then_b, else_b)
         # the type of the result needs both operands; lower each in its own block
         self.cur = then_b
-        a = self.rvalue(node.iftrue)
+        a = first if first is not None else self.rvalue(node.iftrue)
         a_end = self.cur
         self.cur = else_b
         b = self.rvalue(node.iffalse)
@@ -601,6 +614,10 @@ class _ExprLowerer:
             raise self.unsupported("call through a function pointer", node)
         name = node.name.name
         args_nodes = node.args.exprs if node.args is not None else []
+        if name == ASM_MARKER:  # a GNU asm statement (frontend/parse.py)
+            if fold(self.rvalue(args_nodes[0])):
+                raise self.unsupported("inline assembly with operands", node)
+            return None  # an instruction or barrier that reads and writes no C object
         if name in _TRANSPARENT_BUILTINS:
             for extra in args_nodes[1:]:
                 self.effect(extra)
@@ -619,7 +636,7 @@ class _ExprLowerer:
                     raise CtgenError(f"{name} takes one argument", self.loc(node))
                 return Const(INT, 1 if self.is_constant(args_nodes[0]) else 0)
             if name in _VARIADIC_BUILTINS:
-                raise self.unsupported("variadic arguments (va_start, va_arg)", node)
+                return self.variadic_builtin(name, args_nodes, node)
             plain = name.removeprefix("__builtin_")
             if plain in LIBRARY_BUILTINS and plain in self.unit.functions:
                 name = plain  # __builtin_memcpy is memcpy, as declared by <string.h>
@@ -647,6 +664,8 @@ class _ExprLowerer:
             else:
                 v = self.promote(v)
             args.append(v)
+        if ftype.variadic and fn.is_defined:  # its va_start finds the rest in an area
+            args[len(ftype.params):] = [self.variadic_arguments(args[len(ftype.params):], node)]
         target: Expr | None = None
         if not isinstance(ftype.result, VoidType) and value_used:
             t = self.temp(ftype.result, node)
@@ -657,6 +676,28 @@ class _ExprLowerer:
         if target is None:
             return None
         return Load(target, target.type)
+
+    def variadic_arguments(self, values: list[Expr], node: c_ast.Node) -> Expr:
+        """The address of a new area holding the (promoted) variadic arguments of a call,
+        one after the other in `variadic_slot`s, for the callee's `va_arg` to read."""
+        loc = self.loc(node)
+        total = sum(variadic_slot(v.type.size) for v in values)
+        area = self.temp(ArrayType(UCHAR, max(total, 8)), node)
+        self.address_taken.add(area)
+        start = AddrOf(VarRef(area, area.type), PointerType(UCHAR))
+        offset = 0
+        for value in values:
+            slot = self.convert(PtrAdd(start, Const(LONG, offset), start.type),
+                                PointerType(value.type))
+            self.emit(Assign(Deref(slot, value.type), value, loc))
+            offset += variadic_slot(value.type.size)
+        return start
+
+    def variadic_builtin(self, name: str, args: list[c_ast.Node], node: c_ast.Node
+                         ) -> Expr | None:
+        """<stdarg.h>'s `va_start`, `va_arg`, `va_copy` and `va_end`; only a function
+        body has variadic arguments."""
+        raise self.unsupported("variadic arguments outside a function body", node)
 
     def is_constant(self, node: c_ast.Node) -> bool:
         """`__builtin_constant_p` as gcc answers it at -O0: true for a constant expression
@@ -721,12 +762,15 @@ class _ExprLowerer:
 
     def atomic_builtin(self, name: str, args: list[c_ast.Node], node: c_ast.Node
                        ) -> Expr | None:
-        """An `__atomic_*` or `__sync_*` builtin on an integer object, as one thread runs
-        it: the arguments first, then the object is read once and written once; arithmetic
-        wraps."""
+        """An `__atomic_*` or `__sync_*` builtin on an integer object (or a pointer, for
+        loads, stores and exchanges), as one thread runs it: the arguments first, then the
+        object is read once and written once; arithmetic wraps."""
         kind, op = ATOMIC_BUILTINS[name]
         shape = ATOMIC_SHAPES[kind]
-        arity = shape.atomic_arity if name.startswith("__atomic") else shape.sync_arity
+        generic = op == GENERIC
+        returned_through = 1 if generic and kind in ("load", "exchange") else 0
+        arity = shape.atomic_arity + returned_through if name.startswith("__atomic") \
+            else shape.sync_arity
         if len(args) != arity:
             raise CtgenError(f"{name} takes {arity} arguments", self.loc(node))
         if kind == "fence":
@@ -734,30 +778,55 @@ class _ExprLowerer:
                 self.effect(a)
             return None
         loc = self.loc(node)
+        if kind in ("test_and_set", "clear"):  # on the byte at the address, whatever its type
+            byte = self.pinned_target(args[0], node, UCHAR)
+            self.effect(args[1])
+            if kind == "clear":
+                self.emit(Assign(byte, Const(UCHAR, 0), loc))
+                return None
+            was = self.temp(UCHAR, node)
+            self.emit(Assign(VarRef(was, UCHAR), Load(byte, UCHAR), loc))
+            self.emit(Assign(byte, Const(UCHAR, 1), loc))
+            return self.convert(Load(VarRef(was, UCHAR), UCHAR), BOOL)
         obj = self.pinned_target(args[0], node)
         target = obj.type
-        if not _plain_integer(target):
+        moved_only = kind in ("load", "store", "exchange")
+        if not (_plain_integer(target) or moved_only and isinstance(target, PointerType)):
             raise self.unsupported(f"{name} on an object that is not an integer", node)
-        assert isinstance(target, IntType)
+
+        def value(arg: c_ast.Node) -> Expr:
+            if generic:  # passed by address
+                return Load(self.pinned_target(arg, node, target), target)
+            return self.convert(self.rvalue(arg), target)
+
         expected: Expr | None = None
         if kind == "compare_exchange":  # (p, &expected, desired, weak, order, order)
-            expected = self.pinned_target(args[1], node)
-            operands = [Load(expected, target), self.convert(self.rvalue(args[2]), target)]
+            expected = self.pinned_target(args[1], node, target)
+            operands = [Load(expected, target), value(args[2])]
         else:
-            operands = [self.convert(self.rvalue(a), target) for a in args[1:1 + shape.values]]
-        for a in args[1 + shape.values:]:
+            operands = [value(a) for a in args[1:1 + shape.values]]
+        returned: Expr | None = None
+        if returned_through:
+            returned = self.pinned_target(args[1 + shape.values], node, target)
+        for a in args[1 + shape.values + returned_through:]:
             self.effect(a)  # memory orders, `weak`
         old = self.temp(target, node)
         self.emit(Assign(VarRef(old, target), Load(obj, target), loc))
         old_value = Load(VarRef(old, target), target)
-        if kind == "load":
-            return old_value
         if kind == "release":
             self.emit(Assign(obj, Const(target, 0), loc))
             return None
-        if kind in ("store", "exchange"):
+        if kind == "store":
             self.emit(Assign(obj, operands[0], loc))
-            return old_value if kind == "exchange" else None
+            return None
+        if kind in ("load", "exchange"):
+            if kind == "exchange":
+                self.emit(Assign(obj, operands[0], loc))
+            if returned is not None:
+                self.emit(Assign(returned, old_value, loc))
+                return None
+            return old_value
+        assert isinstance(target, IntType)
         if kind in ("fetch", "update"):
             new = self.temp(target, node)
             self.emit(Assign(VarRef(new, target), self.wrapped(op, old_value, operands[0],
@@ -776,16 +845,21 @@ class _ExprLowerer:
             return old_value
         return self.convert(same, BOOL)
 
-    def pinned_target(self, pointer_node: c_ast.Node, node: c_ast.Node) -> Expr:
+    def pinned_target(self, pointer_node: c_ast.Node, node: c_ast.Node,
+                      as_type: CType | None = None) -> Expr:
         """`*p` for the pointer argument `p`, evaluated once into a temporary so that
-        later reads and writes of the object do not evaluate it again."""
+        later reads and writes of the object do not evaluate it again; with `as_type`, the
+        object at that address read as that type (a generic atomic builtin's operands)."""
         pointer = self.rvalue(pointer_node)
         if not isinstance(pointer.type, PointerType):
             raise CtgenError("an atomic builtin takes a pointer to the object",
                              self.loc(node))
         where = self.temp(pointer.type, node)
         self.emit(Assign(VarRef(where, pointer.type), pointer, self.loc(node)))
-        return Deref(Load(VarRef(where, pointer.type), pointer.type), pointer.type.target)
+        address: Expr = Load(VarRef(where, pointer.type), pointer.type)
+        if as_type is None:
+            return Deref(address, pointer.type.target)
+        return Deref(self.convert(address, PointerType(as_type)), as_type)
 
     def classify(self, name: str, args: list[c_ast.Node], node: c_ast.Node) -> Expr:
         """A <math.h> classification macro's builtin, on the operand's own type."""
@@ -837,6 +911,8 @@ class _ExprLowerer:
             self.effect(node.right)
             self.goto(join, node)
             self.cur = join
+        elif isinstance(node, c_ast.TernaryOp) and is_elvis(node):
+            self.expr_TernaryOp(node)
         elif isinstance(node, c_ast.TernaryOp):
             then_b, else_b, join = self.new_block(), self.new_block(), self.new_block()
             self.condition(node.cond, then_b, else_b)
@@ -875,12 +951,15 @@ class _ExprLowerer:
                 self.effect(e)
             self.condition(node.exprs[-1], if_true, if_false)
             return
-        e = self.truth(self.rvalue(node))
-        value = fold(e)
+        self.branch(self.truth(self.rvalue(node)), if_true, if_false, node)
+
+    def branch(self, truth: Expr, if_true: Block, if_false: Block, node: c_ast.Node) -> None:
+        """Branch on the 0/1 value `truth` (a jump when it is constant)."""
+        value = fold(truth)
         if value is not None:
             self.goto(if_true if value else if_false, node)
             return
-        self.terminate(Branch(e, if_true, if_false, self.loc(node)))
+        self.terminate(Branch(truth, if_true, if_false, self.loc(node)))
 
     # ------------------------------------------------------------- initializers
 
@@ -927,17 +1006,34 @@ class _ExprLowerer:
         if isinstance(ctype, ArrayType):
             index = 0
             for item in items:
+                last = index
                 if isinstance(item, c_ast.NamedInitializer):
                     desig = item.name[0]
                     if len(item.name) != 1 or isinstance(desig, c_ast.ID):
                         raise self.unsupported("nested designator in an array initializer",
                                                item)
                     assert self.unit.resolver is not None
-                    index = self.unit.resolver.eval_int_constant(desig)
+                    bounds = index_range(desig) or (desig, desig)
+                    index, last = (self.unit.resolver.eval_int_constant(e) for e in bounds)
+                    if last - index >= _MAX_RANGE:
+                        raise self.unsupported(f"designator range of more than {_MAX_RANGE} "
+                                               "elements", item)
                     item = item.expr
-                self.init_item(self.element(target, index, ctype.element), ctype.element,
-                               item, node)
-                index += 1
+                if last > index and not isinstance(item, c_ast.InitList):
+                    value = self.rvalue(item)  # evaluated once for the whole range
+                    kept = self.temp(value.type, item)
+                    self.emit(Assign(VarRef(kept, value.type), value, self.loc(item)))
+                    for at in range(index, last + 1):
+                        self.emit(Assign(self.element(target, at, ctype.element),
+                                         self.convert(Load(VarRef(kept, value.type),
+                                                           value.type), ctype.element),
+                                         self.loc(item)))
+                    index = last + 1
+                    continue
+                for at in range(index, last + 1):
+                    self.init_item(self.element(target, at, ctype.element), ctype.element,
+                                   item, node)
+                index = last + 1
             return
         assert isinstance(ctype, RecordType)
         members = [f for f in ctype.fields if f.name is not None or
@@ -1054,6 +1150,7 @@ class FunctionLowerer(_ExprLowerer):
         self.on_entry = False  # `__rtt_initial(e)` is `e` (a test case's PRE)
         self.entry_copies: dict[Variable, Variable] = {}  # parameter -> its value on entry
         self.harness_names: dict[int, str] = {}  # ids of nodes renamed for the harness
+        self.variadic_area: Variable | None = None  # set by the first va_start
 
     def lower(self) -> CFG:
         fn = self.fn
@@ -1068,9 +1165,11 @@ class FunctionLowerer(_ExprLowerer):
         assert resolver is not None
         self.scopes.append({})
         resolver.push_scope()
+        resolver.expression_type = self.type_of  # `__typeof__` of the function's objects
         try:
             self.statement(fn.definition.body)
         finally:
+            resolver.expression_type = None
             resolver.pop_scope()
         loc = self.loc(fn.definition.body)
         end_loc = SourceLocation(loc.file, fn.end_line or loc.line, 0)
@@ -1086,7 +1185,42 @@ class FunctionLowerer(_ExprLowerer):
         if self.result is not None and not self.is_spec:
             extra.append(self.result)
         return CFG(fn, blocks, entry, self.locals + self.temps + self.static_locals + extra,
-                   fn.type.result, self.address_taken)
+                   fn.type.result, self.address_taken, self.variadic_area)
+
+    def variadic_builtin(self, name: str, args: list[c_ast.Node], node: c_ast.Node
+                         ) -> Expr | None:
+        """A `va_list` is a pointer into the area of variadic arguments the caller passed
+        (`variadic_arguments`): `va_start` points it at the first, `va_arg` reads the
+        argument it points at and moves it to the next slot."""
+        loc = self.loc(node)
+        bytes_pointer = PointerType(UCHAR)
+        if name == VA_ARG_MARKER:  # (&ap, sizeof(T)): the address of the argument to read
+            ap = self.pinned_target(args[0], node)
+            size = fold(self.rvalue(args[1]))
+            if not isinstance(size, int):
+                raise self.unsupported("va_arg of a variably modified type", node)
+            current = self.temp(bytes_pointer, node)
+            self.emit(Assign(VarRef(current, bytes_pointer),
+                             self.convert(Load(ap, ap.type), bytes_pointer), loc))
+            moved = PtrAdd(Load(VarRef(current, bytes_pointer), bytes_pointer),
+                           Const(LONG, variadic_slot(size)), bytes_pointer)
+            self.emit(Assign(ap, self.convert(moved, ap.type), loc))
+            return Load(VarRef(current, bytes_pointer), bytes_pointer)
+        if name == "__builtin_va_end":
+            self.effect(args[0])
+            return None
+        target = self.lvalue(args[0])
+        if name == "__builtin_va_copy":
+            self.emit(Assign(target, self.convert(self.rvalue(args[1]), target.type), loc))
+            return None
+        if not self.fn.type.variadic:  # va_start; its second argument is not evaluated
+            raise CtgenError("va_start used in a function with fixed arguments", loc)
+        if self.variadic_area is None:
+            self.variadic_area = Variable("ctgen.va_area", bytes_pointer, PARAM,
+                                          self.fn.location, "@")
+        area = VarRef(self.variadic_area, bytes_pointer)
+        self.emit(Assign(target, self.convert(Load(area, bytes_pointer), target.type), loc))
+        return None
 
     def entry_statements(self) -> list[Stmt]:
         """What a function under test does first for its annotations: keep the parameters'
@@ -1440,11 +1574,8 @@ class FunctionLowerer(_ExprLowerer):
                 raise self.unsupported(f"block-scope extern '{node.name}'", node)
             self.scopes[-1][node.name] = g
             return
-        ctype = self.resolve_type(node.type)
         assert self.unit.resolver is not None
-        if isinstance(ctype, ArrayType) and ctype.count is None and node.init is not None:
-            ctype = ArrayType(ctype.element,
-                              self.unit.resolver.initializer_count(node.init, ctype))
+        ctype = self.unit.resolver.declared_type(node)
         if isinstance(ctype, ArrayType) and ctype.count is None:
             raise self.unsupported("array of unknown size", node)
         quals = node.quals or []
@@ -1637,12 +1768,19 @@ class FunctionLowerer(_ExprLowerer):
             raise CtgenError("case label outside a switch", self.loc(node))
         ctx = self.switches[-1]
         b = self.label_target()
-        value = fold(self.convert(self.rvalue(node.expr), ctx.type))
-        if not isinstance(value, int):
-            raise CtgenError("case label is not an integer constant", self.loc(node))
-        ctx.cases.append((value, b))
+        bounds = case_range(node)
+        low, high = (self.case_value(e, ctx.type) for e in bounds or (node.expr, node.expr))
+        if high - low >= _MAX_RANGE:
+            raise self.unsupported(f"case range of more than {_MAX_RANGE} values", node)
+        ctx.cases.extend((value, b) for value in range(low, high + 1))  # empty if low > high
         for s in node.stmts or []:
             self.statement(s)
+
+    def case_value(self, expr: c_ast.Node, ctype: CType) -> int:
+        value = fold(self.convert(self.rvalue(expr), ctype))
+        if not isinstance(value, int):
+            raise CtgenError("case label is not an integer constant", self.loc(expr))
+        return value
 
     def stmt_Default(self, node: c_ast.Default) -> None:
         if not self.switches:

@@ -21,8 +21,9 @@ from ..cases import (
     STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SKIPPED, STOP_SOLVER, STOP_TIME,
     STOP_UNSUPPORTED, STOP_WORK, Case, Contract, ContractCheck, FunctionCases, Outcome,
     Violation)
-from ..errors import SourceLocation
+from ..errors import SourceLocation, UnsupportedError
 from ..frontend.ctype import declaration_of
+from ..frontend.preprocess import is_va_list
 from ..ir.cfg import CFG, Block, Edge, Return
 from ..ir.lower import Program
 from ..symbolic import extract
@@ -720,5 +721,21 @@ class _BudgetSpent(Exception):
 def generate_function(program: Program, function: str, options: SearchOptions,
                       shown: Callable[[str], str] = str) -> FunctionCases:
     """The cases of `function` (which must have a CFG in `program`); `shown` maps a file
-    name in a location to how the user reads it."""
+    name in a location to how the user reads it.
+
+    Raises:
+        UnsupportedError: the function reads variadic arguments or takes a `va_list`,
+            which the generator does not choose yet (the unit's calls of it, with their
+            arguments, are executed).
+    """
+    cfg = program.cfgs[function]
+    for param, ctype in zip(cfg.function.params, cfg.function.type.params):
+        if is_va_list(ctype):
+            raise UnsupportedError(f"va_list parameter '{param.name}': the generator cannot "
+                                   "make one (the unit's functions that pass theirs are "
+                                   "tested)", param.location)
+    if cfg.variadic_area is not None:
+        raise UnsupportedError("variadic function under test: its variadic arguments are "
+                               "not generated yet (its callers in the unit are tested)",
+                               cfg.function.location)
     return Generator(program, function, options, shown).run()

@@ -670,6 +670,8 @@ class Executor:
                 frame.objects[p] = self.new_object(state, p.name, cells_of(a, p.type))
             else:
                 frame.registers[p] = a
+        if cfg.variadic_area is not None:  # the call passes it after the named arguments
+            frame.registers[cfg.variadic_area] = args[len(cfg.function.params)]
         state.frames.append(frame)
         self.enter_locals(state, frame)
 
