@@ -281,10 +281,14 @@ def pytest_configure(config: pytest.Config) -> None:
 #: The C units `--ctgen` collects. (Not yet `.i`: the harness's own includes conflict with
 #: the system headers a preprocessed unit carries.)
 C_UNIT_SUFFIXES = (".c",)
+#: A header is a unit when it is named on the command line (a header-only library's
+#: functions); in a directory, headers are only included by the units.
+C_HEADER_SUFFIXES = (".h",)
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if file_path.suffix in C_UNIT_SUFFIXES and parent.config.option.ctgen:
+    if parent.config.option.ctgen and (file_path.suffix in C_UNIT_SUFFIXES or (
+            file_path.suffix in C_HEADER_SUFFIXES and parent.session.isinitpath(file_path))):
         if _written_by_an_export(file_path):
             return None
         return CtgenFile.from_parent(parent, path=file_path)
@@ -625,7 +629,7 @@ def _c_files(config: pytest.Config) -> list[Path]:
     for arg in config.args:
         root = Path(arg.split("::")[0]).resolve()
         if root.is_file():
-            files += [root] if root.suffix in C_UNIT_SUFFIXES else []
+            files += [root] if root.suffix in C_UNIT_SUFFIXES + C_HEADER_SUFFIXES else []
             continue
         for here, dirs, names in os.walk(root):
             dirs[:] = sorted(d for d in dirs if Path(here, d).resolve() not in ignored and

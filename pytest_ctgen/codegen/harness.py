@@ -319,9 +319,10 @@ _END_CODES = {"exit": "CTGEN_EXITED", "abort": "CTGEN_ABORTED",
 
 
 def stub_symbol(stub: StubPrototype) -> str:
-    """The C name the stub is defined under: a library function's stub is renamed so that
-    it does not replace the C library's function for the harness and the runtime."""
-    return f"ctgen_stub_{stub.name}" if stub.library else stub.name
+    """The C name the stub is defined under, renamed in the unit: the stub must not replace
+    a function of the same name for the runtime, gcov's runtime or the process (a
+    freestanding unit's `malloc` or `memcpy`, libc's `send`, zlib's `crc32`)."""
+    return f"ctgen_stub_{stub.name}"
 
 
 def _renamed_prototype(stub: StubPrototype) -> str:
@@ -700,19 +701,20 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
            "#include CTGEN_RUNTIME_HEADER", ""]
     out += ["/* Ending the program in the unit returns to the running case instead. */"]
     out += [f"#define {name} {renamed}" for name, renamed in _PROGRAM_ENDS]
-    library = [s for s in fc.stubs if s.library]
-    if library:
-        out += ["/* Library functions the unit calls are stubbed under their own names. */"]
-        for stub in library:
+    stubbed = list(fc.stubs)
+    if stubbed:
+        out += ["/* The functions the unit calls and does not define are stubs of their own "
+                "names. */"]
+        for stub in stubbed:
             out.append(f"#define {stub.name} {stub_symbol(stub)}")
-            if stub.header in _PREINCLUDED_HEADERS:  # the unit's include of it is skipped
-                out.append(_renamed_prototype(stub) + ";")
+            if stub.library and stub.header in _PREINCLUDED_HEADERS:
+                out.append(_renamed_prototype(stub) + ";")  # the unit's include is skipped
     out += _include_lines(unit_include)
     if sources:
         out += ["/* The implementations of external functions the unit is tested with. */"]
         out += [f"#include {c_string(path)}" for path in sources]
     out += [f"#undef {name}" for name, _ in _PROGRAM_ENDS]
-    out += [f"#undef {stub.name}" for stub in library]
+    out += [f"#undef {stub.name}" for stub in stubbed]
     out += ["", "/* The running case; selects what the stubs play back. */",
             "static int ctgen_current_case = -1;"]
     slots = max((len(c.objects) for c in cases if _script_refers_to_objects(c)), default=0)

@@ -236,3 +236,32 @@ def test_without_ctgen_c_files_are_not_collected(pytester: pytest.Pytester) -> N
     assert explicit.ret != 0
     assert "good.c::" not in output(explicit)
     assert "ctgen coverage" not in output(explicit)
+
+
+HEADER_ONLY = """\
+#ifndef CLAMP_H
+#define CLAMP_H
+static inline int clamp_to(int x, int limit)
+{
+    if (x > limit) {
+        return limit;
+    }
+    return x < -limit ? -limit : x;
+}
+#endif
+"""
+
+
+def test_a_header_named_on_the_command_line_is_a_unit(ctgen_dir: pytest.Pytester) -> None:
+    """A header-only library's functions are tested when the header is named; a directory's
+    headers are only included by its units."""
+    (ctgen_dir.path / "lib").mkdir()
+    (ctgen_dir.path / "lib" / "clamp.h").write_text(HEADER_ONLY)
+    named = run_ctgen(ctgen_dir, "-v", "lib/clamp.h")
+    assert named.ret == 0, output(named)
+    ids = collected_ids(run_ctgen(ctgen_dir, "--collect-only", "-q", "lib/clamp.h"))
+    assert set(_by_function(ids)) == {"clamp_to"} and len(ids) == 3
+    assert re.search(r"^lib/clamp\.h::clamp_to\s+3\s+100\.0%\s+100\.0%", output(named), re.M), \
+        output(named)
+    in_directory = run_ctgen(ctgen_dir, "--collect-only", "-q", "lib")
+    assert collected_ids(in_directory) == []
