@@ -286,9 +286,14 @@ C_UNIT_SUFFIXES = (".c",)
 C_HEADER_SUFFIXES = (".h",)
 
 
+def _is_c_unit(path: Path, named: bool) -> bool:
+    """Whether `--ctgen` takes `path` as a unit; `named`: it is a command-line argument."""
+    return path.suffix in C_UNIT_SUFFIXES or (named and path.suffix in C_HEADER_SUFFIXES)
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if parent.config.option.ctgen and (file_path.suffix in C_UNIT_SUFFIXES or (
-            file_path.suffix in C_HEADER_SUFFIXES and parent.session.isinitpath(file_path))):
+    if parent.config.option.ctgen and _is_c_unit(file_path,
+                                                 parent.session.isinitpath(file_path)):
         if _written_by_an_export(file_path):
             return None
         return CtgenFile.from_parent(parent, path=file_path)
@@ -629,12 +634,13 @@ def _c_files(config: pytest.Config) -> list[Path]:
     for arg in config.args:
         root = Path(arg.split("::")[0]).resolve()
         if root.is_file():
-            files += [root] if root.suffix in C_UNIT_SUFFIXES + C_HEADER_SUFFIXES else []
+            files += [root] if _is_c_unit(root, named=True) else []
             continue
         for here, dirs, names in os.walk(root):
             dirs[:] = sorted(d for d in dirs if Path(here, d).resolve() not in ignored and
                              not any(fnmatch.fnmatch(d, pat) for pat in skip_dirs))
-            files += [Path(here, n) for n in sorted(names) if n.endswith(C_UNIT_SUFFIXES)]
+            files += [Path(here, n) for n in sorted(names)
+                      if _is_c_unit(Path(n), named=False)]
     return list(dict.fromkeys(files))
 
 

@@ -2,6 +2,7 @@
 in the front end and by the lowering (ir/constants.py)."""
 from __future__ import annotations
 
+import math
 import struct
 from fractions import Fraction
 
@@ -9,11 +10,16 @@ from .ctype import DOUBLE, FLOAT, LONGDOUBLE, FloatType
 
 
 def round_to_float32(x: Fraction | float) -> float:
-    """The float (binary32) nearest to `x`, ties to even, returned as a Python float."""
+    """The float (binary32) nearest to `x`, ties to even (beyond the largest float by half
+    an ulp or more: infinity), returned as a Python float; infinities and NaN stay."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return x
     frac = Fraction(x)
-    approx = struct.unpack("<f", struct.pack("<f", float(frac)))[0] if abs(frac) < 2 ** 128 \
-        else float("inf") * (1 if frac > 0 else -1)
-    if approx in (float("inf"), float("-inf")):
+    try:
+        approx = struct.unpack("<f", struct.pack("<f", float(frac)))[0]
+    except OverflowError:  # rounds to infinity
+        return math.inf if frac > 0 else -math.inf
+    if math.isinf(approx):
         return approx
     bits = struct.unpack("<I", struct.pack("<f", approx))[0]
     best = approx
@@ -45,4 +51,7 @@ def float_literal(text: str) -> tuple[float, FloatType]:
         value = Fraction(t)
     if ctype is FLOAT:
         return round_to_float32(value), FLOAT
-    return float(value), ctype
+    try:
+        return float(value), ctype
+    except OverflowError:  # beyond the largest double: infinity, as gcc reads it
+        return (math.inf if value > 0 else -math.inf), ctype

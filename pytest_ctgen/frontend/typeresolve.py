@@ -6,7 +6,6 @@ import copy
 
 import math
 import re
-import struct
 from collections import ChainMap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -24,7 +23,7 @@ from .ctype import (
     usual_arithmetic_conversion,
 )
 from .layout import Member, ProbedRecord, ProbeRequest, apply_probed, layout_differs, sysv_layout
-from .literals import float_literal
+from .literals import float_literal, round_to_float32
 from .parse import AUTO_TYPE, TypeofSpecifier, coord_location, index_range
 
 Value = tuple[int | float, CType]
@@ -222,8 +221,7 @@ class TypeResolver:
 
     def initializer_count(self, init: c_ast.Node, array: ArrayType) -> int:
         """Elements of an array of unknown size given by its initializer."""
-        if isinstance(init, c_ast.InitList) and len(init.exprs) == 1 and _is_string(init.exprs[0]):
-            init = init.exprs[0]
+        init = unbraced_string(init)
         if _is_string(init):
             assert isinstance(init, c_ast.Constant)
             return len(string_constant(init.value)[0]) + 1
@@ -629,6 +627,14 @@ def _is_auto_type(type_node: c_ast.Node) -> bool:
         type_node.type, c_ast.IdentifierType) and type_node.type.names == [AUTO_TYPE]
 
 
+def unbraced_string(init: c_ast.Node) -> c_ast.Node:
+    """An array's initializer with the optional braces around a string literal dropped
+    (`{"abc"}` is `"abc"`); any other initializer as it is."""
+    if isinstance(init, c_ast.InitList) and len(init.exprs) == 1 and _is_string(init.exprs[0]):
+        return init.exprs[0]
+    return init
+
+
 def _is_string(node: c_ast.Node) -> bool:
     return isinstance(node, c_ast.Constant) and node.type == "string"
 
@@ -836,16 +842,6 @@ def string_constant(text: str) -> tuple[list[int], IntType]:
     return units, {"L": INT, "u": USHORT, "U": UINT}.get(prefix, CHAR)
 
 
-def float_constant(text: str) -> tuple[float, FloatType]:
-    """Value and type of a floating literal (decimal or hexadecimal)."""
-    return float_literal(text)
-
-
-def _to_single(value: float) -> float:
-    try:
-        return float(struct.unpack("<f", struct.pack("<f", value))[0])
-    except OverflowError:
-        return value * float("inf")
 
 
 # ----------------------------------------------------------------- constant evaluation
@@ -876,7 +872,7 @@ class _ConstantEvaluator:
             try:
                 return int_constant(node.value)
             except ValueError:
-                return float_constant(node.value)
+                return float_literal(node.value)
         except (ValueError, IndexError):
             raise _unsupported(f"invalid constant {node.value}", node) from None
 
@@ -1013,7 +1009,7 @@ class _ConstantEvaluator:
                 result = a / b
         else:
             raise _unsupported(f"operator {op} on floating constants", node)
-        return (_to_single(result) if ctype == FLOAT else result), ctype
+        return (round_to_float32(result) if ctype == FLOAT else result), ctype
 
     def _eval_FuncCall(self, node: c_ast.FuncCall) -> Value:
         if isinstance(node.name, c_ast.ID) and node.name.name == "offsetof" and node.args:
@@ -1200,7 +1196,7 @@ def convert(value: int | float, target: CType, node: c_ast.Node | None = None) -
         return target.wrap(int(value)), target
     if isinstance(target, FloatType):
         as_float = float(value)
-        return (_to_single(as_float) if target == FLOAT else as_float), target
+        return (round_to_float32(as_float) if target == FLOAT else as_float), target
     if isinstance(target, PointerType):
         if isinstance(value, float):
             raise _unsupported("conversion of a floating constant to a pointer", node)

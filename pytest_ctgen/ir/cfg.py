@@ -172,8 +172,8 @@ class CFG:
     result_type: CType
     address_taken: set[Variable] = field(default_factory=set)
     #: Where a variadic function's `va_start` finds its variadic arguments: the address
-    #: its callers pass after the named arguments (see `variadic_slot`); None when the
-    #: function never calls `va_start`.
+    #: its callers pass after the named arguments (ir/lower.py, `variadic_arguments`); None
+    #: when the function never calls `va_start`.
     variadic_area: Variable | None = None
 
     def branch_edges(self) -> list[Edge]:
@@ -269,10 +269,3 @@ class CFG:
             elif isinstance(t, Return):
                 lines.append(f"  return {describe(t.value) if t.value is not None else ''}")
         return "\n".join(lines)
-
-
-def variadic_slot(size: int) -> int:
-    """Bytes a variadic argument of `size` bytes takes in the area a caller passes: whole
-    8-byte words, as in the x86-64 ABI's overflow area. Caller and callee agree on it, so
-    `va_arg` reads what the call passed."""
-    return max(8, (size + 7) // 8 * 8)

@@ -22,10 +22,10 @@ from ..frontend.ctype import (
     unqualified_equal, unsigned_of, usual_arithmetic_conversion)
 from ..frontend.parse import ASM_MARKER, case_range, index_range, is_elvis
 from ..frontend.preprocess import VA_ARG_MARKER
+from ..frontend.typeresolve import unbraced_string
 from ..frontend.unit import GLOBAL, LOCAL, PARAM, STATIC_LOCAL, Function, Unit, Variable
 from .cfg import (
-    CFG, Assign, Block, Branch, Call, Check, Goto, Init, Return, Stmt, Switch, ZeroFill,
-    variadic_slot)
+    CFG, Assign, Block, Branch, Call, Check, Goto, Init, Return, Stmt, Switch, ZeroFill)
 from .constants import (
     convert_constant, fold, parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal)
 from .expr import (
@@ -45,6 +45,8 @@ _TOP_LEVEL_ONLY = frozenset(
 _FUNCTION_NAME_IDS = frozenset({"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"})
 # Builtins whose value is their first argument (hints to the optimizer only).
 _TRANSPARENT_BUILTINS = {"__builtin_expect": 0, "__builtin_expect_with_probability": 0}
+
+
 def _plain_integer(t: CType | None) -> bool:
     """An integer type the overflow and atomic builtins take: neither _Bool nor an enum."""
     return isinstance(t, IntType) and not isinstance(t, EnumType) and not t.is_bool
@@ -52,6 +54,13 @@ def _plain_integer(t: CType | None) -> bool:
 
 #: Most values a GNU case range or array designator range may span (each is enumerated).
 _MAX_RANGE = 1 << 16
+
+def _variadic_slot(size: int) -> int:
+    """Bytes a variadic argument of `size` bytes takes in the area a caller passes
+    (`variadic_arguments`): whole 8-byte words, as in the x86-64 ABI's overflow area.
+    Caller and callee agree on it, so `va_arg` reads what the call passed."""
+    return max(8, (size + 7) // 8 * 8)
+
 
 #: What <stdarg.h>'s macros reach the lowering as (va_arg: see frontend/preprocess.py).
 _VARIADIC_BUILTINS = frozenset({"__builtin_va_start", "__builtin_va_end",
@@ -196,6 +205,13 @@ class _ExprLowerer:
         v = Variable(f"ctgen.t{len(self.temps)}", ctype, LOCAL, self.loc(node), "@")
         self.temps.append(v)
         return v
+
+    def kept(self, value: Expr, node: c_ast.Node | None) -> Expr:
+        """`value` evaluated here into a new temporary: every read of the result gives what
+        it was now, whatever is stored later."""
+        t = self.temp(value.type, node)
+        self.emit(Assign(VarRef(t, value.type), value, self.loc(node)))
+        return Load(VarRef(t, value.type), value.type)
 
     def resolve_type(self, type_node: c_ast.Node) -> CType:
         assert self.unit.resolver is not None
@@ -513,9 +529,7 @@ class _ExprLowerer:
         current = Load(target, target.type)
         old: Expr = current
         if node.op.startswith("p") and value_used:
-            t = self.temp(target.type, node)
-            self.emit(Assign(VarRef(t, t.type), current, self.loc(node)))
-            old = Load(VarRef(t, t.type), t.type)
+            old = self.kept(current, node)
         one = Const(INT, 1)
         if isinstance(target.type, FloatType):
             one = Const(DOUBLE, 1.0)
@@ -553,10 +567,7 @@ class _ExprLowerer:
         then_b, else_b, join = self.new_block(), self.new_block(), self.new_block()
         first: Expr | None = None
         if is_elvis(node):  # `a ?: b` evaluates `a` once
-            value = self.rvalue(node.cond)
-            kept = self.temp(value.type, node)
-            self.emit(Assign(VarRef(kept, value.type), value, self.loc(node)))
-            first = Load(VarRef(kept, value.type), value.type)
+            first = self.kept(self.rvalue(node.cond), node)
             self.branch(self.truth(first), then_b, else_b, node)
         else:
             self.condition(node.cond, then_b, else_b)
@@ -679,9 +690,9 @@ class _ExprLowerer:
 
     def variadic_arguments(self, values: list[Expr], node: c_ast.Node) -> Expr:
         """The address of a new area holding the (promoted) variadic arguments of a call,
-        one after the other in `variadic_slot`s, for the callee's `va_arg` to read."""
+        one after the other in `_variadic_slot`s, for the callee's `va_arg` to read."""
         loc = self.loc(node)
-        total = sum(variadic_slot(v.type.size) for v in values)
+        total = sum(_variadic_slot(v.type.size) for v in values)
         area = self.temp(ArrayType(UCHAR, max(total, 8)), node)
         self.address_taken.add(area)
         start = AddrOf(VarRef(area, area.type), PointerType(UCHAR))
@@ -690,7 +701,7 @@ class _ExprLowerer:
             slot = self.convert(PtrAdd(start, Const(LONG, offset), start.type),
                                 PointerType(value.type))
             self.emit(Assign(Deref(slot, value.type), value, loc))
-            offset += variadic_slot(value.type.size)
+            offset += _variadic_slot(value.type.size)
         return start
 
     def variadic_builtin(self, name: str, args: list[c_ast.Node], node: c_ast.Node
@@ -741,12 +752,10 @@ class _ExprLowerer:
                              "that is neither _Bool nor an enum", self.loc(node))
         assert isinstance(target, IntType)
         op = OVERFLOW_BUILTINS[name]
-        flag = self.temp(BOOL, node)
-        self.emit(Assign(VarRef(flag, BOOL), OverflowFlag(op, left, right, target, BOOL),
-                         self.loc(node)))
+        flag = self.kept(OverflowFlag(op, left, right, target, BOOL), node)
         self.emit(Assign(Deref(pointer, target), self.wrapped(op, left, right, target),
                          self.loc(node)))
-        return Load(VarRef(flag, BOOL), BOOL)
+        return flag
 
     def wrapped(self, op: str, left: Expr, right: Expr, target: IntType) -> Expr:
         """`left op right` wrapped to `target`, as the overflow and atomic builtins compute
@@ -784,10 +793,9 @@ class _ExprLowerer:
             if kind == "clear":
                 self.emit(Assign(byte, Const(UCHAR, 0), loc))
                 return None
-            was = self.temp(UCHAR, node)
-            self.emit(Assign(VarRef(was, UCHAR), Load(byte, UCHAR), loc))
+            was = self.kept(Load(byte, UCHAR), node)
             self.emit(Assign(byte, Const(UCHAR, 1), loc))
-            return self.convert(Load(VarRef(was, UCHAR), UCHAR), BOOL)
+            return self.convert(was, BOOL)
         obj = self.pinned_target(args[0], node)
         target = obj.type
         moved_only = kind in ("load", "store", "exchange")
@@ -810,9 +818,7 @@ class _ExprLowerer:
             returned = self.pinned_target(args[1 + shape.values], node, target)
         for a in args[1 + shape.values + returned_through:]:
             self.effect(a)  # memory orders, `weak`
-        old = self.temp(target, node)
-        self.emit(Assign(VarRef(old, target), Load(obj, target), loc))
-        old_value = Load(VarRef(old, target), target)
+        old_value = self.kept(Load(obj, target), node)
         if kind == "release":
             self.emit(Assign(obj, Const(target, 0), loc))
             return None
@@ -828,15 +834,11 @@ class _ExprLowerer:
             return old_value
         assert isinstance(target, IntType)
         if kind in ("fetch", "update"):
-            new = self.temp(target, node)
-            self.emit(Assign(VarRef(new, target), self.wrapped(op, old_value, operands[0],
-                                                               target), loc))
-            self.emit(Assign(obj, Load(VarRef(new, target), target), loc))
-            return old_value if kind == "fetch" else Load(VarRef(new, target), target)
+            new = self.kept(self.wrapped(op, old_value, operands[0], target), node)
+            self.emit(Assign(obj, new, loc))
+            return old_value if kind == "fetch" else new
         # compare and swap: the object gets the desired value where it held the expected
-        equal = self.temp(INT, node)
-        self.emit(Assign(VarRef(equal, INT), Binary("==", old_value, operands[0], INT), loc))
-        same = Load(VarRef(equal, INT), INT)
+        same = self.kept(Binary("==", old_value, operands[0], INT), node)
         self.emit(Assign(obj, Select(same, operands[1], old_value, target), loc))
         if expected is not None:  # a failed exchange tells what the object held
             self.emit(Assign(expected, Select(same, Load(expected, target), old_value, target),
@@ -854,9 +856,7 @@ class _ExprLowerer:
         if not isinstance(pointer.type, PointerType):
             raise CtgenError("an atomic builtin takes a pointer to the object",
                              self.loc(node))
-        where = self.temp(pointer.type, node)
-        self.emit(Assign(VarRef(where, pointer.type), pointer, self.loc(node)))
-        address: Expr = Load(VarRef(where, pointer.type), pointer.type)
+        address = self.kept(pointer, node)
         if as_type is None:
             return Deref(address, pointer.type.target)
         return Deref(self.convert(address, PointerType(as_type)), as_type)
@@ -967,10 +967,8 @@ class _ExprLowerer:
                    node: c_ast.Node) -> None:
         """Assignments giving the object `target` its initial value from `init`."""
         loc = self.loc(node)
-        if isinstance(ctype, ArrayType) and isinstance(init, c_ast.InitList) and \
-                len(init.exprs) == 1 and isinstance(init.exprs[0], c_ast.Constant) and \
-                init.exprs[0].type == "string":
-            init = init.exprs[0]  # `char t[] = {"abc"};`: the braces are optional
+        if isinstance(ctype, ArrayType):
+            init = unbraced_string(init)  # `char t[] = {"abc"};`
         if isinstance(ctype, ArrayType) and isinstance(init, c_ast.Constant) and \
                 init.type == "string":
             data = parse_string_literal(init.value)
@@ -1019,20 +1017,16 @@ class _ExprLowerer:
                         raise self.unsupported(f"designator range of more than {_MAX_RANGE} "
                                                "elements", item)
                     item = item.expr
-                if last > index and not isinstance(item, c_ast.InitList):
-                    value = self.rvalue(item)  # evaluated once for the whole range
-                    kept = self.temp(value.type, item)
-                    self.emit(Assign(VarRef(kept, value.type), value, self.loc(item)))
+                if last > index and ctype.element.is_scalar and \
+                        not isinstance(item, c_ast.InitList):
+                    value = self.kept(self.rvalue(item), item)  # once for the whole range
                     for at in range(index, last + 1):
                         self.emit(Assign(self.element(target, at, ctype.element),
-                                         self.convert(Load(VarRef(kept, value.type),
-                                                           value.type), ctype.element),
-                                         self.loc(item)))
-                    index = last + 1
-                    continue
-                for at in range(index, last + 1):
-                    self.init_item(self.element(target, at, ctype.element), ctype.element,
-                                   item, node)
+                                         self.convert(value, ctype.element), self.loc(item)))
+                else:
+                    for at in range(index, last + 1):
+                        self.init_item(self.element(target, at, ctype.element),
+                                       ctype.element, item, node)
                 index = last + 1
             return
         assert isinstance(ctype, RecordType)
@@ -1199,13 +1193,10 @@ class FunctionLowerer(_ExprLowerer):
             size = fold(self.rvalue(args[1]))
             if not isinstance(size, int):
                 raise self.unsupported("va_arg of a variably modified type", node)
-            current = self.temp(bytes_pointer, node)
-            self.emit(Assign(VarRef(current, bytes_pointer),
-                             self.convert(Load(ap, ap.type), bytes_pointer), loc))
-            moved = PtrAdd(Load(VarRef(current, bytes_pointer), bytes_pointer),
-                           Const(LONG, variadic_slot(size)), bytes_pointer)
+            current = self.kept(self.convert(Load(ap, ap.type), bytes_pointer), node)
+            moved = PtrAdd(current, Const(LONG, _variadic_slot(size)), bytes_pointer)
             self.emit(Assign(ap, self.convert(moved, ap.type), loc))
-            return Load(VarRef(current, bytes_pointer), bytes_pointer)
+            return current
         if name == "__builtin_va_end":
             self.effect(args[0])
             return None

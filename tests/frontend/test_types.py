@@ -2,7 +2,6 @@
 expressions, checked against what gcc says."""
 from __future__ import annotations
 
-
 import pytest
 from pycparser import c_ast
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import Callable
 
+import pytest
 from generated_unit import GeneratedUnit
 
 from pytest_ctgen.pipeline import with_deep_stack
@@ -30,7 +31,6 @@ def test_deeply_nested_expressions_are_generated_and_run(
         {2000 - offset}
 
 
-
 def test_deep_stack_restores_the_limits_and_passes_errors_on() -> None:
     limit = sys.getrecursionlimit()
 
@@ -39,9 +39,5 @@ def test_deep_stack_restores_the_limits_and_passes_errors_on() -> None:
 
     assert with_deep_stack(lambda: recurse(20_000)) == 20_000
     assert sys.getrecursionlimit() == limit
-    try:
+    with pytest.raises(ZeroDivisionError):
         with_deep_stack(lambda: 1 // 0)
-    except ZeroDivisionError:
-        pass
-    else:
-        raise AssertionError("the error was lost")

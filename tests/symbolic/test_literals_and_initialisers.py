@@ -3,6 +3,7 @@ decimal value (not through double), and `char t[] = {"abc"};` is the same inside
 function as at file scope. Every case passes against the compiled code."""
 from __future__ import annotations
 
+import math
 from typing import Callable
 
 from generated_unit import GeneratedUnit
@@ -42,6 +43,16 @@ def test_float_literal_is_rounded_once() -> None:
     assert float_literal("0x1.8p1") == (3.0, DOUBLE)
     assert float_literal("2.5L") == (2.5, LONGDOUBLE)
     assert float_literal("1e-9")[0] == 1e-9
+
+
+def test_float_literals_beyond_the_range_are_infinite_as_gcc_reads_them() -> None:
+    # half an ulp above FLT_MAX rounds to infinity; just below that, to FLT_MAX
+    flt_max = (2 - 2.0 ** -23) * 2.0 ** 127
+    assert float_literal("3.4028236e38f") == (math.inf, FLOAT)
+    assert float_literal("3.40282356e38f") == (flt_max, FLOAT)
+    assert float_literal("1e400f") == (math.inf, FLOAT)
+    assert float_literal("1e400") == (math.inf, DOUBLE)
+    assert float_literal("1e-50f") == (0.0, FLOAT)
 
 
 def test_literals_and_braced_strings_match_the_compiled_code(
