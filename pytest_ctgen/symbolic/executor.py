@@ -1142,6 +1142,9 @@ class Executor:
             value, defined = bit_builtin(e.operation, x, e.type)
             if defined is not None:
                 state.assume(defined)
+                if not z3.is_true(z3.simplify(defined)):  # an outcome left may need it
+                    self.approximation = f"paths where {describe(e)} is undefined (of 0) " \
+                                         "are not explored"
             return value
         if isinstance(e, (VarRef, Deref, Member, StringLit)):
             return self.load(state, e)
