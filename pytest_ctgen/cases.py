@@ -10,11 +10,15 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import struct
 from dataclasses import dataclass, field
 from typing import Any, Union
 
 FORMAT_VERSION = 1
+# An object a case places (`Binding.placement`) lies at an address with this residue modulo
+# PLACEMENT: the harness puts it into a buffer aligned to PLACEMENT.
+PLACEMENT = 4096
 
 
 def declare(template: str, name: str) -> str:
@@ -108,6 +112,7 @@ class Binding:
     name: str
     declaration: str  # template with '@' for the name
     value: Value
+    placement: int | None = None  # an object's address modulo PLACEMENT, when chosen
 
 
 # ------------------------------------------------------------------------------ cases
@@ -299,6 +304,16 @@ class BuildRecipe:
 
 
 @dataclass(frozen=True)
+class GlobalStub:
+    """A global the unit declares `extern` and no file of the build defines (it lives in
+    another module): the harness defines it, weak and zeroed so that a real definition
+    linked in wins, and the cases set it like any global input."""
+
+    name: str
+    declaration: str  # template with '@' for the name, qualifiers kept
+
+
+@dataclass(frozen=True)
 class FileCases:
     """The cases of one C source file."""
 
@@ -306,6 +321,7 @@ class FileCases:
     functions: tuple[FunctionCases, ...]
     stubs: tuple[StubPrototype, ...] = ()
     build: BuildRecipe | None = None  # set in an export, for replaying it
+    global_stubs: tuple[GlobalStub, ...] = ()
 
     def all_cases(self) -> list[Case]:
         return [c for f in self.functions for c in f.cases]
@@ -365,12 +381,24 @@ def value_from_json(j: Any) -> Value:
 
 
 def _bindings_to_json(bs: tuple[Binding, ...]) -> list[dict[str, Any]]:
-    return [{"name": b.name, "declaration": b.declaration, "value": value_to_json(b.value)}
-            for b in bs]
+    return [{"name": b.name, "declaration": b.declaration, "value": value_to_json(b.value),
+             **({} if b.placement is None else {"placement": b.placement})} for b in bs]
+
+
+def _placement_from_json(j: dict[str, Any]) -> int | None:
+    placement = j.get("placement")
+    if placement is None:
+        return None
+    if isinstance(placement, bool) or not isinstance(placement, int) or \
+            not 0 <= placement < PLACEMENT:
+        raise ValueError(f"placement of {j.get('name')!r} is not an address residue "
+                         f"below {PLACEMENT}: {placement!r}")
+    return placement
 
 
 def _bindings_from_json(js: list[dict[str, Any]]) -> tuple[Binding, ...]:
-    return tuple(Binding(j["name"], j["declaration"], value_from_json(j["value"])) for j in js)
+    return tuple(Binding(j["name"], j["declaration"], value_from_json(j["value"]),
+                         _placement_from_json(j)) for j in js)
 
 
 def _outcomes_to_json(os_: tuple[Outcome, ...]) -> list[dict[str, Any]]:
@@ -485,6 +513,8 @@ def file_cases_to_json(fc: FileCases) -> str:
                    **({"specified_in_unit": True} if s.specified_in_unit else {}),
                    **({"static": True} if s.static else {})}
                   for s in fc.stubs],
+        **({"global_stubs": [{"name": g.name, "declaration": g.declaration}
+                             for g in fc.global_stubs]} if fc.global_stubs else {}),
         "functions": [{
             "name": f.name,
             "line": f.line,
@@ -499,6 +529,21 @@ def file_cases_to_json(fc: FileCases) -> str:
         } for f in fc.functions],
     }
     return json.dumps(doc, indent=2) + "\n"
+
+
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+# a declaration template of a global: type words, pointers, array sizes, '@' once
+_GLOBAL_TEMPLATE = re.compile(r"[\w\s*()\[\]]*@[\w\s*()\[\]]*")
+
+
+def _global_stub_from_json(j: dict[str, Any]) -> GlobalStub:
+    name, declaration = j.get("name"), j.get("declaration")
+    if not isinstance(name, str) or not _IDENTIFIER.fullmatch(name):
+        raise ValueError(f"global stub name is not a C identifier: {name!r}")
+    if not isinstance(declaration, str) or not _GLOBAL_TEMPLATE.fullmatch(declaration):
+        raise ValueError(f"declaration of global stub {name} is not a declaration "
+                         f"template: {declaration!r}")
+    return GlobalStub(name, declaration)
 
 
 def file_cases_from_json(text: str) -> FileCases:
@@ -518,6 +563,7 @@ def file_cases_from_json(text: str) -> FileCases:
                                   s.get("specified_in_unit", False),
                                   s.get("static", False))
                     for s in doc.get("stubs", [])),
+        global_stubs=tuple(_global_stub_from_json(g) for g in doc.get("global_stubs", [])),
         functions=tuple(FunctionCases(
             name=f["name"],
             line=f["line"],

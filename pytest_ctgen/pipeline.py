@@ -18,7 +18,7 @@ from typing import Any, BinaryIO, Callable, Iterator, Sequence, TypeVar
 from filelock import FileLock, Timeout
 
 from . import __version__
-from .cases import FileCases, FunctionCases, STOP_SKIPPED, StubPrototype, file_cases_from_json, \
+from .cases import FileCases, FunctionCases, GlobalStub, STOP_SKIPPED, StubPrototype, file_cases_from_json, \
     file_cases_to_json, FORMAT_VERSION
 from .errors import CtgenError, SourceLocation
 from .frontend.ctype import CType, FloatType, FunctionType, IntType, PointerType
@@ -327,7 +327,10 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
             covered = {o for c in result.cases for o in c.covered}
             send(Progress(display, fn.name, "done", seconds[fn.name], len(result.cases),
                           len(covered), result.outcomes_total, result.stop_reason))
-    return FileCases(display, tuple(functions), stubs_of(program, path, display)), seconds
+    global_stubs = tuple(GlobalStub(v.name, v.declaration)
+                         for v in program.unit.undefined_globals())
+    return FileCases(display, tuple(functions), stubs_of(program, path, display),
+                     global_stubs=global_stubs), seconds
 
 
 def shown_path(file: str, path: Path, display: str) -> str:

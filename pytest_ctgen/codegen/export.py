@@ -212,7 +212,7 @@ CTGEN_COVERAGE_DEF = $(if $(filter --coverage -fprofile-arcs,$(CTGEN_ALL_CFLAGS)
 # gcovr as the pytest run calls it (coverage/gcov.py); the filter is COVERAGE_SRC as a regex
 CTGEN_GCOVR_OPTIONS = --config /dev/null --root '$(dir $(COVERAGE_SRC))' \\
   --filter '$(subst .,\\.,$(COVERAGE_SRC))$$' \\
-  --exclude-lines-by-pattern {_make_word(ANNOTATION_LINES)} \\
+  --exclude-lines-by-pattern {_make_word(ANNOTATION_LINES)} --include-internal-functions \\
   --gcov-object-directory . --gcov-executable '$(GCOV)'
 
 .PHONY: run build coverage clean{' ctgen-check-copy' if copied else ''}

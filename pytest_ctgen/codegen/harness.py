@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from ..cases import (
+    PLACEMENT,
     ArrayValue,
     Binding,
     BytesValue,
@@ -452,17 +453,30 @@ def _object_lines(objects: tuple[Binding, ...]) -> list[str]:
     first and filled afterwards."""
     names = {o.name for o in objects}
     declared: set[str] = set()
-    in_order = True
+    in_order = all(o.placement is None for o in objects)
     for o in objects:
         declared.add(o.name)
         if (_pointer_targets(o.value) & names) - (declared - {o.name}):
             in_order = False
     if in_order:
         return [s for o in objects for s in declare_with_value(o.declaration, o.name, o.value)]
-    lines = [f"{declare(o.declaration, o.name)} = {{ 0 }};" for o in objects]
+    lines = [line for o in objects for line in _zeroed_object_lines(o)]
     for o in objects:
         lines.extend(set_statements(o.name, o.value))
     return lines
+
+
+def _zeroed_object_lines(o: Binding) -> list[str]:
+    """The zeroed object `o`; one placed at an address residue lies in a zeroed buffer
+    aligned to the placement modulus, and its name is a macro for it until `#undef`."""
+    if o.placement is None:
+        return [f"{declare(o.declaration, o.name)} = {{ 0 }};"]
+    buffer, at = f"ctgen_place_{o.name}", f"ctgen_at_{o.name}"
+    return [f"_Alignas({PLACEMENT}) unsigned char {buffer}"
+            f"[{PLACEMENT} + sizeof ({declare(o.declaration, '')})] = {{ 0 }};",
+            f"{declare(o.declaration, f'(*const {at})')} = "
+            f"(void *)({buffer} + {o.placement});",
+            f"#define {o.name} (*{at})"]
 
 
 def parameter_list(prototype: str, name: str) -> str:
@@ -669,7 +683,8 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str],
         body.append(f"ctgen_contract_{_callee(c.function)}({ctx}, {c_string(predicted)}"
                     f"{''.join(', ' + v for v in values)});")
     return ([f"/* {case_name(c)} */", f"static void ctgen_case_{index}(ctgen_ctx *{ctx})", "{"]
-            + [f"{INDENT}{s}" for s in body] + [f"{INDENT}(void){ctx};", "}"])
+            + [f"{INDENT}{s}" for s in body] + [f"{INDENT}(void){ctx};", "}"]
+            + [f"#undef {o.name}" for o in c.objects if o.placement is not None])
 
 
 # ------------------------------------------------------------------------------ harness
@@ -715,6 +730,11 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
         out += [f"#include {c_string(path)}" for path in sources]
     out += [f"#undef {name}" for name, _ in _PROGRAM_ENDS]
     out += [f"#undef {stub.name}" for stub in stubbed]
+    if fc.global_stubs:
+        out += ["", "/* The globals the unit declares extern and no file of the build defines "
+                "(a real definition linked in wins). */"]
+        out += [f"__attribute__((weak)) {declare(g.declaration, g.name)};"
+                for g in fc.global_stubs]
     out += ["", "/* The running case; selects what the stubs play back. */",
             "static int ctgen_current_case = -1;"]
     slots = max((len(c.objects) for c in cases if _script_refers_to_objects(c)), default=0)

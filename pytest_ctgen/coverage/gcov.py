@@ -79,6 +79,9 @@ def _gcovr_json(build_dir: Path, unit: Path, gcov_executable: str | None) -> dic
                "--filter", "/(.*/)?" + re.escape(unit.name) + "$",
                # annotations that are code only in the harness build (ctgen.h)
                "--exclude-lines-by-pattern", ANNOTATION_LINES,
+               # gcovr leaves out functions named `__*` unless told: libc-style units
+               # define many (`__stpcpy` behind a weak alias)
+               "--include-internal-functions",
                "--gcov-object-directory", str(build_dir), "--json", str(out), str(build_dir)]
         if gcov_executable:
             cmd[3:3] = ["--gcov-executable", gcov_executable]

@@ -105,5 +105,12 @@ class Unit:
     def defined_functions(self) -> list[Function]:
         return [f for f in self.functions.values() if f.is_defined]
 
+    def undefined_globals(self) -> list[Variable]:
+        """Globals of complete type the unit declares `extern` in its own files (not the C
+        library's headers) and does not define."""
+        return [v for v in self.globals.values()
+                if v.is_extern and v.type.is_complete and v.type.size > 0
+                and not v.location.file.startswith(_SYSTEM_DIRS)]
+
     def undefined_functions(self) -> list[Function]:
         return [f for f in self.functions.values() if not f.is_defined]

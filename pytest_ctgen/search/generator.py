@@ -26,7 +26,7 @@ from ..frontend.ctype import declaration_of
 from ..frontend.preprocess import is_va_list
 from ..ir.cfg import CFG, Block, Edge, Return
 from ..ir.lower import Program
-from ..symbolic import extract
+from ..symbolic import addresses, extract
 from ..symbolic.executor import (
     AliasChoice, BoundReached, Executor, Finished, Fork, OffsetChoice, PathError)
 from ..symbolic.solver import SAT, UNSAT, Solver
@@ -565,9 +565,9 @@ class Generator:
             if self.solver.check(state.constraints) != UNSAT:
                 self.solver_gave_up = True  # its outcomes are not proved unreachable
             return
-        self.add_case(state, model)
-        self.uncovered.difference_update(state.edges)
-        self.update_goal_distances()
+        if self.add_case(state, model):
+            self.uncovered.difference_update(state.edges)
+            self.update_goal_distances()
 
     @staticmethod
     def preferences(state: State) -> list[list]:
@@ -596,11 +596,13 @@ class Generator:
             self.violations_checked.add(key)
             self.add_case(violating, model, (note,))
 
-    def add_case(self, state: State, model, extra_notes: tuple[str, ...] = ()) -> None:
+    def add_case(self, state: State, model, extra_notes: tuple[str, ...] = ()) -> bool:
         """The case of the path `state` with the inputs of `model`; which annotations it
-        violates and which test cases it enters (by their PREs) are read off the model."""
+        violates and which test cases it enters (by their PREs) are read off the model.
+        False when the case would depend on where objects lie in memory."""
         violations = list(state.predicted)
         requirements: list[str] = []
+        met: list[int] = []  # the test cases (by index) the case enters
         if not state.robustness:
             for violation, violated in state.contract_checks:
                 if violation not in violations and self.solver.holds(model, violated):
@@ -608,8 +610,7 @@ class Generator:
             for i, (ids, entered) in enumerate(state.testcases_entered):
                 if self.solver.holds(model, entered):
                     requirements.extend(ids)
-                    self.testcases_met.add(i)
-        self.violated.update(violations)
+                    met.append(i)
         pointees = extract.case_pointees(model, state)
         params, globals_, objects = extract.inputs(model, state, pointees)
         case = Case(
@@ -626,7 +627,30 @@ class Generator:
             violations=tuple(violations),
             robustness=state.robustness,
         )
+        if not self.placement_free(state, model):
+            self.executor.approximation = (
+                "a path whose outcome or outputs depend on where objects lie in memory "
+                "(beyond the alignment a case chooses) gives no case")
+            return False
+        self.violated.update(violations)
+        self.testcases_met.update(met)
         self.cases.append(case)
+        return True
+
+    def placement_free(self, state: State, model) -> bool:
+        """Whether the path of `state` and its predictions, with the inputs of `model`,
+        hold wherever the objects whose addresses the path used lie (see
+        symbolic/addresses.py)."""
+        misplaced = addresses.misplacement_query(state.addresses, state.address_facts,
+                                                 state.constraints, model)
+        if not misplaced:
+            return True
+        if self.solver.check(misplaced) != UNSAT:
+            return False
+        moved = addresses.moved_outputs_query(
+            state.addresses, state.address_facts, state.constraints, model,
+            extract.output_terms(state, extract.case_pointees(model, state)))
+        return not moved or self.solver.check(moved) == UNSAT
 
     # ---------------------------------------------------------------- annotations
 

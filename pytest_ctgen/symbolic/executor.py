@@ -15,7 +15,7 @@ import z3
 from ..cases import Violation
 from ..errors import UnsupportedError
 from ..frontend.ctype import (
-    UCHAR, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
+    LONG, UCHAR, ULONG, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
     VoidType, strip_enum)
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import (
@@ -25,12 +25,12 @@ from ..ir.expr import (
     Member, OverflowFlag, PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, describe)
 from ..ir.lower import Program
 from ..ir.spec import Condition, StubSpec
-from . import libc, memory, work
+from . import addresses, libc, memory, work
 from .memory import MemObject, cells_of, zero_cells
 from .state import Frame, InputRoot, Pointee, State, StubCallRecord, StubWrite
 from .values import (
     AggVal, AliasPtr, PtrVal, SymValue, arithmetic, bit_builtin, bool_to_int, classify,
-    compare, constant, convert, overflows, signed_overflow, truth, unary)
+    compare, constant, convert, exact_quotient, overflows, signed_overflow, truth, unary)
 
 
 class PathError(Exception):
@@ -1025,6 +1025,51 @@ class Executor:
 
     # ------------------------------------------------------------- expressions
 
+    def pointer_as_integer(self, state: State, v: PtrVal | AliasPtr, dst: IntType
+                           ) -> z3.BitVecRef:
+        """`(dst)v`: the address of the object `v` points into plus its offset, 0 for
+        NULL (see addresses.py)."""
+        p = self.resolve(state, v)
+        assert isinstance(p, PtrVal)
+        if p.is_null:
+            value: z3.BitVecRef = _ZERO64
+        else:
+            assert p.base is not None
+            value = self.address(state, p.base) + p.offset
+            if p.null is not None:
+                value = z3.If(p.null, _ZERO64, value)
+        result, _ = convert(value, ULONG, dst)
+        assert isinstance(result, z3.BitVecRef)
+        return result
+
+    def address(self, state: State, object_id: int) -> z3.BitVecRef:
+        """The address of an object as a 64-bit term, exposed on first use: an object the
+        case sets up is placed by the harness at a residue the case chooses."""
+        known = state.addresses.get(object_id)
+        if known is not None:
+            return known.value
+        placed = object_id in state.input_objects()
+        address, facts = addresses.expose(state.addresses, state.memory[object_id],
+                                          self.alignment(state, object_id), placed)
+        for fact in facts:
+            state.assume_address_fact(fact)
+        return address.value
+
+    @staticmethod
+    def alignment(state: State, object_id: int) -> int:
+        """The alignment of an object's type (1 for a temporary or a string literal)."""
+        for p in state.pointees:
+            if p.object_id == object_id and p.type is not None:
+                return p.type.align
+        for var, oid in state.globals.items():
+            if oid == object_id:
+                return var.type.align
+        for frame in state.frames:
+            for var, oid in frame.objects.items():
+                if oid == object_id:
+                    return var.type.align
+        return 1
+
     def compare_pointers(self, state: State, op: str, a: SymValue, b: SymValue
                          ) -> z3.BoolRef:
         """`a op b` for pointers. A test against a NULL constant leaves aliasing open;
@@ -1052,6 +1097,14 @@ class Executor:
             return self.load(state, e.lvalue)
         if isinstance(e, Cast):
             v = self.eval(state, e.operand)
+            src, dst = strip_enum(e.operand.type), strip_enum(e.type)
+            if isinstance(src, PointerType) and isinstance(dst, IntType) and \
+                    not dst.is_bool and isinstance(v, (PtrVal, AliasPtr)):
+                return self.pointer_as_integer(state, v, dst)
+            if isinstance(src, IntType) and isinstance(dst, PointerType):
+                wide, _ = convert(v, src, LONG if src.signed else ULONG)
+                assert isinstance(wide, z3.BitVecRef)
+                return addresses.pointer_from_integer(state.addresses, wide)
             result, defined = convert(v, e.operand.type, e.type)
             state.assume(defined)
             return result
@@ -1123,8 +1176,7 @@ class Executor:
             state.assume(z3.Not(a.null_condition()))
             state.assume(z3.Not(b.null_condition()))
             assert isinstance(e.left.type, PointerType)
-            size = max(1, e.left.type.target.size)
-            return (a.offset - b.offset) / size
+            return exact_quotient(a.offset - b.offset, max(1, e.left.type.target.size))
         if isinstance(e, Classify):
             x = self.eval(state, e.operand)
             assert isinstance(x, z3.FPRef)

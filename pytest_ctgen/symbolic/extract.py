@@ -168,9 +168,18 @@ def inputs(model: z3.ModelRef, state: State, pointees: list[Pointee]
     objects = tuple(
         Binding(p.name, declaration_of(p.type),
                 value_of(model, _initial(state.memory[p.object_id]), p.type, names,
-                         state.aliases))
+                         state.aliases),
+                placement(model, state, p.object_id))
         for p in pointees)
     return tuple(params), tuple(globals_), objects
+
+
+def placement(model: z3.ModelRef, state: State, object_id: int | None) -> int | None:
+    """The residue of the object's address the case chose, when the path exposed it."""
+    address = state.addresses.get(object_id) if object_id is not None else None
+    if address is None or address.residue is None:
+        return None
+    return _eval_bits(model, address.residue)
 
 
 def expected(model: z3.ModelRef, state: State, result_type: CType,
@@ -205,6 +214,34 @@ def expected(model: z3.ModelRef, state: State, result_type: CType,
             exit_status = INT.wrap(_eval_bits(model, status))
     return Expected(returns, tuple(written), tuple(sorted(counts.items())), objects,
                     ending, exit_status)
+
+
+def output_terms(state: State, pointees: list[Pointee]) -> list[z3.ExprRef]:
+    """The terms `expected` reads the predictions of: the return value, the written
+    globals and case objects, the exit status (a pointer by its offset and NULL-ness)."""
+    cells: list = []
+    if state.result is not None:
+        cells += list(state.result.cells) if isinstance(state.result, AggVal) \
+            else [(state.result, 0)]
+    for var, oid in state.globals.items():
+        if var.kind == GLOBAL and not var.is_const and oid in state.written_objects:
+            cells += state.memory[oid].cells
+    for p in pointees:
+        if p.object_id in state.written_objects:
+            cells += state.memory[p.object_id].cells
+    if state.ending is not None and isinstance(state.ending[1], z3.BitVecRef):
+        cells.append((state.ending[1], 0))
+    terms: dict[int, z3.ExprRef] = {}
+    for value, _ in cells:
+        if isinstance(value, (PtrVal, AliasPtr)):
+            pointer = effective_pointer(value, state.aliases)
+            found: list[z3.ExprRef] = [pointer.offset, pointer.null_condition()]
+        elif isinstance(value, (z3.BitVecRef, z3.FPRef)):
+            found = [value]
+        else:
+            found = []
+        terms.update((t.get_id(), t) for t in found)
+    return list(terms.values())
 
 
 def stub_scripts(model: z3.ModelRef, state: State) -> tuple[StubScript, ...]:
@@ -270,9 +307,12 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
     non_null = [z3.Not(p.pointer.null_condition()) if p.depth == 0
                 else p.pointer.null_condition()
                 for p in state.pointees if isinstance(p.pointer, (PtrVal, AliasPtr))]
+    # an object placed in memory by the case lies aligned, or else near an alignment
+    residues = [a.residue for a in state.addresses.values() if a.residue is not None]
     tiers: list[list[z3.BoolRef]] = []
     for bound in (100, 10000):
         tier: list[z3.BoolRef] = list(non_null)
+        tier += [r == 0 if bound == 100 else z3.ULT(r, 64) for r in residues]
         seen: set[int] = set()
         for value, ctype in leaves:
             if not isinstance(value, (z3.BitVecRef, z3.FPRef)) or value.get_id() in seen:

@@ -103,6 +103,45 @@ def value_from_cells(cells: list[Cell], ctype: CType) -> SymValue:
     return bv
 
 
+_MAX_STRIDE = 1 << 12
+
+
+def known_residue(offset: z3.BitVecRef) -> tuple[int, int]:
+    """(m, r): every value of `offset` is r modulo m, as its shape shows (a multiple of an
+    element size plus a field's offset); (1, 0) when nothing is known. Accesses at a
+    symbolic offset consider only the positions it can take."""
+    if z3.is_bv_value(offset):
+        return _MAX_STRIDE, offset.as_long() % _MAX_STRIDE
+    if z3.is_app_of(offset, z3.Z3_OP_BMUL):
+        modulus = 1
+        for arg in offset.children():
+            if z3.is_bv_value(arg) and arg.as_long():
+                value = arg.as_long()
+                modulus = max(modulus, min(value & -value, _MAX_STRIDE))
+        return modulus, 0
+    if z3.is_app_of(offset, z3.Z3_OP_BADD):
+        modulus, residue = _MAX_STRIDE, 0
+        for arg in offset.children():
+            m, r = known_residue(arg)
+            modulus = min(modulus, m)
+            residue += r
+        return modulus, residue % modulus
+    last = offset.num_args() - 1 if z3.is_app(offset) else -1
+    if z3.is_app_of(offset, z3.Z3_OP_CONCAT) and z3.is_bv_value(offset.arg(last)):
+        low = offset.arg(last)
+        modulus = min(1 << low.size(), _MAX_STRIDE)
+        return modulus, low.as_long() % modulus
+    if z3.is_app_of(offset, z3.Z3_OP_BSHL) and z3.is_bv_value(offset.arg(1)):
+        return min(1 << min(offset.arg(1).as_long(), 12), _MAX_STRIDE), 0
+    return 1, 0
+
+
+def _positions(obj: MemObject, offset: z3.BitVecRef, n: int) -> range:
+    """The offsets an access of `n` bytes at the symbolic `offset` can start at in bounds."""
+    modulus, residue = known_residue(offset)
+    return range(residue, obj.size - n + 1, modulus)
+
+
 def read(obj: MemObject, offset: z3.BitVecRef, ctype: CType
          ) -> tuple[SymValue, z3.BoolRef | None]:
     """The value of type `ctype` at `offset`; second item: condition for being in bounds
@@ -121,11 +160,12 @@ def read(obj: MemObject, offset: z3.BitVecRef, ctype: CType
         raise OutOfBounds(f"read of {n} bytes from '{obj.name}' ({obj.size} bytes)", obj.id)
     if isinstance(ctype, (PointerType, RecordType, ArrayType)):
         raise UnsupportedError("pointer or struct read at a symbolic offset")
-    tally(obj.size * n)
+    positions = _positions(obj, off, n)
+    tally(len(positions) * n)
     # offsets whose bytes are (part of) a pointer cannot be read as a number: excluded
     possible = []
     result = None
-    for k in range(obj.size - n, -1, -1):
+    for k in reversed(positions):
         try:
             v = value_from_cells(obj.cells[k:k + n], ctype)
         except UnsupportedError:
@@ -133,8 +173,11 @@ def read(obj: MemObject, offset: z3.BitVecRef, ctype: CType
         possible.append(off == k)
         result = v if result is None else z3.If(off == k, v, result)
     if result is None:
+        if not positions:
+            raise OutOfBounds(f"read of {n} bytes from '{obj.name}' ({obj.size} bytes) "
+                              "at no offset inside it", obj.id)
         raise UnsupportedError("a number read from the bytes of a pointer")
-    if len(possible) == obj.size - n + 1:
+    if len(possible) == len(positions):
         return result, z3.ULE(off, obj.size - n)
     return result, z3.Or(*possible)
 
@@ -155,7 +198,8 @@ def write(obj: MemObject, offset: z3.BitVecRef, ctype: CType, value: SymValue
         return None
     if n > obj.size:
         raise OutOfBounds(f"write of {n} bytes to '{obj.name}' ({obj.size} bytes)", obj.id)
-    tally(obj.size * n)
+    positions = _positions(obj, off, n)
+    tally(len(positions) * n)
     new_bytes = [byte_of(c) for c in new_cells]
     old_bytes: list[z3.BitVecRef | None] = []
     for c in obj.cells:
@@ -163,16 +207,18 @@ def write(obj: MemObject, offset: z3.BitVecRef, ctype: CType, value: SymValue
             old_bytes.append(byte_of(c))
         except UnsupportedError:  # a pointer's bytes: such offsets are excluded
             old_bytes.append(None)
-    possible = [k for k in range(obj.size - n + 1)
-                if all(b is not None for b in old_bytes[k:k + n])]
+    possible = [k for k in positions if all(b is not None for b in old_bytes[k:k + n])]
     if not possible:
+        if not positions:
+            raise OutOfBounds(f"write of {n} bytes to '{obj.name}' ({obj.size} bytes) "
+                              "at no offset inside it", obj.id)
         raise UnsupportedError("a number written over the bytes of a pointer")
     for k in possible:
         hit = off == k
         for j in range(n):
             old = obj.cells[k + j]
             obj.cells[k + j] = (z3.If(hit, new_bytes[j], byte_of(old)), 0)
-    if len(possible) == obj.size - n + 1:
+    if len(possible) == len(positions):
         return z3.ULE(off, obj.size - n)
     return z3.Or(*[off == k for k in possible])
 

@@ -18,7 +18,7 @@ import z3
 from . import bitwuzla_solver
 from .approx import float_candidate, real_reading
 from .work import (
-    CORE_STEP, EVALUATION_STEP, QUERY_STEP, TRANSLATION_STEP, WorkMeter)
+    CONJUNCTION_STEP, CORE_STEP, EVALUATION_STEP, QUERY_STEP, TRANSLATION_STEP, WorkMeter)
 
 SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
 _KEEP_MODELS = 16
@@ -85,8 +85,14 @@ class Solver:
         del self._models[_KEEP_MODELS:]
 
     def _cached(self, constraints: list[z3.BoolRef]) -> z3.ModelRef | None:
+        if not self._models:
+            return None
+        # one evaluation of the conjunction per model: z3 walks it in C, where a call per
+        # constraint from Python cost more than the queries it saved on long paths
+        conjunction = z3.And(*constraints) if len(constraints) != 1 else constraints[0]
         for model in self._models:
-            if all(self.holds(model, c) for c in constraints):
+            self.meter.charge(CONJUNCTION_STEP * len(constraints))
+            if z3.is_true(model.eval(conjunction, model_completion=True)):
                 self.cache_hits += 1
                 return model
         return None

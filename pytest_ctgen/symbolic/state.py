@@ -12,6 +12,7 @@ from ..frontend.ctype import CType
 from ..frontend.unit import Variable
 from ..ir.cfg import CFG, Block, Edge
 from ..ir.expr import Expr
+from .addresses import Address
 from .memory import MemObject
 from .values import SymValue
 
@@ -91,6 +92,10 @@ class State:
         self.pointees: list[Pointee] = []
         self.aliases: dict[str, object] = {}  # AliasPtr.choice -> the PtrVal it is here
         self.fixed_offsets: dict[int, int] = {}  # id of a symbolic offset -> its value here
+        # the objects whose address the path made an integer (see addresses.py), and the
+        # facts about those addresses it assumes
+        self.addresses: dict[int, Address] = {}
+        self.address_facts: list[z3.BoolRef] = []
         self.read_objects: set[int] = set()
         self.written_objects: set[int] = set()
         self.stub_calls: list[StubCallRecord] = []
@@ -133,6 +138,8 @@ class State:
         s.pointees = list(self.pointees)
         s.aliases = dict(self.aliases)
         s.fixed_offsets = dict(self.fixed_offsets)
+        s.addresses = dict(self.addresses)
+        s.address_facts = list(self.address_facts)
         s.read_objects = set(self.read_objects)
         s.written_objects = set(self.written_objects)
         s.stub_calls = list(self.stub_calls)
@@ -178,6 +185,12 @@ class State:
         self.assume(condition)
         if len(self.constraints) > before and object_id in self.input_objects():
             self.bounds.append(self.constraints[-1])
+
+    def assume_address_fact(self, fact: z3.BoolRef) -> None:
+        """Assume a fact about where exposed objects lie (see addresses.py)."""
+        before = len(self.constraints)
+        self.assume(fact)
+        self.address_facts.extend(self.constraints[before:])
 
     def assume(self, condition: z3.BoolRef | None) -> None:
         if condition is None:

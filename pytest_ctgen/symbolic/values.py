@@ -250,6 +250,19 @@ def arithmetic(op: str, t: CType, a: SymValue, b: SymValue
     raise UnsupportedError(f"binary operator {op}")
 
 
+def exact_quotient(difference: z3.BitVecRef, size: int) -> z3.BitVecRef:
+    """A pointer difference in bytes divided by the element size as gcc does it (C defines
+    it only for a multiple of the size): an arithmetic shift by the size's power of two,
+    then a multiplication by the inverse of its odd part modulo 2^64. Cheaper for the
+    solver than a division, and the same as gcc for any difference."""
+    shift = (size & -size).bit_length() - 1
+    odd = size >> shift
+    quotient = difference >> shift if shift else difference
+    if odd > 1:
+        quotient = quotient * pow(odd, -1, 1 << difference.size())
+    return quotient
+
+
 def signed_overflow(op: str, a: SymValue, b: SymValue) -> z3.BoolRef:
     """When signed `a op b` leaves its type's range (undefined in C; gcc -O0 wraps)."""
     assert isinstance(a, z3.BitVecRef) and isinstance(b, z3.BitVecRef)

@@ -31,6 +31,8 @@ TRANSLATION_STEP = 8000
 CORE_STEP = 25000
 #: Evaluating one constraint in a model.
 EVALUATION_STEP = 80
+#: One constraint of a conjunction evaluated in a model as a whole.
+CONJUNCTION_STEP = 20
 
 #: The user's work budget is given in units of this many steps.
 STEPS_PER_UNIT = 1_000_000

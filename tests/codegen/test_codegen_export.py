@@ -242,3 +242,56 @@ def test_rebase_flags(tmp_path: Path) -> None:
     assert rebase_flags(flags, base, export) == [
         "-I../../../inc", "-I", "../../../inc2", "-isystem", "../../../sys", "-I/abs/inc",
         "-DX=\"a b\"", "-include", "../../../pre.h", "-std=c11", "-iquote../../../q"]
+
+
+PLACED = r"""#include <stdint.h>
+extern int scale;  /* defined by another module */
+
+int odd_scaled(const uint8_t *p)
+{
+    if (((uintptr_t)p & 1u) != 0u)
+        return p[0] * scale;
+    return -1;
+}
+"""
+
+
+def test_export_places_objects_and_defines_extern_globals(tmp_path: Path) -> None:
+    """An object whose address a case chose lies at that residue in the driver too, and a
+    global declared extern and defined nowhere is defined by the driver: `make run`
+    replays the cases and the JSON keeps both."""
+    from pytest_ctgen.options import Options
+    from pytest_ctgen.pipeline import generate_file
+
+    unit = tmp_path / "placed.c"
+    unit.write_text(PLACED)
+    fc = generate_file(unit, "placed.c", Options()).cases
+    assert [(g.name, g.declaration) for g in fc.global_stubs] == [("scale", "int @")]
+    placements = sorted(o.placement for c in fc.all_cases() for o in c.objects)
+    assert [p % 2 for p in placements] == [0, 1], placements
+    out = write_export(fc, unit, tmp_path / "export", [], base_dir=tmp_path)
+    again = file_cases_from_json((out / "placed.ctgen.json").read_text())
+    assert again.global_stubs == fc.global_stubs
+    assert [o.placement for c in again.all_cases() for o in c.objects] == \
+        [o.placement for c in fc.all_cases() for o in c.objects]
+    done = _make(out, "run")
+    assert done.stdout.splitlines()[-1] == "2 passed, 0 failed", done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda d: d["global_stubs"][0].update(name="x; int y"), "not a C identifier"),
+    (lambda d: d["global_stubs"][0].update(declaration="int @ = 1"), "not a declaration"),
+    (lambda d: d["functions"][0]["cases"][0]["objects"][0].update(placement=4096),
+     "not an address residue below 4096"),
+])
+def test_export_json_with_bad_placement_or_global_is_refused(tmp_path: Path, edit,
+                                                             message: str) -> None:
+    from pytest_ctgen.options import Options
+    from pytest_ctgen.pipeline import generate_file
+
+    unit = tmp_path / "placed.c"
+    unit.write_text(PLACED)
+    doc = json.loads(file_cases_to_json(generate_file(unit, "placed.c", Options()).cases))
+    edit(doc)
+    with pytest.raises(ValueError, match=message):
+        file_cases_from_json(json.dumps(doc))
