@@ -415,8 +415,8 @@ def _skipped(fn: Function, reason: str) -> FunctionCases:
 def unit_for_build(path: Path, cases: FileCases, flags: list[str]
                    ) -> tuple[str, dict[str, str], list[str]]:
     """How the harness of `cases` includes the unit `path`: by its path, or, when the unit
-    uses annotations or specifies external functions itself, as a copy beside the harness
-    (see codegen.unit_copy); and the files and flags that takes."""
+    uses annotations, specifies external functions itself or is preprocessed, as a copy
+    beside the harness (see codegen.unit_copy); and the files and flags that takes."""
     from .codegen.unit_copy import UNIT_COPY, unit_copy_text
 
     copy = unit_copy_text(path, str(path), cases.stubs, cases.source)

@@ -278,9 +278,9 @@ def pytest_configure(config: pytest.Config) -> None:
         config.option.continue_on_collection_errors = True
 
 
-#: The C units `--ctgen` collects. (Not yet `.i`: the harness's own includes conflict with
-#: the system headers a preprocessed unit carries.)
-C_UNIT_SUFFIXES = (".c",)
+#: The C units `--ctgen` collects: C files and preprocessed ones (`.i`, as `gcc -E` writes
+#: them; frontend.preprocessed.PREPROCESSED_SUFFIXES).
+C_UNIT_SUFFIXES = (".c", ".i")
 #: A header is a unit when it is named on the command line (a header-only library's
 #: functions); in a directory, headers are only included by the units.
 C_HEADER_SUFFIXES = (".h",)
@@ -304,8 +304,9 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 # The cases of an export (DESIGN §2), replayed by `pytest DIR`.
 EXPORT_SUFFIX = ".ctgen.json"
-# The C files an export writes beside its cases (codegen.export.DRIVER, unit_copy.UNIT_COPY)
-EXPORT_C_FILES = ("ctgen_driver.c", "ctgen_unit.c")
+# The C files an export writes beside its cases (codegen.export.DRIVER and RUNTIME_SOURCE,
+# unit_copy.UNIT_COPY)
+EXPORT_C_FILES = ("ctgen_driver.c", "ctgen_unit.c", "ctgen_runtime.c")
 
 
 def _written_by_an_export(file_path: Path) -> bool:

@@ -17,11 +17,12 @@ from typing import Callable, Sequence
 from ..cases import BuildRecipe, FileCases, file_cases_to_json
 from ..coverage.gcov import ANNOTATION_LINES  # the pytest run's exclusion, for the Makefile
 from ..errors import CtgenError
-from .harness import generate_harness
+from .harness import generate_harness, runtime_flags
 from .unit_copy import UNIT_COPY, unit_copy_text
 
 DRIVER = "ctgen_driver.c"
 RUNTIME = "ctgen_runtime.h"
+RUNTIME_SOURCE = "ctgen_runtime.c"  # the runtime's own translation unit, linked with the driver
 ANNOTATIONS = "ctgen.h"  # the annotation macros a unit may include
 MAKEFILE = "Makefile"
 _MARK = "pytest-ctgen"
@@ -129,6 +130,7 @@ def makefile_text(fc: FileCases, unit_rel: str, cflags: Sequence[str],
     `unit_rel` is what the driver includes; when it is the unit copy, `original_rel` is the
     unit it was made from and `original_cksum` that file's `cksum` when it was made."""
     flags = " ".join(_make_word(f) for f in cflags)
+    runtime = " ".join(_make_word(f) for f in runtime_flags(cflags))
     unit = unit_rel.replace("$", "$$")
     source = fc.source.replace("\n", " ")
     copied = original_rel is not None
@@ -139,9 +141,10 @@ def makefile_text(fc: FileCases, unit_rel: str, cflags: Sequence[str],
 # {UNIT_COPY}, which the driver includes, is a copy of
 #   {source}
 # as it was exported, with its annotations defined for this build (an __rtt_assert checks,
-# ghost variables count) and the dummy bodies of its specifications of external functions
-# renamed. Its `#line` directive names the original file, so compiler messages, gcov and
-# gcovr show and count the lines of the original, never those of the copy. The copy cannot
+# ghost variables count), the dummy bodies of its specifications of external functions
+# renamed and, in a preprocessed unit (.i), its line markers pointing into the unit. Its
+# `#line` directives name the original file, so compiler messages, gcov and gcovr show and
+# count the lines of the original, never those of the copy. The copy cannot
 # follow later edits of the unit: when the original's `cksum` is not the one it had at the
 # export, `build` stops and asks for a new export (CTGEN_UNIT_CKSUM= builds the old copy).
 """
@@ -172,9 +175,10 @@ ctgen-check-copy:
 #   make run CFLAGS='--coverage -O0'   instrumented too; read the .gcda files with any tool
 #   make clean
 # Overridable: CC, CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS, UNIT_SRC (the unit under test,
-# relative to this directory), CTGEN_HARNESS_DIR (where ctgen_runtime.h is), COVERAGE_SRC
-# (the file coverage is reported for), COVERAGE_CFLAGS, GCOV, GCOVR.
-# `run` always rebuilds (one file), so a change of CFLAGS always takes effect; it exits
+# relative to this directory), CTGEN_HARNESS_DIR (where ctgen_runtime.h and
+# ctgen_runtime.c are), COVERAGE_SRC (the file coverage is reported for), COVERAGE_CFLAGS,
+# GCOV, GCOVR.
+# `run` always rebuilds (two files), so a change of CFLAGS always takes effect; it exits
 # non-zero when a case fails.
 #
 # Each case runs in a child process of its own (on POSIX hosts; CPPFLAGS=-DCTGEN_FORK=0 runs
@@ -182,7 +186,7 @@ ctgen-check-copy:
 # a crash or a hang (CTGEN_CASE_TIMEOUT, 5 s) fails that case only.
 #
 # Warnings: the driver includes the unit, so -Wall -Wextra also shows the unit's own
-# warnings, at its lines; the generated code (ctgen_driver.c, ctgen_runtime.h) adds none.
+# warnings, at its lines; the generated code (ctgen_driver.c, the runtime) adds none.
 #
 # Coverage is that of the unit's lines and branches as gcov counts them (gcc at -O0; clang's
 # llvm-cov counts branches its own way). `make coverage` runs gcovr with the options of the
@@ -196,6 +200,8 @@ CTGEN_HARNESS_DIR ?= .
 CFLAGS ?= -O0 -g
 COVERAGE_CFLAGS ?= --coverage -O0
 CTGEN_CFLAGS = {flags}
+# the runtime is built against the system's C library, with the unit's ABI flags only
+CTGEN_RUNTIME_CFLAGS = {runtime}
 DRIVER = ctgen_driver
 GCOVR ?= gcovr
 # the gcov of the compiler: gcc -> gcov, arm-none-eabi-gcc -> arm-none-eabi-gcov,
@@ -221,11 +227,13 @@ run: build
 \t./$(DRIVER)
 
 build:{' ctgen-check-copy' if copied else ''}
-\trm -f $(DRIVER).gcda
+\trm -f $(DRIVER).gcda ctgen_runtime.gcda
 \t$(CC) $(CTGEN_ALL_CFLAGS) $(CPPFLAGS) -I$(CTGEN_HARNESS_DIR) $(CTGEN_CFLAGS) \\
 \t  $(CTGEN_COVERAGE_DEF) '-DCTGEN_UNIT_SRC="$(UNIT_SRC)"' \\
 \t  '-DCTGEN_RUNTIME_HEADER="$(CTGEN_HARNESS_DIR)/{RUNTIME}"' -c -o $(DRIVER).o {DRIVER}
-\t$(CC) $(CTGEN_ALL_CFLAGS) $(LDFLAGS) -o $(DRIVER) $(DRIVER).o $(LDLIBS) -lm
+\t$(CC) $(CTGEN_ALL_CFLAGS) $(CPPFLAGS) -I$(CTGEN_HARNESS_DIR) $(CTGEN_RUNTIME_CFLAGS) \\
+\t  $(CTGEN_COVERAGE_DEF) -c -o ctgen_runtime.o '$(CTGEN_HARNESS_DIR)/{RUNTIME_SOURCE}'
+\t$(CC) $(CTGEN_ALL_CFLAGS) $(LDFLAGS) -o $(DRIVER) $(DRIVER).o ctgen_runtime.o $(LDLIBS) -lm
 
 # The cases' status is make's; the report comes also when some fail.
 coverage: build
@@ -239,7 +247,8 @@ coverage: build
 \texit $$status
 
 {check}clean:
-\trm -f $(DRIVER) $(DRIVER).o $(DRIVER).gcda $(DRIVER).gcno *.gcov
+\trm -f $(DRIVER) $(DRIVER).o $(DRIVER).gcda $(DRIVER).gcno *.gcov \\
+\t  ctgen_runtime.o ctgen_runtime.gcda ctgen_runtime.gcno
 """
 
 
@@ -298,9 +307,9 @@ def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence
     - `sources` are the implementations of external functions the unit is tested with;
     - `force` allows overwriting files in the export that pytest-ctgen did not write.
 
-    Writes `<name>.ctgen.json`, `ctgen_driver.c`, `ctgen_runtime.h` (and `ctgen.h`, which a
-    unit may include) and `Makefile`. Raises ExportError (nothing written) when one of these
-    exists and belongs to someone else."""
+    Writes `<name>.ctgen.json`, `ctgen_driver.c`, `ctgen_runtime.h` and `ctgen_runtime.c`
+    (and `ctgen.h`, which a unit may include) and `Makefile`. Raises ExportError (nothing
+    written) when one of these exists and belongs to someone else."""
     fn = harness_source_fn or generate_harness
     name = export_name(fc)
     export_dir = Path(out_dir) / name
@@ -315,11 +324,13 @@ def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence
     original: tuple[str, str] | None = None  # the unit a copy is made from, its cksum
     copy = unit_copy_text(Path(unit_path), unit_rel, fc.stubs, fc.source)
     if copy is not None:
-        # the unit uses annotations or specifies external functions: the driver includes a
-        # copy of it (see unit_copy), whose quoted includes are looked up where the unit is
-        files[UNIT_COPY] = f"/* {_MARK}: {fc.source.replace('*/', '* /')} with its " \
-            "annotations defined for the run and its specifications of external functions " \
-            "renamed; regenerated with the export. */\n" + copy
+        # the unit uses annotations, specifies external functions or is preprocessed: the
+        # driver includes a copy of it (see unit_copy), whose quoted includes are looked up
+        # where the unit is
+        files[UNIT_COPY] = f"/* {_MARK}: {fc.source.replace('*/', '* /')} as the driver " \
+            "compiles it (annotations defined for the run, specifications of external " \
+            "functions renamed, line markers pointing into the unit); regenerated with the " \
+            "export. */\n" + copy
         flags = ["-iquote", Path(unit_rel).parent.as_posix(), *flags]
         original = (unit_rel, posix_cksum(Path(unit_path).read_bytes()))
         unit_rel = UNIT_COPY
@@ -327,6 +338,7 @@ def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence
         f"{name}.ctgen.json": file_cases_to_json(replace(fc, build=recipe)),
         DRIVER: driver_text(fc, unit_rel, fn, [_from_export(p, export_dir) for p in sources]),
         RUNTIME: (runtime_dir / RUNTIME).read_text(encoding="utf-8"),
+        RUNTIME_SOURCE: (runtime_dir / RUNTIME_SOURCE).read_text(encoding="utf-8"),
         MAKEFILE: makefile_text(fc, unit_rel, flags, *(original or (None, ""))),
     })
     if (runtime_dir / ANNOTATIONS).is_file():

@@ -5,10 +5,14 @@ globals are reachable), defines every stub the unit needs, and exposes
 
     int ctgen_case_count(void);
     const char *ctgen_case_name(int index);                 /* "sat_add[case2]" */
-    int ctgen_run_case(int index, char *message, size_t capacity);   /* 0 pass, 1 fail */
+    int ctgen_run_case(int index, char *message, ctgen_size capacity); /* 0 pass, 1 fail */
 
-plus the runtime's `ctgen_install_crash_flush` and `ctgen_flush_coverage`. Compiled with
-CTGEN_DRIVER_MAIN it also has a `main` that runs every case (the exported driver).
+(`ctgen_size` is `size_t`). It is linked with the runtime, `ctgen_runtime.c` (which has
+`ctgen_install_crash_flush` and `ctgen_flush_coverage`). The runtime's header includes no
+system header, so the unit is the first to declare the C library: a preprocessed unit
+(`.i`) carrying its own copies of those declarations compiles as one that includes the
+headers. Compiled with CTGEN_DRIVER_MAIN the harness also has a `main` that runs every case
+(the exported driver).
 """
 from __future__ import annotations
 
@@ -304,10 +308,6 @@ def _counter(stub: str) -> str:
     return f"ctgen_calls_{stub}"
 
 
-#: Headers the harness includes before the unit: a library function they declare is
-#: declared already when the unit's own include of them is skipped.
-_PREINCLUDED_HEADERS = frozenset({"setjmp.h", "signal.h", "stdarg.h", "stddef.h", "stdio.h"})
-
 #: How the harness renames, in the unit, the library functions that end the program.
 _PROGRAM_ENDS = (("exit", "ctgen_exit"), ("_Exit", "ctgen_exit"),
                  ("quick_exit", "ctgen_exit"), ("abort", "ctgen_abort"),
@@ -317,6 +317,17 @@ _END_CODES = {"exit": "CTGEN_EXITED", "abort": "CTGEN_ABORTED",
               "assertion failure": "CTGEN_ASSERT_FAILED",
               "precondition violation": "CTGEN_VIOLATED",
               "__rtt_assert violation": "CTGEN_ANNOTATION_FAILED"}
+
+
+# The user's flags that shape the ABI the runtime shares with the harness (-m32, -mabi=,
+# -fshort-enums, -funsigned-char...). The others (include dirs, defines, -nostdinc, -std,
+# -include) are for the unit: the runtime is built against the system's C library.
+_RUNTIME_FLAG = re.compile(r"-m\S+|-f(no-)?(short-enums|short-wchar|(un)?signed-char|pack-struct\S*)")
+
+
+def runtime_flags(cflags: Sequence[str]) -> list[str]:
+    """Of the unit's compiler flags, those the runtime (`ctgen_runtime.c`) is built with."""
+    return [f for f in cflags if _RUNTIME_FLAG.fullmatch(f)]
 
 
 def stub_symbol(stub: StubPrototype) -> str:
@@ -356,7 +367,7 @@ def _log_call_line(stub: StubPrototype) -> str:
 
 def _precondition_lines(stub: StubPrototype) -> list[str]:
     """Checks of the specification's preconditions on the arguments of the call."""
-    return [f"if (!({condition})) ctgen_precondition_failed(ctgen_running, "
+    return [f"if (!({condition})) ctgen_precondition_failed("
             f"{c_string(stub.name)}, ctgen_k, {c_string(condition)}, {c_string(at)});"
             for condition, at in stub.preconditions]
 
@@ -642,13 +653,19 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str],
                      f"sizeof ({name}));"]
     call = f"{_callee(c.function)}({', '.join(args)})"
     e = c.expected
+    before: list[str] = []  # what the case function needs defined before it
     if e.ending is not None:
-        # the call ends the program: the renamed exit/abort return here through longjmp
+        # the call ends the program: the runtime makes it, through a function of its own,
+        # where the renamed exit/abort return to
+        before = _ending_call_lines(index, c, signature)
         status = c_int_literal(e.exit_status or 0)
-        body += ["if (setjmp(ctgen_end_jump) == 0) {", f"{INDENT}ctgen_end_armed = 1;",
-                 f"{INDENT}{'' if signature.is_void else '(void)'}{call};",
-                 f"{INDENT}ctgen_end_armed = 0;", "}",
-                 f"ctgen_check_end({ctx}, {_END_CODES[e.ending]}, {status});"]
+        if args:
+            body += ["{", f"{INDENT}struct ctgen_args_{index} ctgen_args;"]
+            body += [f"{INDENT}ctgen_args.a{i} = &{arg};" for i, arg in enumerate(args)]
+            body += [f"{INDENT}ctgen_call_catching_end(ctgen_call_{index}, &ctgen_args);", "}"]
+        else:
+            body.append(f"ctgen_call_catching_end(ctgen_call_{index}, 0);")
+        body.append(f"ctgen_check_end({ctx}, {_END_CODES[e.ending]}, {status});")
     elif e.returns is not None:
         if signature.is_void:
             raise ValueError(f"{case_name(c)} predicts a return value of a void function")
@@ -682,9 +699,30 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str],
             [f"ctgen_initial_{i}" for i in range(len(contract.initials))]
         body.append(f"ctgen_contract_{_callee(c.function)}({ctx}, {c_string(predicted)}"
                     f"{''.join(', ' + v for v in values)});")
-    return ([f"/* {case_name(c)} */", f"static void ctgen_case_{index}(ctgen_ctx *{ctx})", "{"]
+    return (before + [f"/* {case_name(c)} */",
+                      f"static void ctgen_case_{index}(ctgen_ctx *{ctx})", "{"]
             + [f"{INDENT}{s}" for s in body] + [f"{INDENT}(void){ctx};", "}"]
             + [f"#undef {o.name}" for o in c.objects if o.placement is not None])
+
+
+def _ending_call_lines(index: int, c: Case, signature: Signature) -> list[str]:
+    """The call of case `index`, which ends the program, as a function the runtime calls
+    (`ctgen_call_catching_end`: the setjmp that exit/abort return to is the runtime's, so
+    the harness needs no <setjmp.h>), and the struct of pointers to its arguments."""
+    data = "ctgen_data"
+    values = [f"*ctgen_a->a{i}" for i in range(len(c.params))]
+    call = f"{'' if signature.is_void else '(void)'}{_callee(c.function)}({', '.join(values)});"
+    out = [f"/* {case_name(c)}: the call, which ends the program */"]
+    if c.params:
+        out += [f"struct ctgen_args_{index} {{"]
+        out += [f"{INDENT}{declare(p.declaration, f'(*a{i})')};"
+                for i, p in enumerate(c.params)]
+        out += ["};", f"static void ctgen_call_{index}(void *{data})", "{",
+                f"{INDENT}struct ctgen_args_{index} *ctgen_a = "
+                f"(struct ctgen_args_{index} *){data};"]
+    else:
+        out += [f"static void ctgen_call_{index}(void *{data})", "{", f"{INDENT}(void){data};"]
+    return out + [f"{INDENT}{call}", "}", ""]
 
 
 # ------------------------------------------------------------------------------ harness
@@ -722,8 +760,6 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
                 "names. */"]
         for stub in stubbed:
             out.append(f"#define {stub.name} {stub_symbol(stub)}")
-            if stub.library and stub.header in _PREINCLUDED_HEADERS:
-                out.append(_renamed_prototype(stub) + ";")  # the unit's include is skipped
     out += _include_lines(unit_include)
     if sources:
         out += ["/* The implementations of external functions the unit is tested with. */"]
@@ -788,7 +824,7 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
         f"{INDENT}return index >= 0 && index < CTGEN_CASES ? ctgen_case_names[index] : 0;",
         "}",
         "",
-        "int ctgen_run_case(int index, char *message, size_t capacity)",
+        "int ctgen_run_case(int index, char *message, ctgen_size capacity)",
         "{",
         f"{INDENT}ctgen_ctx ctgen_c;",
         f"{INDENT}ctgen_ctx_init(&ctgen_c, message, capacity);",
@@ -797,17 +833,11 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
         f"{INDENT * 2}return 1;",
         f"{INDENT}}}",
         *resets,
-        f"{INDENT}ctgen_call_log_reset();",
-        f"{INDENT}ctgen_end_how = CTGEN_RETURNED;",
         f"{INDENT}ctgen_current_case = index;",
-        f"{INDENT}ctgen_running = &ctgen_c;",
-        f"{INDENT}ctgen_aux_count = 0;",
+        f"{INDENT}ctgen_case_begin(&ctgen_c);",
         f"{INDENT}ctgen_cases[index](&ctgen_c);",
-        f"{INDENT}ctgen_running = 0;",
-        f"{INDENT}ctgen_report_calls(&ctgen_c);",
-        f"{INDENT}fflush(NULL); /* the unit's output, also from a child that _exits */",
         f"{INDENT}ctgen_current_case = -1;",
-        f"{INDENT}return ctgen_c.failures ? 1 : 0;",
+        f"{INDENT}return ctgen_case_end(&ctgen_c);",
         "}",
         "",
         "#ifdef CTGEN_DRIVER_MAIN",

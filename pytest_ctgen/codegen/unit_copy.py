@@ -1,4 +1,5 @@
-"""The unit as the run compiles it when it uses annotations or specifies external functions.
+"""The unit as the run compiles it when it uses annotations, specifies external functions
+or is preprocessed (a `.i` file).
 
 Annotations (c_harness/ctgen.h) are renamed to their reserved spelling, as for the analysis
 (frontend/annotations.py), and defined here as the run needs them, whatever header the
@@ -10,8 +11,12 @@ but that is not its own, and calls of it must reach the stub. The copy renames e
 definition (its body is never run) and declares the function again under its own name
 after it. The renamed definition is not instrumented for coverage (gcc and clang's
 no_profile_instrument_function), so the lines of a body that no build runs are counted
-nowhere, as in the pytest run's per-function table. Lines stay where they were, and a
-`#line` directive names the original file, so compiler messages and gcov point into it.
+nowhere, as in the pytest run's per-function table.
+
+A preprocessed unit's line markers are made to point into the `.i` itself, as for the
+analysis (frontend/preprocessed.py), so that gcov measures the lines of the file the user
+has. Lines stay where they were, and a `#line` directive names the original file, so
+compiler messages and gcov point into it.
 """
 from __future__ import annotations
 
@@ -23,6 +28,7 @@ from ..cases import StubPrototype
 from ..errors import CtgenError
 from ..frontend.annotations import (
     code_only, has_annotations, line_directive, quoted_path, reserved_spelling)
+from ..frontend.preprocessed import is_preprocessed, located_in_itself
 
 #: The name a specification's definition is compiled under in the copy.
 SPEC_PREFIX = "ctgen_spec_"
@@ -110,11 +116,11 @@ def _declaration(stub: StubPrototype) -> str:
 
 def unit_copy_text(unit: Path, display_path: str, stubs: Iterable[StubPrototype],
                         shown_as: str = "") -> str | None:
-    """The text of the copy of `unit` with its annotations defined for the run and the
-    definitions of those `stubs` that are specified in the unit renamed; None when it has
-    neither (the unit is compiled as it is). `display_path` is the file name compiler
-    messages and gcov should show, `shown_as` the one failing annotations show (the same
-    by default).
+    """The text of the copy of `unit` with its annotations defined for the run, the
+    definitions of those `stubs` that are specified in the unit renamed and, when it is
+    preprocessed, its line markers pointing into it; None when none of these applies (the
+    unit is compiled as it is). `display_path` is the file name compiler messages and gcov
+    should show, `shown_as` the one failing annotations show (the same by default).
 
     Raises:
         CtgenError: a definition cannot be found in the text (its name or its body's
@@ -123,8 +129,11 @@ def unit_copy_text(unit: Path, display_path: str, stubs: Iterable[StubPrototype]
     specified = [s for s in stubs if s.specified_in_unit]
     text = unit.read_text(encoding="utf-8", errors="surrogateescape")
     annotated = has_annotations(text)
-    if not specified and not annotated:
+    preprocessed = is_preprocessed(unit)
+    if not specified and not annotated and not preprocessed:
         return None
+    if preprocessed:
+        text = located_in_itself(text, display_path)
     text = reserved_spelling(text)
     edits: list[tuple[int, int, str]] = []  # (start, end, replacement), in text order
     code = code_only(text)

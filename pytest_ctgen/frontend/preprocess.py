@@ -13,6 +13,7 @@ from typing import Final, Sequence
 from ..errors import PreprocessError, SourceLocation
 from .annotations import has_annotations, line_directive, reserved_spelling
 from .ctype import CType, PointerType, RecordType
+from .preprocessed import is_preprocessed, located_in_itself
 
 #: The compiler used for preprocessing and for the layout probe.
 GCC: Final = "gcc"
@@ -187,7 +188,8 @@ def preprocess(path: Path, cflags: list[str] | tuple[str, ...] = (),
     """Run `gcc -E` on `path` and return the text with its `# line "file"` markers.
     `with_files` are analysed in the same translation unit, after the unit. Files that use
     annotations are preprocessed from a copy with the annotations renamed (see
-    frontend/annotations.py); locations still name the files as given.
+    frontend/annotations.py), preprocessed files (`.i`) from a copy located in itself (see
+    frontend/preprocessed.py); locations still name the files as given.
 
     Raises:
         PreprocessError: gcc failed; located at gcc's first error.
@@ -195,7 +197,7 @@ def preprocess(path: Path, cflags: list[str] | tuple[str, ...] = (),
     with tempfile.TemporaryDirectory(prefix="ctgen-pp-") as tmp:
         files, quote_dirs = [], []
         for index, file in enumerate((path, *with_files)):
-            copy = _annotated_copy(file, Path(tmp) / f"{index}_{file.name}")
+            copy = _analysed_copy(file, Path(tmp) / f"{index}_{file.name}")
             if copy is not None:
                 quote_dirs += ["-iquote", str(file.parent)]
             files.append(copy or file)
@@ -214,13 +216,16 @@ def preprocess(path: Path, cflags: list[str] | tuple[str, ...] = (),
     return proc.stdout
 
 
-def _annotated_copy(file: Path, copy: Path) -> Path | None:
-    """`copy`, written with the annotations of `file` renamed, when `file` uses any."""
+def _analysed_copy(file: Path, copy: Path) -> Path | None:
+    """`copy`, written with the annotations of `file` renamed and, when `file` is
+    preprocessed, its own code located in it; None when neither applies."""
     try:
         text = file.read_text(encoding="utf-8", errors="surrogateescape")
     except OSError:
         return None  # gcc reports it
-    if not has_annotations(text):
+    if is_preprocessed(file):
+        text = located_in_itself(text, str(file))
+    elif not has_annotations(text):
         return None
     copy.write_text(line_directive(str(file)) + reserved_spelling(text),
                     encoding="utf-8", errors="surrogateescape")

@@ -23,6 +23,11 @@ LOCAL = "local"
 STATIC_LOCAL = "static_local"
 
 
+def in_system_dir(file: str) -> bool:
+    """Whether `file` is in a directory of the system's headers (the C library's)."""
+    return file.startswith(_SYSTEM_DIRS)
+
+
 @dataclass(eq=False)
 class Variable:
     """A C object: a file-scope variable, a parameter, a local or a static local.
@@ -67,7 +72,7 @@ class Function:
     def is_library(self) -> bool:
         """Declared only in system headers (the C library), never in the user's files."""
         files = self.declared_in or (self.location.file,)
-        return all(f.startswith(_SYSTEM_DIRS) for f in files)
+        return all(in_system_dir(f) for f in files)
 
     def in_file(self, file: str) -> bool:
         return self.location.file == file or file in self.declared_in

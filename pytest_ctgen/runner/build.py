@@ -19,12 +19,16 @@ from typing import Mapping, Sequence
 
 from filelock import FileLock
 
+from ..codegen.harness import runtime_flags
 from ..errors import BuildError, SourceLocation
 
 # Changes whenever the recipe below changes, so old builds are not reused.
-RECIPE_VERSION = "1"
+RECIPE_VERSION = "2"
 HARNESS_SOURCE = "harness.c"
 OBJECT = "harness.o"
+#: The runtime (c_harness/ctgen_runtime.c), a translation unit of its own beside the harness.
+RUNTIME_SOURCE = "ctgen_runtime.c"
+RUNTIME_OBJECT = "ctgen_runtime.o"
 LIBRARY = "libctgen_harness.so"
 _DONE = "build.done"
 
@@ -39,7 +43,8 @@ void ctgen_final_flush(void);
 
 
 def c_harness_dir() -> Path:
-    """The directory of the shipped C runtime (`ctgen_runtime.h`, `ctgen.h`)."""
+    """The directory of the shipped C runtime (`ctgen_runtime.h`, `ctgen_runtime.c`,
+    `ctgen.h`)."""
     try:
         from importlib.resources import files
 
@@ -87,7 +92,6 @@ def build_key(harness_source: str, key_material: str | bytes, cflags: Sequence[s
               ldflags: Sequence[str], cc: str) -> str:
     """The sha256 naming a build of these inputs."""
     h = hashlib.sha256()
-    runtime = c_harness_dir() / "ctgen_runtime.h"
 
     def part(data: str | bytes) -> None:
         raw = data.encode("utf-8") if isinstance(data, str) else data
@@ -101,7 +105,9 @@ def build_key(harness_source: str, key_material: str | bytes, cflags: Sequence[s
     part("\0".join(ldflags))
     part(cc)
     part(compiler_version(cc))
-    part(runtime.read_bytes() if runtime.is_file() else b"")
+    for runtime in ("ctgen_runtime.h", RUNTIME_SOURCE):
+        path = c_harness_dir() / runtime
+        part(path.read_bytes() if path.is_file() else b"")
     part(str(Path.cwd()))  # relative paths in the flags are resolved from here
     return h.hexdigest()
 
@@ -172,15 +178,21 @@ def build_harness(harness_source: str, *, cflags: Sequence[str] = (),
         build.source.write_text(harness_source, encoding="utf-8")
         for name, text in extra.items():
             (directory / name).write_text(text, encoding="utf-8")
-        obj = directory / OBJECT
+        obj, runtime_obj = directory / OBJECT, directory / RUNTIME_OBJECT
         # The user's flags first: ours (-O0, coverage) must win over e.g. their -O2.
         _run([cc, *cflags, "-c", str(build.source), "-o", str(obj), "-fPIC", "-O0", "-g",
               "--coverage", "-DCTGEN_COVERAGE", f"-I{c_harness_dir()}"], "compiling the harness")
+        # The runtime with the unit's ABI flags (-m32...), not instrumented: gcov measures
+        # the unit.
+        _run([cc, *runtime_flags(cflags), "-c", str(c_harness_dir() / RUNTIME_SOURCE), "-o",
+              str(runtime_obj), "-fPIC", "-O0", "-g", "-DCTGEN_COVERAGE",
+              f"-I{c_harness_dir()}"], "compiling the harness runtime")
         # -z defs: an undefined symbol (a global the unit only declares) fails here, not at load.
         # -Bsymbolic: the unit's calls reach the unit's functions and the stubs even when the
         # process has a function of the same name (libc's send, zlib's crc32...).
-        _run([cc, "-shared", "--coverage", "-o", str(build.library), str(obj), *ldflags,
-              "-lm", "-Wl,-z,defs", "-Wl,-Bsymbolic"], "linking the harness")
+        _run([cc, "-shared", "--coverage", "-o", str(build.library), str(obj),
+              str(runtime_obj), *ldflags, "-lm", "-Wl,-z,defs", "-Wl,-Bsymbolic"],
+             "linking the harness")
         (directory / _DONE).write_text(key + "\n", encoding="utf-8")
     return build
 

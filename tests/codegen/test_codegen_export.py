@@ -82,7 +82,8 @@ def test_export_of_every_value_kind_passes_under_make(tmp_path: Path) -> None:
     out = write_export(fc, unit, proj / "tests" / "ctgen", ["-std=c11"], base_dir=proj)
     assert out == proj / "tests" / "ctgen" / "sample"
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        ["sample.ctgen.json", "ctgen_driver.c", "ctgen_runtime.h", "ctgen.h", "Makefile"])
+        ["sample.ctgen.json", "ctgen_driver.c", "ctgen_runtime.h", "ctgen_runtime.c", "ctgen.h",
+         "Makefile"])
     # the cases, and how a replay builds them again (paths relative to the export)
     recipe = BuildRecipe("../../../src/sample.c", ("-std=c11",))
     assert (out / "sample.ctgen.json").read_text() == file_cases_to_json(
@@ -148,8 +149,12 @@ def test_export_runtime_dir_override(tmp_path: Path) -> None:
     alt.mkdir()
     (alt / "ctgen_runtime.h").write_text(
         "#warning using-the-alternative-runtime\n" + (out / "ctgen_runtime.h").read_text())
+    (alt / "ctgen_runtime.c").write_text(
+        "#warning using-the-alternative-runtime-source\n"
+        + (out / "ctgen_runtime.c").read_text())
     done = _make(out, "run", f"CTGEN_HARNESS_DIR={alt}")
     assert "using-the-alternative-runtime" in done.stderr
+    assert "using-the-alternative-runtime-source" in done.stderr
     assert done.stdout.splitlines()[-1] == "1 passed, 0 failed"
 
 

@@ -39,11 +39,16 @@ pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 WARNINGS = ["-Wall", "-Wextra", "-Werror"]
 
 
-def _compile(source: Path, out: Path, *flags: str, link: bool = False) -> None:
+def _compile(source: Path, out: Path, *flags: str, link: bool = False,
+             runtime: bool = True) -> None:
+    """Compile `source`; with `link`, a program of it (a harness: and the runtime,
+    ctgen_runtime.c)."""
     cmd = ["gcc", *WARNINGS, *flags, f"-I{c_harness_dir()}", str(source), "-o", str(out)]
     if not link:
         cmd.insert(1, "-c")
     else:
+        if runtime:
+            cmd[-2:-2] = [str(c_harness_dir() / "ctgen_runtime.c")]
         cmd.append("-lm")
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -70,7 +75,7 @@ def test_int_literals_are_exact_in_c(tmp_path: Path, value: int) -> None:
         "#include <stdio.h>\n"
         f"int main(void) {{ unsigned long long u = (unsigned long long)({lit});\n"
         f"  long double s = ({lit}); printf(\"%llu %d\\n\", u, s < 0); return 0; }}\n")
-    _compile(src, tmp_path / "lit", "-std=c11", link=True)
+    _compile(src, tmp_path / "lit", "-std=c11", link=True, runtime=False)
     out = subprocess.run([str(tmp_path / "lit")], capture_output=True, text=True).stdout.split()
     assert int(out[0]) == value % 2**64
     assert out[1] == ("1" if value < 0 else "0")
@@ -128,6 +133,9 @@ def test_harness_compiles_without_warnings(tmp_path: Path, std: str) -> None:
     _compile(harness, tmp_path / "harness_cov.o", f"-std={std}", "-DCTGEN_COVERAGE",
              "--coverage")
     _compile(harness, tmp_path / "harness_drv.o", f"-std={std}", "-DCTGEN_DRIVER_MAIN")
+    runtime = c_harness_dir() / "ctgen_runtime.c"
+    _compile(runtime, tmp_path / "runtime.o", f"-std={std}")
+    _compile(runtime, tmp_path / "runtime_cov.o", f"-std={std}", "-DCTGEN_COVERAGE")
 
 
 def test_harness_shape() -> None:

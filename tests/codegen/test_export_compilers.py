@@ -334,8 +334,9 @@ def test_harness_is_pedantic_clean(tmp_path: Path, cc: str, std: str) -> None:
     harness.write_text("#define CTGEN_DRIVER_MAIN 1\n"
                        + generate_harness(sample_file_cases(with_failures=True), str(unit)))
     for extra in ([], ["-DCTGEN_COVERAGE", "--coverage"]):
-        done = subprocess.run([cc, f"-std={std}", "-Wall", "-Wextra", "-pedantic", "-Werror",
-                               *extra, f"-I{c_harness_dir()}", "-c", str(harness), "-o",
-                               str(tmp_path / "driver.o")],
-                              capture_output=True, text=True, check=False)
-        assert done.returncode == 0, done.stderr
+        for source in (harness, c_harness_dir() / "ctgen_runtime.c"):
+            done = subprocess.run([cc, f"-std={std}", "-Wall", "-Wextra", "-pedantic",
+                                   "-Werror", *extra, f"-I{c_harness_dir()}", "-c", str(source),
+                                   "-o", str(tmp_path / "driver.o")],
+                                  capture_output=True, text=True, check=False)
+            assert done.returncode == 0, done.stderr

@@ -21,7 +21,7 @@ RUN_TIMEOUT = 180
 # costs ~1.5 s); `-p no:NAME` is harmless when NAME is not installed.
 QUIET = ("-p", "no:hypothesispytest", "-p", "no:benchmark", "-p", "no:xdist")
 
-ID_LINE = re.compile(r"^(\S+\.[ch])::(\w+)\[([^\]]+)\]$")
+ID_LINE = re.compile(r"^(\S+\.[chi])::(\w+)\[([^\]]+)\]$")
 
 
 def run_ctgen(pytester: pytest.Pytester, *args: str, timeout: float = RUN_TIMEOUT,

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 
 import pytest
 
@@ -289,3 +290,24 @@ int parity_two(int x)
     result.assert_outcomes(passed=1)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
     assert "Required branch coverage of 100% not reached" in output(result)
+
+
+def test_a_freestanding_unit_with_its_own_headers(pytester: pytest.Pytester) -> None:
+    """`-nostdinc` with the project's own headers (a libc, firmware with its own
+    stdint.h): the unit is compiled with them, the harness runtime against the system's C
+    library, in the run and in the export alike."""
+    pytester.makeini("[pytest]\nctgen_cflags = -nostdinc -ffreestanding -Iown\n")
+    (pytester.path / "own").mkdir()
+    (pytester.path / "own" / "stdint.h").write_text("typedef unsigned int uint32_t;\n")
+    (pytester.path / "bits.c").write_text(
+        "#include <stdint.h>\n"
+        "int top_bit(uint32_t x)\n{\n    if (x & 0x80000000u)\n        return 1;\n"
+        "    return 0;\n}\n")
+    result = run_ctgen(pytester, "--ctgen-report", "json:r.json", "--ctgen-export", "out",
+                       "bits.c")
+    assert result.ret == 0, output(result)
+    rows = report_rows(pytester.path / "r.json")
+    assert rows["top_bit"]["branches_covered"] == rows["top_bit"]["branches_total"] == 2
+    done = subprocess.run(["make", "-s", "-C", str(pytester.path / "out" / "bits"), "run"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.splitlines()[-1] == "2 passed, 0 failed", done.stdout + done.stderr

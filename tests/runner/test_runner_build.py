@@ -36,6 +36,7 @@ def _one_case(name: str = "twice") -> FileCases:
 
 def test_runtime_is_found() -> None:
     assert (c_harness_dir() / "ctgen_runtime.h").is_file()
+    assert (c_harness_dir() / "ctgen_runtime.c").is_file()
 
 
 def test_build_is_cached_by_content(tmp_path: Path) -> None:
