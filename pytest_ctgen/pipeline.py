@@ -24,7 +24,7 @@ from .errors import CtgenError, SourceLocation
 from .frontend.ctype import CType, FloatType, FunctionType, IntType, PointerType
 from .frontend.loader import load_unit
 from .frontend.preprocess import harness_dir, preprocess
-from .frontend.unit import Function
+from .frontend.unit import Function, SkippedDefinition
 from .ir.cfg import Call
 from .ir.lower import Program, lower_unit
 from .options import Options, absolute_flags
@@ -327,6 +327,13 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
             covered = {o for c in result.cases for o in c.covered}
             send(Progress(display, fn.name, "done", seconds[fn.name], len(result.cases),
                           len(covered), result.outcomes_total, result.stop_reason))
+    for skipped in unit.skipped_definitions:  # among the others, by line
+        if not _same_file(skipped.location.file, path) or not options.selects(skipped.name):
+            continue
+        result = _skipped(skipped, _shown_error(unit.unsupported[skipped.name], path, display))
+        at = next((i for i, f in enumerate(functions) if f.line > result.line), len(functions))
+        functions.insert(at, result)
+        seconds[skipped.name] = 0.0
     global_stubs = tuple(GlobalStub(v.name, v.declaration)
                          for v in program.unit.undefined_globals())
     return FileCases(display, tuple(functions), stubs_of(program, path, display),
@@ -407,7 +414,7 @@ def _shown_error(err: CtgenError, path: Path, display: str) -> str:
     return str(err)
 
 
-def _skipped(fn: Function, reason: str) -> FunctionCases:
+def _skipped(fn: Function | SkippedDefinition, reason: str) -> FunctionCases:
     return FunctionCases(fn.name, fn.location.line, fn.prototype, (), STOP_SKIPPED,
                          skip_reason=reason)
 

@@ -54,8 +54,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     option("timeout", "string", "safety net: seconds after which generation of a function "
                                 "stops (default 60); what it cuts depends on the machine",
            type=float)
-    option("array-size", "string", "elements of the object a pointer input points to "
-                                   "(default 10)", type=int)
+    option("array-size", "string", "elements of the object a pointer input points to, "
+                                   "and at most of a variable length array whose size the "
+                                   "inputs choose (default 10)", type=int)
     option("stub-globals", "string", "globals a stub call may write: those the function "
                                      "lists in __rtt_modifies and the volatile ones "
                                      "(modifies, default) or every global of the file (all)",

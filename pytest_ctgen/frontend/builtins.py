@@ -110,6 +110,12 @@ LIBRARY_BUILTINS: frozenset[str] = frozenset({
     "strcpy", "strncpy", "fabs", "fabsf", "abs", "labs", "llabs"})
 
 
+#: `alloca(size)` (<alloca.h> makes it `__builtin_alloca`, and gcc knows `alloca` itself): a
+#: new object of `size` bytes in the caller's frame, alive until the caller returns
+#: (ir/lower.py), unless the unit defines a function of that name.
+ALLOCA_BUILTINS: frozenset[str] = frozenset({"alloca", "__builtin_alloca"})
+
+
 def evaluate(builtin: BitBuiltin, value: int) -> int | None:
     """The builtin's result for the operand `value` (already converted to its argument
     type), or None where gcc leaves it undefined."""

@@ -130,16 +130,30 @@ class PointerType(CType):
         return f"{self.target} *"
 
 
+@dataclass(frozen=True, eq=False)
+class VariableLength:
+    """The element count of a variable length array (C11 6.7.6.2p4), known only at run
+    time: `expression` is its size expression as parsed (a pycparser node; `*` for the
+    unspecified size of a prototype), evaluated where the declarator is reached or, for a
+    parameter, on entry of the function (ir/lower.py). Compared by identity: each
+    declarator has its own."""
+
+    expression: object
+
+
 @dataclass(frozen=True)
 class ArrayType(CType):
-    """`count` is None for an array of unknown size (`int a[]`)."""
+    """`count` is None for an array of unknown size (`int a[]`) and for a variable length
+    array, whose `length` is then set."""
 
     element: CType
     count: int | None
+    length: VariableLength | None = None
 
     @property
     def size(self) -> int:  # type: ignore[override]
-        return self.element.size * (self.count or 0)
+        """The size in bytes; 0 when the compiler does not know it (see `is_complete`)."""
+        return self.element.size * (self.count or 0) if self.is_complete else 0
 
     @property
     def align(self) -> int:  # type: ignore[override]
@@ -147,13 +161,16 @@ class ArrayType(CType):
 
     @property
     def is_complete(self) -> bool:
-        return self.count is not None
+        """Whether the size is known before the run: not for an array of unknown size nor
+        for a variable length array or an array of them (`has_variable_size`)."""
+        return self.count is not None and not has_variable_size(self)
 
     def __str__(self) -> str:
         dims = ""
         inner: CType = self
         while isinstance(inner, ArrayType):
-            dims += f"[{'' if inner.count is None else inner.count}]"
+            count = "*" if inner.length is not None else inner.count
+            dims += f"[{'' if count is None else count}]"
             inner = inner.element
         return f"{inner}{dims}"
 
@@ -315,6 +332,26 @@ def usual_arithmetic_conversion(a: CType, b: CType) -> CType:
     if signed.size > unsigned.size:
         return signed
     return unsigned_of(signed)
+
+
+def has_variable_size(t: CType) -> bool:
+    """Whether `t` is a variable length array type or an array of them: its size is
+    computed at run time from the element counts its declarators evaluated."""
+    while isinstance(t, ArrayType):
+        if t.length is not None:
+            return True
+        t = t.element
+    return False
+
+
+def is_variably_modified(t: CType) -> bool:
+    """Whether `t` is a variable length array type, or an array of or a pointer to one
+    (C11 6.7.6p3): a type whose meaning depends on sizes evaluated at run time."""
+    while isinstance(t, (ArrayType, PointerType)):
+        if isinstance(t, ArrayType) and t.length is not None:
+            return True
+        t = t.element if isinstance(t, ArrayType) else t.target
+    return False
 
 
 def decay(t: CType) -> CType:

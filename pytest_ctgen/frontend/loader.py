@@ -13,7 +13,7 @@ from .layout import probe_layouts
 from .parse import ParsedFile, coord_location, parse_file
 from .preprocess import preprocess, gnu_keywords
 from .typeresolve import TypeResolver
-from .unit import GLOBAL, PARAM, Function, Unit, Variable
+from .unit import GLOBAL, PARAM, Function, SkippedDefinition, Unit, Variable
 
 # How strongly a declaration defines a global: a later, stronger one supplies the location.
 _EXTERN, _TENTATIVE, _INITIALIZED = 0, 1, 2
@@ -86,6 +86,9 @@ class _UnitBuilder:
         name = _declared_name(ext)
         if name is not None:
             self.unit.unsupported.setdefault(name, error)
+        if isinstance(ext, c_ast.FuncDef):
+            self.unit.skipped_definitions.append(SkippedDefinition(
+                str(name), self._location(ext.decl), self.resolver.prototype(ext.decl)))
 
     def _location(self, node: c_ast.Node | None) -> SourceLocation:
         return coord_location(getattr(node, "coord", None), str(self.path))

@@ -19,8 +19,8 @@ from .builtins import evaluate as evaluate_builtin
 from .ctype import (
     BOOL, CHAR, DOUBLE, FLOAT, INT, INT128, LLONG, LONG, LONGDOUBLE, PTRDIFF_T, SCHAR, SHORT,
     SIZE_T, UCHAR, UINT, UINT128, ULLONG, ULONG, USHORT, VOID, ArrayType, CType, EnumType,
-    Field, FloatType, FunctionType, IntType, PointerType, RecordType, decay, integer_promotion,
-    usual_arithmetic_conversion,
+    Field, FloatType, FunctionType, IntType, PointerType, RecordType, VariableLength, decay,
+    integer_promotion, is_variably_modified, usual_arithmetic_conversion,
 )
 from .layout import Member, ProbedRecord, ProbeRequest, apply_probed, layout_differs, sysv_layout
 from .literals import float_literal, round_to_float32
@@ -87,6 +87,12 @@ class TypeResolver:
         #: The lowering sets it while it lowers a function, whose objects these scopes do
         #: not hold; otherwise (file scope) the constant evaluator's `type_of`.
         self.expression_type: Callable[[c_ast.Node], CType] | None = None
+        #: Evaluates the size expression of a variable length array declared in a block
+        #: where the declarator stands and gives its key: set by the lowering while it
+        #: lowers a function (at file scope such an array is an error).
+        self.variable_length: Callable[[c_ast.Node], VariableLength] | None = None
+        self._prototype_depth = 0  # resolving the parameters of a function declarator
+        self._constant_depth = 0  # evaluating a constant expression
 
     # ------------------------------------------------------------------ scopes
 
@@ -199,7 +205,8 @@ class TypeResolver:
                 raise _unsupported("'__auto_type' needs an initializer expression", decl)
             return decay(self.expression_type_of(decl.init))
         ctype = self.resolve(decl.type)
-        if isinstance(ctype, ArrayType) and ctype.count is None and decl.init is not None:
+        if isinstance(ctype, ArrayType) and ctype.count is None and ctype.length is None \
+                and decl.init is not None:
             ctype = ArrayType(ctype.element, self.initializer_count(decl.init, ctype))
         return ctype
 
@@ -326,20 +333,30 @@ class TypeResolver:
         return UINT if unsigned else INT
 
     def _array(self, node: c_ast.ArrayDecl) -> ArrayType:
+        """An array type; a size that is no integer constant expression makes a variable
+        length array (C11 6.7.6.2p4), whose inner dimensions gcc evaluates first."""
         element = self.resolve(node.type)
         if isinstance(element, FunctionType):
             raise _unsupported("array of functions", node)
         if node.dim is None:
             return ArrayType(element, None)
-        if isinstance(node.dim, c_ast.ID) and node.dim.name == "*":
-            raise _unsupported("variable length array", node)
-        try:
-            count = self.eval_int_constant(node.dim)
-        except UnsupportedError:
-            raise _unsupported("variable length array", node.dim) from None
-        if count < 0:
-            raise _unsupported(f"array size {count} is negative", node.dim)
-        return ArrayType(element, count)
+        unspecified = isinstance(node.dim, c_ast.ID) and node.dim.name == "*"
+        if not unspecified:
+            try:
+                count = self.eval_int_constant(node.dim)
+            except UnsupportedError:
+                pass
+            else:
+                if count < 0:
+                    raise _unsupported(f"array size {count} is negative", node.dim)
+                return ArrayType(element, count)
+        if self._prototype_depth:  # evaluated on entry of the function's definition
+            return ArrayType(element, None, VariableLength(node.dim))
+        if self._constant_depth:
+            raise _unsupported("variable length array in a constant expression", node.dim)
+        if self.variable_length is None or unspecified:
+            raise _unsupported("variable length array outside a function body", node.dim)
+        return ArrayType(element, None, self.variable_length(node.dim))
 
     def _function(self, node: c_ast.FuncDecl) -> FunctionType:
         result = self.resolve(node.type)
@@ -352,11 +369,20 @@ class TypeResolver:
                 continue
             if isinstance(param, c_ast.ID):
                 raise _unsupported("old-style (K&R) parameter list", param)
-            ctype = self.resolve(param.type)
+            ctype = self._parameter_declarator(param)
             if ctype == VOID and len(items) == 1 and getattr(param, "name", None) is None:
                 break
             params.append(self.adjust_parameter(ctype, param))
         return FunctionType(result, tuple(params), variadic)
+
+    def _parameter_declarator(self, param: c_ast.Node) -> CType:
+        """The type a parameter is declared with, before adjustment: the size expressions
+        of its array declarators are not evaluated here (see `VariableLength`)."""
+        self._prototype_depth += 1
+        try:
+            return self.resolve(param.type)
+        finally:
+            self._prototype_depth -= 1
 
     def adjust_parameter(self, ctype: CType, param: c_ast.Node | None = None) -> CType:
         """A parameter's type after array-to-pointer and function-to-pointer adjustment."""
@@ -427,6 +453,8 @@ class TypeResolver:
                 if isinstance(decl.type, (c_ast.Struct, c_ast.Union)) and decl.type.name is None:
                     members.append(Member(None, ctype))
                 continue
+            if is_variably_modified(ctype):
+                raise _unsupported(f"field '{decl.name}' has a variably modified type", decl)
             if not ctype.is_complete and not (isinstance(ctype, ArrayType) and ctype.count is None):
                 raise _unsupported(f"field '{decl.name}' has incomplete type '{ctype}'", decl)
             if isinstance(ctype, FunctionType):
@@ -559,31 +587,48 @@ class TypeResolver:
 
     def constant(self, expr: c_ast.Node) -> Value:
         """An arithmetic constant expression as (value, type)."""
-        return _ConstantEvaluator(self).evaluate(expr)
+        self._constant_depth += 1
+        try:
+            return _ConstantEvaluator(self).evaluate(expr)
+        finally:
+            self._constant_depth -= 1
 
     def type_of(self, expr: c_ast.Node) -> CType:
         """The type of an expression as `sizeof` sees it (no array decay)."""
-        return _ConstantEvaluator(self).type_of(expr)
+        self._constant_depth += 1
+        try:
+            return _ConstantEvaluator(self).type_of(expr)
+        finally:
+            self._constant_depth -= 1
 
     # ------------------------------------------------------------ declarations text
 
-    def declaration_template(self, decl: c_ast.Node, name: str = "@") -> str:
+    def declaration_template(self, decl: c_ast.Node, name: str = "@",
+                             ctype: CType | None = None) -> str:
         """The declaration of `decl` as C text with `name` (default `@`) for the declared
         name and without storage class: `const uint8_t @[4]`, `int (*@)(int)`. Array sizes
-        appear as numbers, including one taken from the initializer (`int a[] = {1, 2}`)."""
+        appear as numbers, including one taken from the initializer (`int a[] = {1, 2}`);
+        `ctype` is the declared type when it is resolved already (a variable length
+        array's size expression is evaluated once)."""
         type_node = copy_declarator(decl.type)
-        ctype = self.declared_type(decl) if isinstance(decl, c_ast.Decl) \
-            else self.resolve(decl.type)
+        if ctype is None:
+            ctype = self.declared_type(decl) if isinstance(decl, c_ast.Decl) \
+                else self.resolve(decl.type)
         _fold_dimensions(type_node, ctype)
         _rename(type_node, name)
         return _generate(type_node, getattr(decl, "align", None) or [])
 
     def parameter_template(self, param: c_ast.Node, name: str = "@") -> str:
         """Like `declaration_template` for a parameter, after adjustment (`int a[]` gives
-        `int *@`)."""
+        `int *@`). A pointer to a variable length array (`int m[][n]`) is declared
+        `void *@`: its type names other parameters, and `void *` converts to it."""
+        if is_variably_modified(self.adjust_parameter(self._parameter_declarator(param),
+                                                      param)):
+            return f"void *{name}"
         type_node = copy_declarator(param.type)
         if isinstance(type_node, c_ast.ArrayDecl):
-            type_node = c_ast.PtrDecl(list(type_node.dim_quals or []), type_node.type)
+            quals = [q for q in type_node.dim_quals or [] if q != "static"]  # `a[static n]`
+            type_node = c_ast.PtrDecl(quals, type_node.type)
         elif isinstance(type_node, c_ast.FuncDecl):
             type_node = c_ast.PtrDecl([], type_node)
         elif isinstance(type_node, c_ast.TypeDecl):

@@ -78,6 +78,16 @@ class Function:
         return self.location.file == file or file in self.declared_in
 
 
+@dataclass(frozen=True)
+class SkippedDefinition:
+    """A function definition whose declaration uses something unsupported: not in
+    `Unit.functions`, the reason in `Unit.unsupported`; it is reported as skipped."""
+
+    name: str
+    location: SourceLocation
+    prototype: str
+
+
 @dataclass(eq=False)
 class Unit:
     """A preprocessed and parsed C source file."""
@@ -93,6 +103,7 @@ class Unit:
     # file-scope names (functions, globals, typedefs, tags as "struct S") whose declaration
     # uses something unsupported; the declaration was skipped and the reason kept here
     unsupported: dict[str, UnsupportedError] = field(default_factory=dict)
+    skipped_definitions: list[SkippedDefinition] = field(default_factory=list)
     cflags: tuple[str, ...] = ()
 
     @property

@@ -52,9 +52,25 @@ class ZeroFill(Stmt):
 
 @dataclass(eq=False)
 class Init(Stmt):
-    """Start of the lifetime of a local without initializer: its value is indeterminate."""
+    """Start of the lifetime of a local without initializer: its value is indeterminate.
+    For a variable length array (or the object of an `alloca`), `size` is its size in
+    bytes, evaluated here: its object is made here, of that size."""
 
     var: Variable
+    location: SourceLocation
+    size: Expr | None = None
+
+
+@dataclass(eq=False)
+class Length(Stmt):
+    """`var = value`: an element count of a variable length array (C11 6.7.6.2p5), or the
+    size of an `alloca` object, evaluated where its declarator (the call) is reached.
+    `value` is an integer of its promoted type; a count below `minimum` (1 for an array,
+    0 for `alloca`) is undefined. `var` (a size_t) holds it for the sizes computed from it."""
+
+    var: Variable
+    value: Expr
+    minimum: int
     location: SourceLocation
 
 
@@ -255,7 +271,10 @@ class CFG:
                 elif isinstance(s, ZeroFill):
                     lines.append(f"  zero {describe(s.target)}")
                 elif isinstance(s, Init):
-                    lines.append(f"  init {s.var.name}")
+                    size = f" [{describe(s.size)} bytes]" if s.size is not None else ""
+                    lines.append(f"  init {s.var.name}{size}")
+                elif isinstance(s, Length):
+                    lines.append(f"  length {s.var.name} = {describe(s.value)}")
             t = b.terminator
             if isinstance(t, Goto):
                 lines.append(f"  goto B{t.target.id}")

@@ -15,17 +15,19 @@ from pycparser import c_ast, c_generator
 from ..errors import AnnotationError, CtgenError, SourceLocation, UnsupportedError
 from ..frontend.annotations import RESERVED_PREFIX, USER_PREFIX
 from ..frontend.builtins import (
-    ATOMIC_BUILTINS, ATOMIC_SHAPES, BIT_BUILTINS, GENERIC, LIBRARY_BUILTINS, OVERFLOW_BUILTINS)
+    ALLOCA_BUILTINS, ATOMIC_BUILTINS, ATOMIC_SHAPES, BIT_BUILTINS, GENERIC, LIBRARY_BUILTINS,
+    OVERFLOW_BUILTINS)
 from ..frontend.ctype import (
-    BOOL, DOUBLE, INT, LONG, SIZE_T, UCHAR, UINT, ArrayType, CType, EnumType, FloatType,
-    FunctionType, IntType, PointerType, RecordType, VoidType, integer_promotion,
-    unqualified_equal, unsigned_of, usual_arithmetic_conversion)
+    BOOL, DOUBLE, INT, LONG, SIZE_T, UCHAR, UINT, VOID, ArrayType, CType, EnumType, FloatType,
+    FunctionType, IntType, PointerType, RecordType, VariableLength, VoidType,
+    has_variable_size, integer_promotion, is_variably_modified, unqualified_equal, unsigned_of,
+    usual_arithmetic_conversion)
 from ..frontend.parse import ASM_MARKER, case_range, index_range, is_elvis
 from ..frontend.preprocess import VA_ARG_MARKER
 from ..frontend.typeresolve import unbraced_string
 from ..frontend.unit import GLOBAL, LOCAL, PARAM, STATIC_LOCAL, Function, Unit, Variable
 from .cfg import (
-    CFG, Assign, Block, Branch, Call, Check, Goto, Init, Return, Stmt, Switch, ZeroFill)
+    CFG, Assign, Block, Branch, Call, Check, Goto, Init, Length, Return, Stmt, Switch, ZeroFill)
 from .constants import (
     convert_constant, fold, parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal)
 from .expr import (
@@ -174,6 +176,8 @@ class _ExprLowerer:
         self.temps = []
         self.blocks: list[Block] = []
         self.address_taken: set[Variable] = set()
+        # the variable holding each element count of a variable length array met so far
+        self.lengths: dict[VariableLength, Variable] = {}
         self.cur = self.new_block()
 
     # -------------------------------------------------------------- infrastructure
@@ -295,7 +299,7 @@ class _ExprLowerer:
                 a, i = i, a
             if not isinstance(a.type, PointerType):
                 raise CtgenError("subscript of a non-array", self.loc(node))
-            p = PtrAdd(a, self.convert(i, LONG), a.type)
+            p = self.pointer_add(a, self.convert(i, LONG), node)
             return Deref(p, a.type.target)
         if isinstance(node, c_ast.StructRef):
             if node.type == "->":
@@ -315,6 +319,9 @@ class _ExprLowerer:
                 return e.lvalue
         if isinstance(node, c_ast.CompoundLiteral):
             ctype = self.resolve_type(node.type.type)
+            if has_variable_size(ctype):
+                raise CtgenError("compound literal of a variable length array type",
+                                 self.loc(node))
             tmp = self.temp(ctype, node)
             self.address_taken.add(tmp)
             self.initialize(VarRef(tmp, ctype), ctype, node.init, node)
@@ -414,7 +421,7 @@ class _ExprLowerer:
     def expr_UnaryOp(self, node: c_ast.UnaryOp) -> Expr:
         op = node.op
         if op == "sizeof":
-            return Const(SIZE_T, self.size_of(node.expr))
+            return self.size_expr(self.operand_type(node.expr), node)
         if op == "_Alignof":
             return Const(SIZE_T, self.type_of(node.expr).align)
         if op == "&":
@@ -445,24 +452,68 @@ class _ExprLowerer:
         if isinstance(lv, VarRef):
             self.address_taken.add(lv.var)
 
-    def size_of(self, node: c_ast.Node) -> int:
-        return self.type_of(node).size
-
     def type_of(self, node: c_ast.Node) -> CType:
-        if isinstance(node, c_ast.Typename):
-            return self.resolve_type(node.type)
+        """The type of an expression or type name, which is not evaluated."""
         # Lower without keeping anything: sizeof does not evaluate its operand.
         saved_cur, saved_len, saved_blocks = self.cur, len(self.cur.stmts), len(self.blocks)
         saved_temps, saved_terminator = len(self.temps), saved_cur.terminator
         try:
-            e = self.expr(node)
+            if isinstance(node, c_ast.Typename):
+                return self.resolve_type(node.type)
+            return self.expr(node).type
         finally:
             saved_cur.terminator = saved_terminator
             del saved_cur.stmts[saved_len:]
             del self.blocks[saved_blocks:]
             del self.temps[saved_temps:]
             self.cur = saved_cur
-        return e.type
+
+    def operand_type(self, node: c_ast.Node) -> CType:
+        """The type of the operand of `sizeof` or `__typeof__`: not evaluated, unless its
+        type is variably modified (C11 6.5.3.4p2; gcc's typeof too): then its sizes are
+        evaluated here, and an expression's side effects take place."""
+        if isinstance(node, c_ast.Typename):
+            return self.resolve_type(node.type)
+        ctype = self.type_of(node)
+        if is_variably_modified(ctype):
+            return self.expr(node).type
+        return ctype
+
+    def size_expr(self, ctype: CType, node: c_ast.Node) -> Expr:
+        """`sizeof` of `ctype` as a size_t: a constant, or for a variable length array the
+        product of its element counts as its declarators evaluated them (C11 6.5.3.4p2)."""
+        if not has_variable_size(ctype):
+            return Const(SIZE_T, ctype.size)
+        assert isinstance(ctype, ArrayType)
+        element = self.size_expr(ctype.element, node)
+        if ctype.length is None:
+            return Binary("*", Const(SIZE_T, ctype.count or 0), element, SIZE_T)
+        count = self.lengths.get(ctype.length)
+        if count is None:
+            raise self.unsupported("a variable length array whose size this function does "
+                                   "not evaluate", node)
+        return Binary("*", Load(VarRef(count, SIZE_T), SIZE_T), element, SIZE_T)
+
+    def pointer_add(self, pointer: Expr, index: Expr, node: c_ast.Node) -> Expr:
+        """`pointer + index` (`index` a long). Over a variable length array the step is
+        its size at run time: the sum is taken in bytes."""
+        assert isinstance(pointer.type, PointerType)
+        target = pointer.type.target
+        if not has_variable_size(target):
+            return PtrAdd(pointer, index, pointer.type)
+        step = Binary("*", index, Cast(self.size_expr(target, node), LONG), LONG)
+        bytes_ = PtrAdd(Cast(pointer, _BYTES), step, _BYTES)
+        return Cast(bytes_, pointer.type)
+
+    def pointer_difference(self, left: Expr, right: Expr, node: c_ast.Node) -> Expr:
+        """`left - right` in elements (a long); over variable length arrays the elements'
+        size is known at run time."""
+        assert isinstance(left.type, PointerType)
+        target = left.type.target
+        if not has_variable_size(target):
+            return PtrDiff(left, right, LONG)
+        difference = PtrDiff(Cast(left, _BYTES), Cast(right, _BYTES), LONG)
+        return Binary("/", difference, Cast(self.size_expr(target, node), LONG), LONG)
 
     def expr_BinaryOp(self, node: c_ast.BinaryOp) -> Expr:
         op = node.op
@@ -476,13 +527,13 @@ class _ExprLowerer:
         lt, rt = left.type, right.type
         if op in ("+", "-") and (isinstance(lt, PointerType) or isinstance(rt, PointerType)):
             if op == "-" and isinstance(lt, PointerType) and isinstance(rt, PointerType):
-                return PtrDiff(left, right, LONG)
+                return self.pointer_difference(left, right, node)
             if isinstance(rt, PointerType):
                 left, right = right, left
             index = self.convert(right, LONG)
             if op == "-":
                 index = Unary("-", index, LONG)
-            return PtrAdd(left, index, left.type)
+            return self.pointer_add(left, index, node)
         if op in ("==", "!=", "<", "<=", ">", ">="):
             if isinstance(lt, PointerType) or isinstance(rt, PointerType):
                 if not isinstance(lt, PointerType):
@@ -635,6 +686,9 @@ class _ExprLowerer:
             return self.rvalue(args_nodes[_TRANSPARENT_BUILTINS[name]])
         if name in CLASSIFY_BUILTINS:
             return self.classify(name, args_nodes, node)
+        defined = self.unit.functions.get(name)
+        if name in ALLOCA_BUILTINS and (defined is None or not defined.is_defined):
+            return self.alloca(args_nodes, node)
         if name not in self.unit.functions:  # gcc's builtins, unless the unit defines one
             if name in BIT_BUILTINS:
                 return self.bit_builtin(name, args_nodes, node)
@@ -652,6 +706,10 @@ class _ExprLowerer:
             if plain in LIBRARY_BUILTINS and plain in self.unit.functions:
                 name = plain  # __builtin_memcpy is memcpy, as declared by <string.h>
         fn = self.unit.functions.get(name)
+        skipped = any(d.name == name for d in self.unit.skipped_definitions)
+        if (fn is None or skipped) and name in self.unit.unsupported:  # never a stub
+            raise self.unsupported(f"call of '{name}', whose declaration is not supported: "
+                                   f"{self.unit.unsupported[name].message}", node)
         if fn is None:
             try:
                 target = self.lookup(name, node)
@@ -709,6 +767,29 @@ class _ExprLowerer:
         """<stdarg.h>'s `va_start`, `va_arg`, `va_copy` and `va_end`; only a function
         body has variadic arguments."""
         raise self.unsupported("variadic arguments outside a function body", node)
+
+    def alloca(self, args: list[c_ast.Node], node: c_ast.Node) -> Expr:
+        """`alloca(size)`: the address of a new object of `size` bytes in the caller's
+        frame (it lives until the function returns), made as a variable length array of
+        unsigned char is; a size of 0 is allowed."""
+        if len(args) != 1:
+            raise CtgenError("alloca takes one argument", self.loc(node))
+        size = self.convert(self.rvalue(args[0]), SIZE_T)
+        key = VariableLength(args[0])
+        self.lengths[key] = self.length(size, 0, node)
+        ctype = ArrayType(UCHAR, None, key)
+        area = self.temp(ctype, node)
+        self.address_taken.add(area)
+        self.emit(Init(area, self.loc(node), self.size_expr(ctype, node)))
+        return Cast(AddrOf(VarRef(area, ctype), PointerType(UCHAR)), PointerType(VOID))
+
+    def length(self, value: Expr, minimum: int, node: c_ast.Node) -> Variable:
+        """A new variable holding the element count `value` (an integer) evaluated here."""
+        if not isinstance(value.type, IntType):
+            raise CtgenError("size of array has non-integer type", self.loc(node))
+        var = self.temp(SIZE_T, node)
+        self.emit(Length(var, self.promote(value), minimum, self.loc(node)))
+        return var
 
     def is_constant(self, node: c_ast.Node) -> bool:
         """`__builtin_constant_p` as gcc answers it at -O0: true for a constant expression
@@ -1079,6 +1160,7 @@ class _ExprLowerer:
 
 
 INT_CHAR = IntType("char", 1, 1, True, 1)
+_BYTES = PointerType(UCHAR)  # pointer arithmetic in bytes
 
 
 def _value_range(e: Expr) -> tuple[int, int]:
@@ -1159,11 +1241,16 @@ class FunctionLowerer(_ExprLowerer):
         assert resolver is not None
         self.scopes.append({})
         resolver.push_scope()
-        resolver.expression_type = self.type_of  # `__typeof__` of the function's objects
+        for p in fn.params:  # constant expressions (`sizeof p`) see them as C does
+            resolver.declare_object(p.name, p.type)
+        resolver.expression_type = self.operand_type  # `__typeof__` of the function's objects
+        resolver.variable_length = self.variable_length
         try:
+            self.parameter_lengths()
             self.statement(fn.definition.body)
         finally:
             resolver.expression_type = None
+            resolver.variable_length = None
             resolver.pop_scope()
         loc = self.loc(fn.definition.body)
         end_loc = SourceLocation(loc.file, fn.end_line or loc.line, 0)
@@ -1212,6 +1299,47 @@ class FunctionLowerer(_ExprLowerer):
         area = VarRef(self.variadic_area, bytes_pointer)
         self.emit(Assign(target, self.convert(Load(area, bytes_pointer), target.type), loc))
         return None
+
+    def variable_length(self, dim: c_ast.Node) -> VariableLength:
+        """The size expression of a variable length array's declarator, evaluated where the
+        declarator is reached (the type resolver calls this)."""
+        key = VariableLength(dim)
+        self.lengths[key] = self.length(self.rvalue(dim), 1, dim)
+        return key
+
+    def parameter_lengths(self) -> None:
+        """On entry, the size expressions of the parameters' array declarators are
+        evaluated, one parameter after the other, as gcc does (C11 6.9.1p10): those that
+        make a parameter's type variably modified (`int m[][n]`: a pointer to arrays of n)
+        give its element counts, the inner ones first; the size of an array adjusted to a
+        pointer (`int a[n]`) is evaluated only for what evaluating it does."""
+        declarator = self.fn.definition.decl.type if self.fn.definition else None
+        if not isinstance(declarator, c_ast.FuncDecl) or declarator.args is None:
+            return
+        params = [p for p in declarator.args.params if not isinstance(p, c_ast.EllipsisParam)]
+        for param, var in zip(params, self.fn.params):
+            keys: list[VariableLength] = []
+            t = var.type
+            while isinstance(t, (ArrayType, PointerType)):
+                if isinstance(t, ArrayType) and t.length is not None:
+                    keys.append(t.length)
+                t = t.element if isinstance(t, ArrayType) else t.target
+            for key in reversed(keys):
+                self.lengths[key] = self.length(self.parameter_size(key.expression), 1,
+                                                param)
+            if isinstance(param.type, c_ast.ArrayDecl) and param.type.dim is not None:
+                assert self.unit.resolver is not None
+                try:
+                    self.unit.resolver.eval_int_constant(param.type.dim)
+                except CtgenError:
+                    self.kept(self.parameter_size(param.type.dim), param.type.dim)
+
+    def parameter_size(self, dim: object) -> Expr:
+        """A size expression of a parameter's array declarator, for its value."""
+        assert isinstance(dim, c_ast.Node)
+        if isinstance(dim, c_ast.ID) and dim.name == "*":
+            raise self.unsupported("'[*]' outside a function prototype", dim)
+        return self.rvalue(dim)
 
     def entry_statements(self) -> list[Stmt]:
         """What a function under test does first for its annotations: keep the parameters'
@@ -1559,24 +1687,35 @@ class FunctionLowerer(_ExprLowerer):
         if isinstance(node.type, c_ast.FuncDecl):
             return  # a block-scope function declaration; calls resolve by name
         storage = node.storage or []
+        assert self.unit.resolver is not None
         if "extern" in storage:
             g = self.unit.globals.get(node.name)
             if g is None:
                 raise self.unsupported(f"block-scope extern '{node.name}'", node)
             self.scopes[-1][node.name] = g
+            self.unit.resolver.declare_object(node.name, g.type)
             return
-        assert self.unit.resolver is not None
         ctype = self.unit.resolver.declared_type(node)
-        if isinstance(ctype, ArrayType) and ctype.count is None:
+        variable_size = has_variable_size(ctype)
+        if isinstance(ctype, ArrayType) and ctype.count is None and not variable_size:
             raise self.unsupported("array of unknown size", node)
+        if variable_size and ("static" in storage or node.init is not None):
+            raise CtgenError(f"variable length array '{node.name}' cannot be "
+                             f"{'static' if 'static' in storage else 'initialized'}",
+                             self.loc(node))
         quals = node.quals or []
         var = Variable(
             node.name, ctype, STATIC_LOCAL if "static" in storage else LOCAL, self.loc(node),
-            self.unit.resolver.declaration_template(node), is_const="const" in quals,
-            is_volatile="volatile" in quals, init=node.init)
+            self.unit.resolver.declaration_template(node, ctype=ctype),
+            is_const="const" in quals, is_volatile="volatile" in quals, init=node.init)
         self.scopes[-1][node.name] = var
+        self.unit.resolver.declare_object(node.name, ctype)  # for constant expressions
         if isinstance(ctype, (ArrayType, RecordType)):
             self.address_taken.add(var)
+        if variable_size:  # its object is made here, of the size evaluated now
+            self.locals.append(var)
+            self.emit(Init(var, self.loc(node), self.size_expr(ctype, node)))
+            return
         if var.kind == STATIC_LOCAL:
             self.static_locals.append(var)
             if node.init is not None:

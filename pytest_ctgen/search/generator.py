@@ -724,7 +724,8 @@ class Generator:
                 else "holds" if proved else ""))
         bounds = (f"loops unwound at most {o.max_depth} times, recursion at most "
                   f"{o.max_recursion} deep, input pointers to at most "
-                  f"{self.executor.array_size} elements")
+                  f"{self.executor.array_size} elements, variable length arrays and alloca "
+                  f"objects of at most as many")
         return Contract(
             checks=tuple(checks),
             initials=tuple((declaration_of(var.type), text)

@@ -15,11 +15,12 @@ import z3
 from ..cases import Violation
 from ..errors import UnsupportedError
 from ..frontend.ctype import (
-    LONG, UCHAR, ULONG, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
-    VoidType, strip_enum)
+    LONG, UCHAR, ULONG, ArrayType, CType, FloatType, FunctionType, IntType, PointerType,
+    RecordType, VoidType, has_variable_size, strip_enum)
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import (
-    CFG, Assign, Block, Branch, Call, Check, Edge, Goto, Init, Return, Stmt, Switch, ZeroFill)
+    CFG, Assign, Block, Branch, Call, Check, Edge, Goto, Init, Length, Return, Stmt, Switch,
+    ZeroFill)
 from ..ir.expr import (
     AddrOf, Binary, BitOp, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Logical,
     Member, OverflowFlag, PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, describe)
@@ -78,11 +79,17 @@ class AliasChoice:
 @dataclass(frozen=True, eq=False)
 class OffsetChoice:
     """Which of `values` a symbolic byte offset is, for an access that needs it concrete
-    (a pointer or a struct at a computed position): value i under conditions[i]."""
+    (a pointer or a struct at a computed position), or which size a variable length array
+    or an `alloca` object has: value i under conditions[i]. For a size, the last value may
+    be BEYOND_BOUND: larger than the bound, which the search does not explore."""
 
     offset: z3.BitVecRef
     values: tuple[int, ...]
     conditions: tuple[z3.BoolRef, ...]
+
+
+#: The size of a variable length array or `alloca` object is larger than the bound.
+BEYOND_BOUND = -1
 
 
 class _NeedChoice(Exception):
@@ -261,6 +268,9 @@ class Executor:
         target = ctype.target
         if isinstance(target, FunctionType):
             raise PathError(f"function pointer input '{name}'", unsupported=True)
+        while has_variable_size(target):  # rows of a size known on entry: their elements
+            assert isinstance(target, ArrayType)
+            target = target.element
         if isinstance(target, VoidType) or not target.is_complete:
             target = UCHAR
         null = z3.Bool(f"{name}==NULL")
@@ -346,8 +356,8 @@ class Executor:
     def enter_locals(self, state: State, frame: Frame) -> None:
         """Create the memory objects of the frame's locals that live in memory."""
         for v in frame.cfg.locals:
-            if v.kind == STATIC_LOCAL:
-                continue
+            if v.kind == STATIC_LOCAL or has_variable_size(v.type):
+                continue  # a variable length array's object is made by its Init
             if self.in_memory(frame.cfg, v):
                 size = v.type.size
                 frame.objects[v] = self.new_object(state, v.name, self.garbage(v, size))
@@ -357,6 +367,8 @@ class Executor:
         uninitialized pointer is modelled as NULL: using it is undefined anyway."""
         if isinstance(var.type, PointerType):
             return [(PtrVal(None, _ZERO64), i) for i in range(size)]
+        if size == 0:
+            return []
         name = self._garbage_names.setdefault(
             var, f"uninit.{var.name}.{len(self._garbage_names)}")
         v = z3.BitVec(name, size * 8)
@@ -499,6 +511,35 @@ class Executor:
                                      f"({obj.size} bytes)", obj.id)
         raise _NeedChoice(OffsetChoice(off, values, tuple(off == k for k in values)))
 
+    def length(self, state: State, stmt: Length) -> int:
+        """The size `stmt` evaluates, as a number: a symbolic one is fixed on the path,
+        a choice of each feasible value from `stmt.minimum` up to the bound (the input
+        arrays' `array_size`), and one beyond, where the search stops at the bound. A
+        size below the minimum is undefined: no path has it."""
+        value = self.eval(state, stmt.value)
+        t = stmt.value.type
+        assert isinstance(value, z3.BitVecRef) and isinstance(t, IntType)
+        simple = z3.simplify(value)
+        if z3.is_bv_value(simple):
+            count: int | None = simple.as_signed_long() if t.signed else simple.as_long()
+        else:
+            count = state.fixed_offsets.get(simple.get_id())
+            if count == BEYOND_BOUND:
+                self.objects_too_small = True
+                raise BoundReached(f"variable length arrays and alloca objects hold at most "
+                                   f"{self.array_size} elements")
+        if count is not None:
+            if count < stmt.minimum:
+                raise PathError(f"a variable length array of {count} elements, which is "
+                                "undefined")
+            return count
+        values = tuple(range(stmt.minimum, self.array_size + 1))
+        bound = z3.BitVecVal(self.array_size, simple.size())
+        beyond = simple > bound if t.signed else z3.UGT(simple, bound)
+        raise _NeedChoice(OffsetChoice(
+            simple, values + (BEYOND_BOUND,),
+            tuple(simple == k for k in values) + (beyond,)))
+
     def resolve(self, state: State, v: SymValue) -> SymValue:
         """`v` with an input pointer's aliasing decided; raises _NeedChoice when the path
         has not decided it yet and there is more than its own object to choose from."""
@@ -597,12 +638,22 @@ class Executor:
                     state.written_objects.add(loc.object_id)
             elif isinstance(stmt, Init):
                 frame = state.frame
-                if stmt.var in frame.objects:
+                if stmt.size is not None:
+                    size = self.eval(state, stmt.size)
+                    assert isinstance(size, z3.BitVecRef)
+                    size = z3.simplify(size)
+                    if not z3.is_bv_value(size):  # its counts are fixed by `Length`
+                        raise PathError(f"an object of size {size}", unsupported=True)
+                    frame.objects[stmt.var] = self.new_object(
+                        state, stmt.var.name, self.garbage(stmt.var, size.as_long()))
+                elif stmt.var in frame.objects:
                     obj = state.writable(frame.objects[stmt.var])
                     obj.cells = self.garbage(stmt.var, obj.size)
                 else:
                     frame.registers[stmt.var] = memory.value_from_cells(
                         self.garbage(stmt.var, stmt.var.type.size), stmt.var.type)
+            elif isinstance(stmt, Length):
+                state.frame.registers[stmt.var] = z3.BitVecVal(self.length(state, stmt), 64)
             elif isinstance(stmt, Call):
                 self.call(state, stmt)
             elif isinstance(stmt, Check):

@@ -190,6 +190,10 @@ def test_unsupported_declarations_are_skipped_with_a_reason(write_c):
     assert "complex type" in error.message
     assert "old-style" in unit.unsupported["old_style"].message
     assert "rotate" not in unit.functions
+    # the definitions are still listed, to be reported as skipped
+    assert [(d.name, d.location.line, d.prototype) for d in unit.skipped_definitions] == [
+        ("rotate", 3, "double _Complex rotate(double _Complex z)"),
+        ("old_style", 5, "int old_style(a)")]
 
 
 def test_locations_point_into_the_users_file_after_headers(write_c):

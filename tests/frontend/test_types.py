@@ -367,7 +367,7 @@ def test_unsupported_constructs_carry_a_location(write_c):
     resolver.declare_object("n", ct.INT)
     with pytest.raises(UnsupportedError) as info:
         resolver.declare(body[0])
-    assert str(info.value) == f"{path}:3:13: variable length array"
+    assert str(info.value) == f"{path}:3:13: variable length array outside a function body"
     resolver.pop_scope()
 
 
