@@ -291,6 +291,9 @@ class StubPrototype:
     # compiles a copy of the unit with that definition renamed
     specified_in_unit: bool = False
     static: bool = False  # the specification is a `static` function of the unit
+    # the unit also defines a macro of this name (`#define f(...) (f)(...)`): the harness
+    # renames the function by its symbol (`#pragma redefine_extname`), not by a macro
+    macro: bool = False
 
 
 @dataclass(frozen=True)
@@ -511,7 +514,8 @@ def file_cases_to_json(fc: FileCases) -> str:
                                          for c, at in s.preconditions]}
                       if s.preconditions else {}),
                    **({"specified_in_unit": True} if s.specified_in_unit else {}),
-                   **({"static": True} if s.static else {})}
+                   **({"static": True} if s.static else {}),
+                   **({"macro": True} if s.macro else {})}
                   for s in fc.stubs],
         **({"global_stubs": [{"name": g.name, "declaration": g.declaration}
                              for g in fc.global_stubs]} if fc.global_stubs else {}),
@@ -561,7 +565,8 @@ def file_cases_from_json(text: str) -> FileCases:
                                   tuple((c["condition"], c["at"])
                                         for c in s.get("preconditions", [])),
                                   s.get("specified_in_unit", False),
-                                  s.get("static", False))
+                                  s.get("static", False),
+                                  s.get("macro", False) is True)
                     for s in doc.get("stubs", [])),
         global_stubs=tuple(_global_stub_from_json(g) for g in doc.get("global_stubs", [])),
         functions=tuple(FunctionCases(

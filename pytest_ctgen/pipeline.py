@@ -23,7 +23,7 @@ from .cases import FileCases, FunctionCases, GlobalStub, STOP_SKIPPED, StubProto
 from .errors import CtgenError, SourceLocation
 from .frontend.ctype import CType, FloatType, FunctionType, IntType, PointerType
 from .frontend.loader import load_unit
-from .frontend.preprocess import harness_dir, preprocess
+from .frontend.preprocess import defined_macros, harness_dir, preprocess
 from .frontend.unit import Function, SkippedDefinition
 from .ir.cfg import Call
 from .ir.lower import Program, lower_unit
@@ -336,8 +336,12 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
         seconds[skipped.name] = 0.0
     global_stubs = tuple(GlobalStub(v.name, v.declaration)
                          for v in program.unit.undefined_globals())
-    return FileCases(display, tuple(functions), stubs_of(program, path, display),
-                     global_stubs=global_stubs), seconds
+    stubs = stubs_of(program, path, display)
+    if stubs:
+        macros = defined_macros(path, flags)
+        stubs = tuple(replace(s, macro=True) if s.name in macros and not s.specified_in_unit
+                      else s for s in stubs)
+    return FileCases(display, tuple(functions), stubs, global_stubs=global_stubs), seconds
 
 
 def shown_path(file: str, path: Path, display: str) -> str:

@@ -759,13 +759,16 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
         out += ["/* The functions the unit calls and does not define are stubs of their own "
                 "names. */"]
         for stub in stubbed:
-            out.append(f"#define {stub.name} {stub_symbol(stub)}")
+            if stub.macro:  # a macro of the unit's would replace ours: the symbol instead
+                out.append(f"#pragma redefine_extname {stub.name} {stub_symbol(stub)}")
+            else:
+                out.append(f"#define {stub.name} {stub_symbol(stub)}")
     out += _include_lines(unit_include)
     if sources:
         out += ["/* The implementations of external functions the unit is tested with. */"]
         out += [f"#include {c_string(path)}" for path in sources]
     out += [f"#undef {name}" for name, _ in _PROGRAM_ENDS]
-    out += [f"#undef {stub.name}" for stub in stubbed]
+    out += [f"#undef {stub.name}" for stub in stubbed if not stub.macro]
     if fc.global_stubs:
         out += ["", "/* The globals the unit declares extern and no file of the build defines "
                 "(a real definition linked in wins). */"]

@@ -216,6 +216,24 @@ def preprocess(path: Path, cflags: list[str] | tuple[str, ...] = (),
     return proc.stdout
 
 
+_DEFINE = re.compile(r"#define ([A-Za-z_]\w*)")
+
+
+def defined_macros(path: Path, cflags: list[str] | tuple[str, ...]) -> frozenset[str]:
+    """The names of the macros defined at the end of `path`'s translation unit (gcc -E
+    -dM; empty when gcc fails, which the unit's preprocessing reports)."""
+    command = [GCC, "-E", "-dM", *compile_flags(cflags), *shipped_headers(), "-x", "c",
+               str(path)]
+    try:
+        proc = subprocess.run(command, capture_output=True, text=True, env=compiler_env(),
+                              errors="replace")
+    except OSError:
+        return frozenset()
+    if proc.returncode != 0:
+        return frozenset()
+    return frozenset(m.group(1) for m in _DEFINE.finditer(proc.stdout))
+
+
 def _analysed_copy(file: Path, copy: Path) -> Path | None:
     """`copy`, written with the annotations of `file` renamed and, when `file` is
     preprocessed, its own code located in it; None when neither applies."""

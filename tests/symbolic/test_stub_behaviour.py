@@ -269,3 +269,27 @@ def test_stubs_write_the_globals_listed_in_rtt_modifies(tmp_path: Path) -> None:
     line = MODIFIES_UNIT.splitlines().index("    __rtt_modifies(g_mode + 1);") + 1
     assert f"modifies.c:{line}:" in (bad.skip_reason or "")
     assert "__rtt_modifies names a global variable" in (bad.skip_reason or "")
+
+
+def test_a_stub_the_unit_also_defines_as_a_macro(tmp_path: Path) -> None:
+    """`#define sys_call(...) (sys_call)(...)` (a C library's internals, a HAL's wrappers):
+    the unit's macro would replace a rename by macro, so the stub is renamed by its symbol;
+    the cases play back what the stub returns and pass."""
+    (tmp_path / "sys.h").write_text(
+        "long sys_call(long number, long argument);\n"
+        "#define sys_call(n, a) (sys_call)((n), (a))\n")
+    unit = tmp_path / "wrap.c"
+    unit.write_text('#include "sys.h"\n'
+                    "int wrap(long a)\n{\n    if (sys_call(7, a) < 0)\n        return -1;\n"
+                    "    return 0;\n}\n")
+    generated = generate_file(unit, "wrap.c", Options())
+    (stub,) = generated.cases.stubs
+    assert stub.name == "sys_call" and stub.macro
+    (fn,) = generated.cases.functions
+    assert len(fn.cases) == 2 and fn.stop_reason == "exhausted"
+    run = FileRun(unit, generated, Options(), tmp_path / "builds")
+    for case in fn.cases:
+        result = run.run("wrap", case.number)
+        assert result.passed, result.message
+    cov = run.coverage()["wrap"]
+    assert cov.branches_covered == cov.branches_total == 2
