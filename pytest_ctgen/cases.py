@@ -96,13 +96,25 @@ class BytesValue:
 
 @dataclass(frozen=True)
 class PointerValue:
-    """NULL when `target` is None; otherwise `offset` bytes into the object named `target`."""
+    """NULL when `target` is None; otherwise `offset` bytes into the object named `target`,
+    or, for a `function` pointer, the function `target` (of the unit, a stub, or one of
+    the callbacks the harness generates)."""
 
     target: str | None
     offset: int = 0
+    function: bool = False
 
 
 Value = Union[IntValue, FloatValue, RecordValue, ArrayValue, BytesValue, PointerValue]
+
+
+def leaf_values(v: Value) -> list[Value]:
+    """The scalars and byte strings `v` is made of."""
+    if isinstance(v, RecordValue):
+        return [leaf for _, x in v.fields for leaf in leaf_values(x)]
+    if isinstance(v, ArrayValue):
+        return [leaf for x in v.elements for leaf in leaf_values(x)]
+    return [v]
 
 
 @dataclass(frozen=True)
@@ -199,6 +211,22 @@ class Case:
         prefix = ",".join(self.requirements)
         return f"{prefix}:case{self.number}" if prefix else f"case{self.number}"
 
+    def values(self) -> list[Value]:
+        """Every value of the case: inputs, stub data and predictions."""
+        e = self.expected
+        out = [b.value for b in (*self.params, *self.globals, *self.objects, *e.globals,
+                                 *e.objects)]
+        out += [k.returns for s in self.stubs for k in s.calls if k.returns is not None]
+        out += [w.value for s in self.stubs for k in s.calls for w in k.writes]
+        return out + ([e.returns] if e.returns is not None else [])
+
+
+def functions_named(c: Case) -> set[str]:
+    """The functions the pointers of case `c` point to, and the stubs it scripts."""
+    return {leaf.target for v in c.values() for leaf in leaf_values(v)
+            if isinstance(leaf, PointerValue) and leaf.function and leaf.target} | \
+        {s.name for s in c.stubs}
+
 
 @dataclass(frozen=True)
 class ContractCheck:
@@ -269,6 +297,7 @@ class FunctionCases:
     skip_reason: str | None = None
     generation_seconds: float = field(default=0.0, compare=False)
     contract: Contract | None = None  # the function's annotations, when it has any
+    callbacks: tuple[StubPrototype, ...] = ()  # those its cases' inputs point to
 
 
 @dataclass(frozen=True)
@@ -294,6 +323,13 @@ class StubPrototype:
     # the unit also defines a macro of this name (`#define f(...) (f)(...)`): the harness
     # renames the function by its symbol (`#pragma redefine_extname`), not by a macro
     macro: bool = False
+    # a callback: a function the harness generates, under this name (CALLBACK_PREFIX...),
+    # for the function-pointer input named here ("cmp", "ops->read") to point to
+    callback: str = ""
+
+
+#: How the names of callbacks (`StubPrototype.callback`) start.
+CALLBACK_PREFIX = "ctgen_cb_"
 
 
 @dataclass(frozen=True)
@@ -329,6 +365,15 @@ class FileCases:
     def all_cases(self) -> list[Case]:
         return [c for f in self.functions for c in f.cases]
 
+    def callbacks(self) -> tuple[StubPrototype, ...]:
+        """The callbacks of every function, each once; ValueError if two differ in all
+        but the name."""
+        by_name: dict[str, StubPrototype] = {}
+        for s in (s for f in self.functions for s in f.callbacks):
+            if by_name.setdefault(s.name, s) != s:
+                raise ValueError(f"two callbacks are named {s.name}")
+        return tuple(by_name.values())
+
 
 # --------------------------------------------------------------------------- JSON form
 
@@ -355,6 +400,8 @@ def value_to_json(v: Value) -> Any:
     if isinstance(v, BytesValue):
         return {"@bytes": v.data.hex()}
     if isinstance(v, PointerValue):
+        if v.function:
+            return {"@function": v.target}
         return None if v.target is None else {"@pointer": v.target, "offset": v.offset}
     raise TypeError(f"not a case value: {v!r}")
 
@@ -379,6 +426,12 @@ def value_from_json(j: Any) -> Value:
             return BytesValue(bytes.fromhex(j["@bytes"]))
         if "@pointer" in j:
             return PointerValue(j["@pointer"], j.get("offset", 0))
+        if "@function" in j:
+            name = j["@function"]
+            if len(j) != 1 or not isinstance(name, str) or not _IDENTIFIER.fullmatch(name):
+                raise ValueError(f"a function pointer is {{\"@function\": C identifier}}, "
+                                 f"not {j!r}")
+            return PointerValue(name, function=True)
         return RecordValue(tuple((k, value_from_json(x)) for k, x in j.items()))
     raise ValueError(f"not a case value: {j!r}")
 
@@ -499,6 +552,18 @@ def case_from_json(function: str, j: dict[str, Any]) -> Case:
     )
 
 
+def _stub_to_json(s: StubPrototype) -> dict[str, Any]:
+    return {"name": s.name, "prototype": s.prototype,
+            "params": [list(p) for p in s.params],
+            **({"library": True, "header": s.header} if s.library else {}),
+            **({"preconditions": [{"condition": c, "at": at} for c, at in s.preconditions]}
+               if s.preconditions else {}),
+            **({"specified_in_unit": True} if s.specified_in_unit else {}),
+            **({"static": True} if s.static else {}),
+            **({"macro": True} if s.macro else {}),
+            **({"callback": s.callback} if s.callback else {})}
+
+
 def file_cases_to_json(fc: FileCases) -> str:
     """The `name.ctgen.json` text: stable order, no timings, so equal results are equal bytes."""
     doc = {
@@ -507,16 +572,7 @@ def file_cases_to_json(fc: FileCases) -> str:
         "source": fc.source,
         **({"build": {"unit": fc.build.unit, "cflags": list(fc.build.cflags),
                       "sources": list(fc.build.sources)}} if fc.build else {}),
-        "stubs": [{"name": s.name, "prototype": s.prototype,
-                   "params": [list(p) for p in s.params],
-                   **({"library": True, "header": s.header} if s.library else {}),
-                   **({"preconditions": [{"condition": c, "at": at}
-                                         for c, at in s.preconditions]}
-                      if s.preconditions else {}),
-                   **({"specified_in_unit": True} if s.specified_in_unit else {}),
-                   **({"static": True} if s.static else {}),
-                   **({"macro": True} if s.macro else {})}
-                  for s in fc.stubs],
+        "stubs": [_stub_to_json(s) for s in fc.stubs],
         **({"global_stubs": [{"name": g.name, "declaration": g.declaration}
                              for g in fc.global_stubs]} if fc.global_stubs else {}),
         "functions": [{
@@ -529,6 +585,7 @@ def file_cases_to_json(fc: FileCases) -> str:
             "unreachable": _outcomes_to_json(f.unreachable),
             "not_reached": _outcomes_to_json(f.not_reached),
             **({"contract": contract_to_json(f.contract)} if f.contract else {}),
+            **({"callbacks": [_stub_to_json(s) for s in f.callbacks]} if f.callbacks else {}),
             "cases": [case_to_json(c) for c in f.cases],
         } for f in fc.functions],
     }
@@ -538,6 +595,46 @@ def file_cases_to_json(fc: FileCases) -> str:
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # a declaration template of a global: type words, pointers, array sizes, '@' once
 _GLOBAL_TEMPLATE = re.compile(r"[\w\s*()\[\]]*@[\w\s*()\[\]]*")
+
+
+# the prototype of a callback: type words, pointers, arrays, parameter lists, no attributes
+_CALLBACK_PROTOTYPE = re.compile(r"(?:[\w\s*(),\[\]]|\.\.\.)*")
+_ARGUMENT_KINDS = frozenset({"signed", "unsigned", "float", "pointer", "function", "other"})
+
+
+def _callback_from_json(j: dict[str, Any]) -> StubPrototype:
+    """A callback as an export lists it, checked: its text becomes C."""
+    name, prototype, shown = j.get("name"), j.get("prototype"), j.get("callback")
+    if not isinstance(name, str) or not _IDENTIFIER.fullmatch(name) or \
+            not name.startswith(CALLBACK_PREFIX):
+        raise ValueError(f"callback name is not a C identifier starting with "
+                         f"{CALLBACK_PREFIX}: {name!r}")
+    if not isinstance(prototype, str) or not _CALLBACK_PROTOTYPE.fullmatch(prototype) or \
+            re.search(r"\b(__attribute|__asm|asm|_Pragma)", prototype) or \
+            not re.search(rf"(?<!\w){name}\s*\(", prototype):
+        raise ValueError(f"prototype of callback {name} is not a prototype of it: "
+                         f"{prototype!r}")
+    if not isinstance(shown, str) or not shown:
+        raise ValueError(f"callback {name} names no input: {shown!r}")
+    params = j.get("params", [])
+    if not isinstance(params, list) or not all(
+            isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) and
+            _IDENTIFIER.fullmatch(p[0]) and p[1] in _ARGUMENT_KINDS for p in params):
+        raise ValueError(f"parameters of callback {name} are not (name, kind) pairs: "
+                         f"{params!r}")
+    return StubPrototype(name, prototype, params=tuple((n, k) for n, k in params),
+                         callback=shown)
+
+
+def _check_function_targets(fc: FileCases) -> None:
+    """A function pointer of a case that names a callback names one the file defines."""
+    callbacks = {s.name for s in fc.callbacks()}
+    for f in fc.functions:
+        for c in f.cases:
+            for name in sorted(functions_named(c)):
+                if name.startswith(CALLBACK_PREFIX) and name not in callbacks:
+                    raise ValueError(f"{f.name}[{c.id}] points to the callback {name}, "
+                                     "which the file does not list")
 
 
 def _global_stub_from_json(j: dict[str, Any]) -> GlobalStub:
@@ -555,7 +652,7 @@ def file_cases_from_json(text: str) -> FileCases:
     if doc.get("format") != "pytest-ctgen cases":
         raise ValueError("not a pytest-ctgen cases file")
     build = doc.get("build")
-    return FileCases(
+    fc = FileCases(
         source=doc["source"],
         build=BuildRecipe(build["unit"], tuple(build.get("cflags", [])),
                           tuple(build.get("sources", []))) if build else None,
@@ -580,5 +677,8 @@ def file_cases_from_json(text: str) -> FileCases:
             not_reached=_outcomes_from_json(f.get("not_reached", [])),
             cases=tuple(case_from_json(f["name"], c) for c in f["cases"]),
             contract=contract_from_json(f["contract"]) if "contract" in f else None,
+            callbacks=tuple(_callback_from_json(s) for s in f.get("callbacks", [])),
         ) for f in doc["functions"]),
     )
+    _check_function_targets(fc)
+    return fc

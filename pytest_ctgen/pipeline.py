@@ -21,7 +21,6 @@ from . import __version__
 from .cases import FileCases, FunctionCases, GlobalStub, STOP_SKIPPED, StubPrototype, file_cases_from_json, \
     file_cases_to_json, FORMAT_VERSION
 from .errors import CtgenError, SourceLocation
-from .frontend.ctype import CType, FloatType, FunctionType, IntType, PointerType
 from .frontend.loader import load_unit
 from .frontend.preprocess import defined_macros, harness_dir, preprocess
 from .frontend.unit import Function, SkippedDefinition
@@ -367,6 +366,7 @@ def stubs_of(program: Program, path: Path | None = None, display: str = ""
 
     called = {s.function for cfg in program.cfgs.values() for b in cfg.blocks
               for s in b.stmts if isinstance(s, Call)}
+    called.update(program.designated_functions())  # a function pointer may call them
 
     def shown(location: SourceLocation) -> str:
         file = shown_path(location.file, path, display) if path else location.file
@@ -388,21 +388,11 @@ def stubs_of(program: Program, path: Path | None = None, display: str = ""
     return tuple(stubs)
 
 
-def _argument_kind(ctype: CType) -> str:
-    if isinstance(ctype, IntType):
-        return "signed" if ctype.signed else "unsigned"
-    if isinstance(ctype, FloatType):
-        return "float"
-    if isinstance(ctype, PointerType):
-        return "function" if isinstance(ctype.target, FunctionType) else "pointer"
-    return "other"
-
-
 def stub_prototype(fn: Function) -> StubPrototype:
     """What the harness needs to define a stub for the undefined function `fn`."""
-    params = tuple((p.name, _argument_kind(t)) for p, t in zip(fn.params, fn.type.params))
-    if fn.type.variadic:
-        params += (("...", "..."),)
+    from .symbolic.extract import stub_parameters  # z3: generation only
+
+    params = stub_parameters(tuple(p.name for p in fn.params), fn.type)
     header = ""
     if fn.is_library:
         header = os.path.basename((fn.declared_in or (fn.location.file,))[0])

@@ -195,9 +195,12 @@ def scalar_expr(v: Value) -> str | None:
 
 
 def pointer_expr(v: PointerValue) -> str:
-    """A pointer to `v.offset` bytes into the case's object `v.target` (NULL if none)."""
+    """A pointer to `v.offset` bytes into the case's object `v.target` (NULL if none), or
+    to the function `v.target`."""
     if v.target is None:
         return "0"
+    if v.function:
+        return v.target
     if v.target == "*":
         raise ValueError("a pointer to an object the case cannot name is no input")
     if v.offset == 0:
@@ -333,13 +336,14 @@ def runtime_flags(cflags: Sequence[str]) -> list[str]:
 def stub_symbol(stub: StubPrototype) -> str:
     """The C name the stub is defined under, renamed in the unit: the stub must not replace
     a function of the same name for the runtime, gcov's runtime or the process (a
-    freestanding unit's `malloc` or `memcpy`, libc's `send`, zlib's `crc32`)."""
-    return f"ctgen_stub_{stub.name}"
+    freestanding unit's `malloc` or `memcpy`, libc's `send`, zlib's `crc32`). A callback
+    is a name of the harness's own."""
+    return stub.name if stub.callback else f"ctgen_stub_{stub.name}"
 
 
 def _renamed_prototype(stub: StubPrototype) -> str:
     text = stub.prototype.strip().rstrip(";")
-    if stub.static:
+    if stub.static or stub.callback:
         text = "static " + text
     symbol = stub_symbol(stub)
     if symbol == stub.name:
@@ -372,15 +376,34 @@ def _precondition_lines(stub: StubPrototype) -> list[str]:
             for condition, at in stub.preconditions]
 
 
-def _with_targets(v: Value, names: dict[str, str]) -> Value:
-    """`v` with pointers to the case's objects renamed as `names` says."""
-    if isinstance(v, PointerValue) and v.target in names:
-        return PointerValue(names[v.target], v.offset)
+def _with_targets(v: Value, names: dict[str, str], functions: bool = False) -> Value:
+    """`v` with pointers to the case's objects (or with `functions`, pointers to
+    functions) renamed as `names` says."""
+    if isinstance(v, PointerValue) and v.function == functions and v.target in names:
+        return replace(v, target=names[v.target])
     if isinstance(v, RecordValue):
-        return RecordValue(tuple((n, _with_targets(x, names)) for n, x in v.fields))
+        return RecordValue(tuple((n, _with_targets(x, names, functions)) for n, x in v.fields))
     if isinstance(v, ArrayValue):
-        return ArrayValue(tuple(_with_targets(x, names) for x in v.elements))
+        return ArrayValue(tuple(_with_targets(x, names, functions) for x in v.elements))
     return v
+
+
+def _with_symbols(c: Case, symbols: dict[str, str]) -> Case:
+    """Case `c` with its pointers to functions the harness renames in the unit (stubs,
+    `main`, `exit`) pointing to them under their names in the harness."""
+    def bound(bs: tuple[Binding, ...]) -> tuple[Binding, ...]:
+        return tuple(replace(b, value=_with_targets(b.value, symbols, True)) for b in bs)
+
+    e = c.expected
+    returns = None if e.returns is None else _with_targets(e.returns, symbols, True)
+    stubs = tuple(replace(s, calls=tuple(
+        replace(k, returns=None if k.returns is None else _with_targets(k.returns, symbols,
+                                                                         True),
+                writes=bound(k.writes)) for k in s.calls)) for s in c.stubs)
+    return replace(c, params=bound(c.params), globals=bound(c.globals),
+                   objects=bound(c.objects), stubs=stubs,
+                   expected=replace(e, returns=returns, globals=bound(e.globals),
+                                    objects=bound(e.objects)))
 
 
 def _object_slots(c: Case) -> dict[str, str]:
@@ -736,8 +759,11 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
     paths of the user's implementations of external functions, included after it. Raises
     NotImplementedError for pointer values into objects, UnsupportedError for a prototype
     whose return type the harness cannot declare."""
-    cases = fc.all_cases()
-    stub_names = {s.name for s in fc.stubs}
+    callbacks = fc.callbacks()
+    symbols = {s.name: stub_symbol(s) for s in fc.stubs}
+    symbols.update({"main": _callee("main"), **dict(_PROGRAM_ENDS)})
+    cases = [_with_symbols(c, symbols) for c in fc.all_cases()]
+    stub_names = {s.name for s in (*fc.stubs, *callbacks)}
     for c in cases:
         for s in c.stubs:
             if s.name not in stub_names:
@@ -780,12 +806,16 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
     if slots:
         out += ["/* The running case's objects, for stubs that return pointers to them. */",
                 f"static void *ctgen_objects[{slots}];"]
-    if fc.stubs:
+    if fc.stubs or callbacks:
         out += ["", "/* ------------------------------------------------------------ stubs */"]
-        out += [f"static unsigned long {_counter(s.name)};" for s in fc.stubs]
+        out += [f"static unsigned long {_counter(s.name)};" for s in (*fc.stubs, *callbacks)]
+        if callbacks:
+            out += ["/* The callbacks: generated functions that function-pointer inputs "
+                    "point to. */"]
+            out += [f"{_renamed_prototype(s)};" for s in callbacks]
         out += ["#if defined(__GNUC__)", "#pragma GCC diagnostic push",
                 '#pragma GCC diagnostic ignored "-Wunused-parameter"', "#endif"]
-        for stub in fc.stubs:
+        for stub in (*fc.stubs, *callbacks):
             scripts = [(i, c) for i, c in enumerate(cases)
                        if any(s.name == stub.name for s in c.stubs)]
             out += [""] + _stub_lines(stub, scripts)
@@ -814,7 +844,7 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
     out.append("static const char *const ctgen_case_names[] = {")
     out += [f"{INDENT}{c_string(case_name(c))}," for c in cases] or [f"{INDENT}0"]
     out.append("};")
-    resets = [f"{INDENT}{_counter(s.name)} = 0;" for s in fc.stubs]
+    resets = [f"{INDENT}{_counter(s.name)} = 0;" for s in (*fc.stubs, *callbacks)]
     out += [
         "",
         "int ctgen_case_count(void)",

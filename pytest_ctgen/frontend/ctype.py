@@ -182,6 +182,8 @@ class FunctionType(CType):
     variadic: bool = False
     size: int = 1
     align: int = 1
+    # the parameters' names where the declarator gives them (None where not)
+    param_names: tuple[str | None, ...] = field(default=(), compare=False)
 
     def __str__(self) -> str:
         params = ", ".join(str(p) for p in self.params) + (", ..." if self.variadic else "")
@@ -385,20 +387,37 @@ def spell(t: CType) -> str:
     return declaration_of(t, "")
 
 
-def declaration_of(t: CType, name: str = "@") -> str:
-    """A C declaration of `name` with type `t`, e.g. `unsigned char *@[4]`."""
+def declaration_of(t: CType, name: str = "@", qualified: bool = False) -> str:
+    """A C declaration of `name` with type `t`, e.g. `unsigned char *@[4]`; `qualified`
+    keeps the qualifiers of pointed-to types (`const char *@`), as a declaration that
+    must be compatible with the unit's own needs them."""
     inner = name
+    quals = ""  # of the type the declarator reached
     while True:
         if isinstance(t, ArrayType):
             inner = f"{inner}[{t.count if t.count is not None else ''}]"
             t = t.element
         elif isinstance(t, PointerType):
-            inner = f"(*{inner})" if isinstance(t.target, (ArrayType, FunctionType)) \
-                else f"*{inner}"
+            inner = f"(*{quals}{inner})" if isinstance(t.target, (ArrayType, FunctionType)) \
+                else f"*{quals}{inner}"
+            quals = ("const " if t.target_const else "") + \
+                ("volatile " if t.target_volatile else "") if qualified else ""
             t = t.target
         elif isinstance(t, FunctionType):
-            params = ", ".join(spell(p) for p in t.params) or "void"
+            params = ", ".join(declaration_of(p, "", qualified) if qualified else spell(p)
+                               for p in t.params) or "void"
             inner = f"{inner}({params}{', ...' if t.variadic else ''})"
+            quals = ""
             t = t.result
         else:
-            return f"{spell(t)} {inner}".strip()
+            return f"{quals}{spell(t)} {inner}".strip()
+
+
+def prototype_of(t: FunctionType, name: str, param_names: tuple[str, ...]) -> str:
+    """The prototype of a function `name` of type `t` with the given parameter names,
+    compatible with `t` (qualifiers kept)."""
+    params = ", ".join(declaration_of(p, n, qualified=True)
+                       for p, n in zip(t.params, param_names))
+    if t.variadic:
+        params += ", ..."
+    return declaration_of(t.result, f"{name}({params or 'void'})", qualified=True)

@@ -361,6 +361,7 @@ class TypeResolver:
     def _function(self, node: c_ast.FuncDecl) -> FunctionType:
         result = self.resolve(node.type)
         params: list[CType] = []
+        names: list[str | None] = []
         variadic = False
         items = node.args.params if node.args is not None else []
         for param in items:
@@ -373,7 +374,8 @@ class TypeResolver:
             if ctype == VOID and len(items) == 1 and getattr(param, "name", None) is None:
                 break
             params.append(self.adjust_parameter(ctype, param))
-        return FunctionType(result, tuple(params), variadic)
+            names.append(getattr(param, "name", None))
+        return FunctionType(result, tuple(params), variadic, param_names=tuple(names))
 
     def _parameter_declarator(self, param: c_ast.Node) -> CType:
         """The type a parameter is declared with, before adjustment: the size expressions

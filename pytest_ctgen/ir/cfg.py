@@ -34,12 +34,14 @@ class Assign(Stmt):
 @dataclass(eq=False)
 class Call(Stmt):
     """A call of `function` (a name) with arguments converted to the parameter types; the
-    result, if used, is stored into `target`."""
+    result, if used, is stored into `target`. A call through a function pointer has the
+    pointer's value as `pointer` and no `function` ("")."""
 
     target: Expr | None
     function: str
     args: list[Expr]
     location: SourceLocation
+    pointer: Expr | None = None
 
 
 @dataclass(eq=False)
@@ -267,7 +269,8 @@ class CFG:
                 elif isinstance(s, Call):
                     tgt = f"{describe(s.target)} = " if s.target is not None else ""
                     args = ", ".join(describe(a) for a in s.args)
-                    lines.append(f"  {tgt}{s.function}({args})")
+                    callee = s.function if s.pointer is None else f"(*{describe(s.pointer)})"
+                    lines.append(f"  {tgt}{callee}({args})")
                 elif isinstance(s, ZeroFill):
                     lines.append(f"  zero {describe(s.target)}")
                 elif isinstance(s, Init):

@@ -9,7 +9,8 @@ conditions of annotations, which are no code of the unit, keep them as `Logical`
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
+from typing import Iterator
 
 from ..frontend.ctype import CType, Field, IntType
 from ..frontend.unit import Variable
@@ -73,10 +74,12 @@ class Member(Expr):
 
 @dataclass(frozen=True, eq=False)
 class FunctionRef(Expr):
-    """A function designator (decays to a function pointer)."""
+    """A function designator (decays to a function pointer): the function `name`, or
+    `*pointer` for a function pointer `pointer` (which it decays back to)."""
 
     name: str
     type: CType
+    pointer: Expr | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -242,7 +245,7 @@ def describe(e: Expr) -> str:
     if isinstance(e, StringLit):
         return repr(e.data[:-1].decode("latin-1"))
     if isinstance(e, FunctionRef):
-        return e.name
+        return e.name if e.pointer is None else f"(*{describe(e.pointer)})"
     if isinstance(e, Classify):
         return f"{e.name}({describe(e.operand)})"
     if isinstance(e, BitOp):
@@ -251,3 +254,20 @@ def describe(e: Expr) -> str:
         return f"overflows({describe(e.left)} {e.op} {describe(e.right)}, {e.target.name})"
     return type(e).__name__
 
+
+def designated_functions(node: object) -> Iterator[str]:
+    """The names of the functions whose designators appear in `node`, an expression or a
+    statement (not those it calls by name)."""
+    work = [node]
+    while work:
+        n = work.pop()
+        if isinstance(n, FunctionRef) and n.pointer is None:
+            yield n.name
+        if not is_dataclass(n):
+            continue
+        for f in fields(n):
+            value = getattr(n, f.name)
+            if isinstance(value, Expr):
+                work.append(value)
+            elif isinstance(value, list):
+                work.extend(v for v in value if isinstance(v, Expr))

@@ -33,7 +33,7 @@ from .constants import (
 from .expr import (
     CLASSIFY_BUILTINS, AddrOf, Binary, BitOp, Cast, Classify, Const, Deref, Expr, FunctionRef,
     Load, Logical, Member, OverflowFlag, PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef,
-    is_null_constant)
+    designated_functions, is_null_constant)
 from .spec import Condition, FunctionContract, StubSpec, TestCaseSpec
 
 #: Annotations reach the parser as calls of these names (see frontend/annotations.py).
@@ -85,6 +85,15 @@ class Program:
     # the specifications of external functions (definitions marked `__rtt_extern()`);
     # they have no CFG: calls of them are stub calls
     specs: dict[str, StubSpec] = field(default_factory=dict)
+
+    def designated_functions(self) -> list[str]:
+        """The functions whose address the unit takes (a designator not called, `&f`), in
+        the unit's order: what a function pointer of the unit may hold."""
+        stmts = [s for cfg in self.cfgs.values() for b in cfg.blocks
+                 for s in [*b.stmts, b.terminator]]
+        stmts += [s for inits in self.static_inits.values() for s in inits]
+        named = {n for s in stmts for n in designated_functions(s)}
+        return [name for name in self.unit.functions if name in named]
 
 
 def lower_unit(unit: Unit) -> Program:
@@ -289,7 +298,9 @@ class _ExprLowerer:
         if isinstance(node, c_ast.UnaryOp) and node.op == "*":
             p = self.rvalue(node.expr)
             if isinstance(p.type, PointerType) and isinstance(p.type.target, FunctionType):
-                return FunctionRef("<pointer>", p.type.target)
+                if isinstance(p, AddrOf) and isinstance(p.lvalue, FunctionRef):
+                    return p.lvalue  # `*f` is `f`
+                return FunctionRef("", p.type.target, p)
             if not isinstance(p.type, PointerType):
                 raise CtgenError("indirection of a non-pointer", self.loc(node))
             return Deref(p, p.type.target)
@@ -356,7 +367,7 @@ class _ExprLowerer:
 
     def decay_value(self, e: Expr) -> Expr:
         if isinstance(e, FunctionRef):
-            return AddrOf(e, PointerType(e.type))
+            return e.pointer if e.pointer is not None else AddrOf(e, PointerType(e.type))
         if e.is_lvalue:
             if isinstance(e.type, ArrayType):
                 if isinstance(e, VarRef):
@@ -427,7 +438,7 @@ class _ExprLowerer:
         if op == "&":
             lv = self.lvalue(node.expr)
             if isinstance(lv, FunctionRef):
-                return AddrOf(lv, PointerType(lv.type))
+                return self.decay_value(lv)
             if isinstance(lv, Member) and lv.field.is_bitfield:
                 raise CtgenError("cannot take the address of a bit-field", self.loc(node))
             self.mark_address_taken(lv)
@@ -672,9 +683,15 @@ class _ExprLowerer:
         return result
 
     def call(self, node: c_ast.FuncCall, value_used: bool) -> Expr | None:
-        if not isinstance(node.name, c_ast.ID):
-            raise self.unsupported("call through a function pointer", node)
-        name = node.name.name
+        if isinstance(node.name, c_ast.ID) and not (
+                self.declared(node.name.name) and
+                isinstance(self.lookup(node.name.name, node), Variable)):
+            name = node.name.name
+        else:
+            callee = self.rvalue(node.name)
+            if not (isinstance(callee, AddrOf) and isinstance(callee.lvalue, FunctionRef)):
+                return self.indirect_call(callee, node, value_used)
+            name = callee.lvalue.name  # `(*f)(x)`, `(&f)(x)`: a call of `f`
         args_nodes = node.args.exprs if node.args is not None else []
         if name == ASM_MARKER:  # a GNU asm statement (frontend/parse.py)
             if fold(self.rvalue(args_nodes[0])):
@@ -716,9 +733,7 @@ class _ExprLowerer:
             except CtgenError:
                 raise CtgenError(f"implicit declaration of function '{name}'",
                                  self.loc(node)) from None
-            raise self.unsupported(f"call through the function pointer '{name}'", node) \
-                if isinstance(target, Variable) else CtgenError(
-                    f"'{name}' is not a function", self.loc(node))
+            raise CtgenError(f"'{name}' is not a function", self.loc(node))
         ftype = fn.type
         if not ftype.variadic and len(args_nodes) != len(ftype.params) and not (
                 len(ftype.params) == 0):
@@ -745,6 +760,32 @@ class _ExprLowerer:
         if target is None:
             return None
         return Load(target, target.type)
+
+    def indirect_call(self, callee: Expr, node: c_ast.FuncCall, value_used: bool
+                      ) -> Expr | None:
+        """A call through the function pointer `callee`: which function it calls is
+        decided where the call is executed."""
+        ptype = callee.type
+        if not isinstance(ptype, PointerType) or not isinstance(ptype.target, FunctionType):
+            raise CtgenError("called object is not a function or function pointer",
+                             self.loc(node))
+        ftype = ptype.target
+        if ftype.variadic:
+            raise self.unsupported("call through a pointer to a variadic function", node)
+        args_nodes = node.args.exprs if node.args is not None else []
+        if ftype.params and len(args_nodes) != len(ftype.params):
+            raise CtgenError("wrong number of arguments in a call through a function "
+                             "pointer", self.loc(node))
+        args = [self.convert(self.rvalue(a), ftype.params[i]) if ftype.params
+                else self.promote(self.rvalue(a)) for i, a in enumerate(args_nodes)]
+        target: Expr | None = None
+        if not isinstance(ftype.result, VoidType) and value_used:
+            t = self.temp(ftype.result, node)
+            if isinstance(ftype.result, RecordType):
+                self.address_taken.add(t)
+            target = VarRef(t, t.type)
+        self.emit(Call(target, "", args, self.loc(node), callee))
+        return None if target is None else Load(target, target.type)
 
     def variadic_arguments(self, values: list[Expr], node: c_ast.Node) -> Expr:
         """The address of a new area holding the (promoted) variadic arguments of a call,

@@ -20,7 +20,7 @@ from typing import Callable
 from ..cases import (
     STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SKIPPED, STOP_SOLVER, STOP_TIME,
     STOP_UNSUPPORTED, STOP_WORK, Case, Contract, ContractCheck, FunctionCases, Outcome,
-    Violation)
+    StubPrototype, Violation, functions_named)
 from ..errors import SourceLocation, UnsupportedError
 from ..frontend.ctype import declaration_of
 from ..frontend.preprocess import is_va_list
@@ -111,6 +111,7 @@ class Generator:
         self.testcases_met: set[int] = set()  # test cases (by index) a case enters
         self.testcases_unreachable: set[int] = set()  # no input meets their PRE
         self.explored_all = False  # proof mode: every path within the bounds was explored
+        self.callbacks: dict[str, StubPrototype] = {}  # those the cases use, by name
 
     # ------------------------------------------------------------------ loop
 
@@ -214,7 +215,8 @@ class Generator:
             cases=tuple(self.cases), stop_reason=stop, outcomes_total=len(self.order),
             unreachable=outcomes if proved else (),
             not_reached=() if proved else outcomes,
-            generation_seconds=seconds, contract=self.contract_summary(stop))
+            generation_seconds=seconds, contract=self.contract_summary(stop),
+            callbacks=tuple(self.callbacks[name] for name in sorted(self.callbacks)))
 
     def outcome(self, e: Edge) -> Outcome:
         loc = self.cfg.edge_location(e)
@@ -635,6 +637,14 @@ class Generator:
         self.violated.update(violations)
         self.testcases_met.update(met)
         self.cases.append(case)
+        for name in functions_named(case):
+            callback = self.executor.callbacks.get(name)
+            if callback is not None:
+                sig = callback.signature
+                self.callbacks[name] = StubPrototype(
+                    name, callback.prototype,
+                    params=extract.stub_parameters(sig.params, sig.type),
+                    callback=callback.input)
         return True
 
     def placement_free(self, state: State, model) -> bool:

@@ -7,6 +7,7 @@ by the function's specification when it has one.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Callable
 
@@ -16,7 +17,7 @@ from ..cases import Violation
 from ..errors import UnsupportedError
 from ..frontend.ctype import (
     LONG, UCHAR, ULONG, ArrayType, CType, FloatType, FunctionType, IntType, PointerType,
-    RecordType, VoidType, has_variable_size, strip_enum)
+    RecordType, VoidType, has_variable_size, prototype_of, strip_enum)
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import (
     CFG, Assign, Block, Branch, Call, Check, Edge, Goto, Init, Length, Return, Stmt, Switch,
@@ -92,6 +93,32 @@ class OffsetChoice:
 BEYOND_BOUND = -1
 
 
+@dataclass(frozen=True)
+class StubSignature:
+    """What a stub call needs of the function it stands for: its name, type and
+    parameter names."""
+
+    name: str
+    type: FunctionType
+    params: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Callback:
+    """A function the harness generates for a function-pointer input to point to: a stub
+    of the input's type (`signature`, under a C name derived from the input), declared
+    by `prototype`. `input` names the input as the user reads it (`cmp`, `ops->read`)."""
+
+    signature: StubSignature
+    input: str
+    prototype: str
+    object_id: int
+
+    @property
+    def name(self) -> str:
+        return self.signature.name
+
+
 class _NeedChoice(Exception):
     """A statement needs a decision the path has not made: where an input pointer points,
     or which offset a symbolic offset is."""
@@ -133,6 +160,18 @@ class _Reg:
 
 
 _ZERO64 = z3.BitVecVal(0, 64)
+
+
+def _is_function_pointer(v: SymValue) -> bool:
+    """Whether `v` is an input function pointer whose target the path has not decided."""
+    return isinstance(v, AliasPtr) and isinstance(v.element, FunctionType)
+
+
+def _shown_input(name: str) -> str:
+    """An input's name as the user reads it: `ops->read` for `ops[][0].read` (the first
+    element of what `ops` points to), `ops[2].read` for `ops[][2].read`."""
+    name = re.sub(r"\[\]\[0\]\.", "->", name)
+    return re.sub(r"\[\]\[(\d+)\]", r"[\1]", name)
 
 
 def _same_element(a: CType, b: CType) -> bool:
@@ -189,6 +228,12 @@ class Executor:
             v for v in writable if not v.is_volatile and v.name not in allowed)
         self.location: object = None  # of the statement being executed
         self.shown = shown  # how a file name in a location is shown to the user
+        # function pointers: the object standing for each function (see MemObject), the
+        # callbacks of function-pointer inputs by C name, and each input's callback
+        self._function_objects: dict[str, int] = {}
+        self.callbacks: dict[str, Callback] = {}
+        self._input_callbacks: dict[str, Callback] = {}
+        self._designated: list[str] | None = None
 
     # ------------------------------------------------------------------ states
 
@@ -267,7 +312,7 @@ class Executor:
         own: it is NULL or points into an object that contains it or another input's."""
         target = ctype.target
         if isinstance(target, FunctionType):
-            raise PathError(f"function pointer input '{name}'", unsupported=True)
+            return self.function_pointer_input(state, name, target, depth)
         while has_variable_size(target):  # rows of a size known on entry: their elements
             assert isinstance(target, ArrayType)
             target = target.element
@@ -312,6 +357,8 @@ class Executor:
         it, the pointees of other inputs (for a pointer inside a pointee, only those of
         parameters and globals), and the unit's globals, each at an offset inside, aligned
         to the element."""
+        if isinstance(ptr.element, FunctionType):
+            return self.function_choice(state, ptr)
         own = ptr.own.base if ptr.own is not None else None
         by_object = {p.object_id: p for p in state.pointees if p.object_id is not None}
         targets: list[int] = []
@@ -668,6 +715,9 @@ class Executor:
                             unsupported=True) from None
 
     def call(self, state: State, stmt: Call) -> None:
+        if stmt.pointer is not None:
+            self.indirect_call(state, stmt)
+            return
         cfg = self.program.cfgs.get(stmt.function)
         args = [self.eval(state, a) for a in stmt.args]
         if stmt.target is not None:
@@ -697,7 +747,7 @@ class Executor:
         if ending is not None:
             status = args[0] if ending == "exit" and args else None
             raise ProgramEnds(ending, status)
-        args = [self.resolve(state, a) for a in args]
+        args = [a if _is_function_pointer(a) else self.resolve(state, a) for a in args]
         model = libc.MODELS.get(stmt.function)
         if model is not None and fn.is_library:
             before = set(state.written_objects) if self.forbidden else None
@@ -727,20 +777,25 @@ class Executor:
         self.enter_locals(state, frame)
 
     def stub_call(self, state: State, stmt: Call, args: list[SymValue],
-                  store: bool = True) -> SymValue | None:
-        """Call k of an undefined function: the generator chooses its result, what it
-        writes through its pointer parameters, and the globals it may write. The result is
-        stored into the call's target unless `store` is false; it is returned."""
-        fn = self.program.unit.functions[stmt.function]
-        index = sum(1 for c in state.stub_calls if c.name == stmt.function)
-        rtype = fn.type.result
+                  store: bool = True, callee: StubSignature | None = None
+                  ) -> SymValue | None:
+        """Call k of an undefined function (or of a callback, `callee`): the generator
+        chooses its result, what it writes through its pointer parameters, and the globals
+        it may write. The result is stored into the call's target unless `store` is false;
+        it is returned."""
+        if callee is None:
+            fn = self.program.unit.functions[stmt.function]
+            callee = StubSignature(fn.name, fn.type, tuple(p.name for p in fn.params))
+        name = callee.name
+        index = sum(1 for c in state.stub_calls if c.name == name)
+        rtype = callee.type.result
         result: SymValue | None = None
         if not isinstance(rtype, VoidType):
-            cells = self.input_cells(state, f"{stmt.function}#{index}", rtype)
+            cells = self.input_cells(state, f"{name}#{index}", rtype)
             result = memory.value_from_cells(cells, rtype)
-        writes = self.stub_writes(state, fn, index, args)
-        writes += self.stub_global_writes(state, fn.name, index)
-        state.stub_calls.append(StubCallRecord(stmt.function, index, rtype, result, writes))
+        writes = self.stub_writes(state, callee, index, args)
+        writes += self.stub_global_writes(state, name, index)
+        state.stub_calls.append(StubCallRecord(name, index, rtype, result, writes))
         if store and stmt.target is not None and result is not None:
             self.store(state, stmt.target, result)
         return result
@@ -941,7 +996,7 @@ class Executor:
             state.assume(z3.Implies(guard, c))
         return value
 
-    def stub_writes(self, state: State, fn, index: int, args: list[SymValue]
+    def stub_writes(self, state: State, fn: StubSignature, index: int, args: list[SymValue]
                     ) -> tuple[StubWrite, ...]:
         """A stub writes fresh values through each non-const pointer parameter that points
         into an object: the pointed-to element, or for a character or void pointer (a
@@ -957,7 +1012,7 @@ class Executor:
                 continue
             start = off.as_signed_long()
             target = ptype.target
-            name = f"{fn.name}#{index}.{param.name}"
+            name = f"{fn.name}#{index}.{param}"
             is_buffer = isinstance(target, VoidType) or (isinstance(target, IntType) and
                                                          target.size == 1)
             if is_buffer:
@@ -971,10 +1026,10 @@ class Executor:
             if is_buffer:
                 fresh = z3.BitVec(name, count * 8)
                 cells = [(fresh, j) for j in range(count)]
-                write = StubWrite(f"*(unsigned char *){param.name}", None, tuple(cells))
+                write = StubWrite(f"*(unsigned char *){param}", None, tuple(cells))
             else:
                 cells = self.input_cells(state, name, target)
-                write = StubWrite(f"(*{param.name})", target, tuple(cells))
+                write = StubWrite(f"(*{param})", target, tuple(cells))
             writable = state.writable(arg.base)
             writable.cells[start:start + count] = cells
             state.written_objects.add(arg.base)
@@ -1082,6 +1137,9 @@ class Executor:
         NULL (see addresses.py)."""
         p = self.resolve(state, v)
         assert isinstance(p, PtrVal)
+        if p.base is not None and state.memory[p.base].function is not None:
+            raise PathError("the address of a function converted to an integer",
+                            unsupported=True)
         if p.is_null:
             value: z3.BitVecRef = _ZERO64
         else:
@@ -1197,7 +1255,9 @@ class Executor:
             return unary(e.op, e.type, v)
         if isinstance(e, AddrOf):
             if isinstance(e.lvalue, FunctionRef):
-                raise PathError("function pointers are not supported", unsupported=True)
+                if e.lvalue.pointer is not None:
+                    return self.eval(state, e.lvalue.pointer)
+                return PtrVal(self.function_object(state, e.lvalue.name), _ZERO64)
             loc = self.locate(state, e.lvalue)
             if not isinstance(loc, _Mem):
                 raise PathError(f"address of a register variable {describe(e.lvalue)}")
@@ -1252,4 +1312,102 @@ class Executor:
         if isinstance(e, (VarRef, Deref, Member, StringLit)):
             return self.load(state, e)
         raise PathError(f"expression {describe(e)}", unsupported=True)
+
+    # -------------------------------------------------------- function pointers
+
+    def function_object(self, state: State, name: str) -> int:
+        """The object standing for function `name` (a function of the unit or a
+        callback): empty and read-only, the same on every path."""
+        oid = self._function_objects.get(name)
+        if oid is None:
+            oid = self.reserve_object()
+            self._function_objects[name] = oid
+        if oid not in state.memory:
+            state.memory[oid] = MemObject(oid, name, 0, [], True, None, [], function=name)
+        return oid
+
+    def function_pointer_input(self, state: State, name: str, ftype: FunctionType,
+                               depth: int) -> list:
+        """An input function pointer: NULL (a solver choice) or the input's callback, or,
+        decided when a path first calls or compares it (see `function_choice`), one of the
+        unit's functions of its type whose address the unit takes."""
+        callback = self.callback(state, name, ftype)
+        null = z3.Bool(f"{name}==NULL")
+        ptr = AliasPtr(f"{name}->", PtrVal(callback.object_id, _ZERO64, null), ftype, null,
+                       depth, ())
+        state.pointees.append(Pointee(callback.name, None, None, ptr, depth))
+        return [(ptr, i) for i in range(8)]
+
+    def callback(self, state: State, name: str, ftype: FunctionType) -> Callback:
+        """The callback of the function-pointer input `name`: a stub of type `ftype`
+        named after the function under test and the input."""
+        known = self._input_callbacks.get(name)
+        if known is not None:
+            self.function_object(state, known.name)
+            return known
+        shown = _shown_input(name)
+        stem = f"ctgen_cb_{self.function}_" + \
+            (re.sub(r"\W+", "_", shown, flags=re.ASCII).strip("_") or "fn")
+        ident, n = stem, 2
+        while ident in self.callbacks:
+            ident, n = f"{stem}_{n}", n + 1
+        params: list[str] = []
+        for i, given in enumerate(ftype.param_names or (None,) * len(ftype.params)):
+            ok = given and re.fullmatch(r"[A-Za-z_]\w*", given, re.ASCII) and \
+                not given.startswith("ctgen_") and given not in params
+            params.append(given if ok else f"p{i}")
+        result = ftype.result
+        if isinstance(result, PointerType) and isinstance(result.target, FunctionType):
+            raise PathError(f"function pointer input '{shown}' returns a function pointer",
+                            unsupported=True)
+        try:
+            prototype = prototype_of(ftype, ident, tuple(params))
+        except ValueError as err:  # a parameter of an anonymous struct type
+            raise PathError(f"function pointer input '{shown}': {err}",
+                            unsupported=True) from None
+        callback = Callback(StubSignature(ident, ftype, tuple(params)), shown, prototype,
+                            self.function_object(state, ident))
+        self.callbacks[ident] = callback
+        self._input_callbacks[name] = callback
+        return callback
+
+    def function_choice(self, state: State, ptr: AliasPtr) -> AliasChoice:
+        """Where an input function pointer may point: its callback first, then each of
+        the unit's functions of its type whose address the unit takes."""
+        if self._designated is None:
+            self._designated = self.program.designated_functions()
+        alternatives = [ptr.own] if ptr.own is not None else []
+        for name in self._designated:
+            fn = self.program.unit.functions[name]
+            if fn.type == ptr.element:
+                alternatives.append(PtrVal(self.function_object(state, name), _ZERO64,
+                                           ptr.null))
+        return AliasChoice(ptr, tuple(alternatives),
+                           tuple(z3.BoolVal(True) for _ in alternatives))
+
+    def indirect_call(self, state: State, stmt: Call) -> None:
+        """A call through a function pointer: of the unit's function it holds (executed
+        like a direct call, a stub call if the unit does not define it), or of a
+        callback (a stub call). Calling NULL is undefined: no path does."""
+        assert stmt.pointer is not None
+        p = self.resolve(state, self.eval(state, stmt.pointer))
+        if not isinstance(p, PtrVal) or p.is_null:
+            raise PathError(f"call through a null function pointer {describe(stmt.pointer)}")
+        assert p.base is not None
+        function = state.memory[p.base].function
+        if function is None:
+            raise PathError(f"call through {describe(stmt.pointer)}, which points to an "
+                            "object", unsupported=True)
+        if p.null is not None:
+            state.assume(z3.Not(p.null))
+        state.assume(p.offset == 0)  # into a function: undefined
+        callback = self.callbacks.get(function)
+        if callback is None:
+            self.call(state, Call(stmt.target, function, stmt.args, stmt.location))
+            return
+        args = [self.eval(state, a) for a in stmt.args]
+        if stmt.target is not None:
+            self.locate(state, stmt.target)  # decide its pointers' aliasing before the call
+        args = [a if _is_function_pointer(a) else self.resolve(state, a) for a in args]
+        self.stub_call(state, stmt, args, callee=callback.signature)
 

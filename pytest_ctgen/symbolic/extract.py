@@ -2,13 +2,16 @@
 `cases.Value` trees, and the preferences that make the solver choose readable inputs."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import z3
 
 from ..cases import (
     ArrayValue, Binding, BytesValue, Expected, FloatValue, IntValue, PointerValue,
     RecordValue, StubCall, StubScript, Value)
 from ..frontend.ctype import (
-    INT, ArrayType, CType, FloatType, IntType, PointerType, RecordType, declaration_of)
+    INT, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
+    declaration_of)
 from ..frontend.unit import GLOBAL
 from . import memory
 from .memory import MemObject
@@ -40,11 +43,11 @@ def effective_pointer(v: object, aliases: dict[str, int]) -> PtrVal:
 
 
 def value_of(model: z3.ModelRef, cells: list, ctype: CType,
-             names: dict[int, str] | None = None,
+             names: dict[int, PointerValue] | None = None,
              aliases: dict[str, int] | None = None) -> Value:
     """The concrete case value of an object of type `ctype` with contents `cells`; `names`
-    gives the case's name of each object a pointer may point to, `aliases` the path's
-    aliasing decisions."""
+    gives how the case names each object or function a pointer may point to (see
+    `object_names`), `aliases` the path's aliasing decisions."""
     if isinstance(ctype, IntType):
         v = memory.value_from_cells(cells, ctype)
         assert isinstance(v, z3.BitVecRef)
@@ -60,8 +63,11 @@ def value_of(model: z3.ModelRef, cells: list, ctype: CType,
             return PointerValue(None)
         assert v.base is not None
         # "*": an object the case cannot name (a local, a literal): only non-NULL is checked
-        return PointerValue(names.get(v.base, "*") if names else "*",
-                            model.eval(v.offset, model_completion=True).as_signed_long())
+        named = (names or {}).get(v.base, PointerValue("*"))
+        if named.function:
+            return named
+        return replace(named, offset=model.eval(v.offset, model_completion=True)
+                       .as_signed_long())
     if isinstance(ctype, ArrayType):
         n = ctype.element.size
         return ArrayValue(tuple(value_of(model, cells[i * n:(i + 1) * n], ctype.element, names,
@@ -92,11 +98,16 @@ def symbolic_cells(value: SymValue, ctype: CType) -> list:
     return list(value.cells) if isinstance(value, AggVal) else memory.cells_of(value, ctype)
 
 
-def object_names(state: State) -> dict[int, str]:
-    """How a case names each object a pointer may point to: the pointees of input
-    pointers by their array's name, globals by their address."""
-    names = {oid: f"&{var.name}" for var, oid in state.globals.items() if var.kind == GLOBAL}
-    names.update({p.object_id: p.name for p in state.pointees if p.object_id is not None})
+def object_names(state: State) -> dict[int, PointerValue]:
+    """How a case names each object a pointer may point to (a pointer to its start): the
+    pointees of input pointers by their array's name, globals by their address, and
+    functions (of the unit, or callbacks) by their name."""
+    names = {oid: PointerValue(f"&{var.name}") for var, oid in state.globals.items()
+             if var.kind == GLOBAL}
+    names.update({p.object_id: PointerValue(p.name) for p in state.pointees
+                  if p.object_id is not None})
+    names.update({oid: PointerValue(obj.function, function=True)
+                  for oid, obj in state.memory.items() if obj.function is not None})
     return names
 
 
@@ -264,6 +275,22 @@ def stub_scripts(model: z3.ModelRef, state: State) -> tuple[StubScript, ...]:
                                                state.aliases)))
         scripts.setdefault(call.name, []).append(StubCall(ret, tuple(writes)))
     return tuple(StubScript(name, tuple(calls)) for name, calls in sorted(scripts.items()))
+
+
+def stub_parameters(names: tuple[str, ...], ftype: FunctionType
+                    ) -> tuple[tuple[str, str], ...]:
+    """How a stub of type `ftype` logs each argument (see `cases.StubPrototype.params`)."""
+    def kind(ctype: CType) -> str:
+        if isinstance(ctype, IntType):
+            return "signed" if ctype.signed else "unsigned"
+        if isinstance(ctype, FloatType):
+            return "float"
+        if isinstance(ctype, PointerType):
+            return "function" if isinstance(ctype.target, FunctionType) else "pointer"
+        return "other"
+
+    params = tuple((n, kind(t)) for n, t in zip(names, ftype.params))
+    return params + ((("...", "..."),) if ftype.variadic else ())
 
 
 def _leaves(cells: list, ctype: CType) -> list[tuple[SymValue, CType]]:

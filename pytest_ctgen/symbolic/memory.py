@@ -39,10 +39,13 @@ class MemObject:
     readonly: bool = False
     owner: object = None  # the state allowed to mutate `cells` in place
     initial: list[Cell] | None = field(default=None, repr=False)  # contents at the start
+    # the C function this (empty, read-only) object stands for: a function of the unit,
+    # or a callback the harness generates; pointers to it are function pointers
+    function: str | None = None
 
     def clone(self, owner: object) -> "MemObject":
         return MemObject(self.id, self.name, self.size, list(self.cells), self.readonly,
-                         owner, self.initial)
+                         owner, self.initial, self.function)
 
 
 def cells_of(value: SymValue, ctype: CType) -> list[Cell]:
