@@ -771,7 +771,7 @@ class _ExprLowerer:
                              self.loc(node))
         ftype = ptype.target
         if ftype.variadic:
-            raise self.unsupported("call through a pointer to a variadic function", node)
+            raise self.unsupported("call through a function pointer of a variadic type", node)
         args_nodes = node.args.exprs if node.args is not None else []
         if ftype.params and len(args_nodes) != len(ftype.params):
             raise CtgenError("wrong number of arguments in a call through a function "

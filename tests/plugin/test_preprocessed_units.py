@@ -73,7 +73,7 @@ EXPECTED = {
 UNSUPPORTED = """\
 #include <stdio.h>
 
-typedef int (*op_t)(int);
+typedef int (*op_t)(int, ...);  /* calls through it are not supported */
 
 int apply(op_t op, int x)
 {
