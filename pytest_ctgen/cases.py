@@ -429,8 +429,8 @@ def value_from_json(j: Any) -> Value:
         if "@function" in j:
             name = j["@function"]
             if len(j) != 1 or not isinstance(name, str) or not _IDENTIFIER.fullmatch(name):
-                raise ValueError(f"a function pointer is {{\"@function\": C identifier}}, "
-                                 f"not {j!r}")
+                raise ValueError(f"a function pointer's \"@function\" is not a C "
+                                 f"identifier alone: {j!r}")
             return PointerValue(name, function=True)
         return RecordValue(tuple((k, value_from_json(x)) for k, x in j.items()))
     raise ValueError(f"not a case value: {j!r}")

@@ -448,10 +448,13 @@ class CtgenCase(pytest.Item):
                 lines.append(f"  {b.name} = {_show(b.value)}")
             for b in self.case.globals:
                 lines.append(f"  {b.name} = {_show(b.value)} (global)")
+            inputs = {s.name: s.callback for s in self.function.callbacks}
             for s in self.case.stubs:
                 calls = ", ".join(_show(c.returns) if c.returns is not None else "-"
                                   for c in s.calls)
-                lines.append(f"  {s.name}() returns {calls}")
+                pointed = f" (the callback {inputs[s.name]} points to)" \
+                    if s.name in inputs else ""
+                lines.append(f"  {s.name}() returns {calls}{pointed}")
             exp = self.case.expected
             lines.append("predicted:")
             if exp.ending is not None:

@@ -300,3 +300,90 @@ def test_export_json_with_bad_placement_or_global_is_refused(tmp_path: Path, edi
     edit(doc)
     with pytest.raises(ValueError, match=message):
         file_cases_from_json(json.dumps(doc))
+
+
+CALLBACKS = r"""#include <stdint.h>
+
+struct ops {
+    int (*read)(uint8_t *buf, int n);
+    void (*done)(int status);
+};
+
+static void ignore(int status)
+{
+    (void)status;
+}
+
+int poll(const struct ops *ops)
+{
+    uint8_t b[1];
+
+    if (ops->read(b, 1) != 1) {
+        return -1;
+    }
+    if (b[0] == 0x7Eu) {
+        ops->done(0);
+        return 1;
+    }
+    return 0;
+}
+
+void setup(struct ops *ops, int (*read)(uint8_t *buf, int n))
+{
+    ops->read = read;
+    ops->done = ignore;
+}
+"""
+
+
+def _callback_cases(tmp_path: Path) -> tuple[Path, FileCases]:
+    from pytest_ctgen.options import Options
+    from pytest_ctgen.pipeline import generate_file
+
+    unit = tmp_path / "ops.c"
+    unit.write_text(CALLBACKS)
+    return unit, generate_file(unit, "ops.c", Options()).cases
+
+
+def test_export_replays_callbacks_under_make(tmp_path: Path) -> None:
+    """The driver defines the callbacks the cases' function pointers point to and plays
+    back their scripts; the JSON keeps them, the same bytes on every generation."""
+    unit, fc = _callback_cases(tmp_path)
+    assert [s.name for s in fc.callbacks()] == [
+        "ctgen_cb_poll_ops_done", "ctgen_cb_poll_ops_read", "ctgen_cb_setup_read"]
+    out = write_export(fc, unit, tmp_path / "export", [], base_dir=tmp_path)
+    text = (out / "ops.ctgen.json").read_text()
+    assert file_cases_from_json(text) == replace(fc, build=file_cases_from_json(text).build)
+    assert '"@function": "ignore"' in text and '"@function": "ctgen_cb_setup_read"' in text
+    _, again = _callback_cases(tmp_path)
+    assert file_cases_to_json(again) == file_cases_to_json(fc)
+    done = _make(out, "run")
+    total = len(fc.all_cases())
+    assert done.stdout.splitlines()[-1] == f"{total} passed, 0 failed", \
+        done.stdout + done.stderr
+
+
+def _poll(doc: dict) -> dict:
+    return next(f for f in doc["functions"] if f["name"] == "poll")
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda d: _poll(d)["cases"][-1]["params"][0].update(value={"@function": "f(); x"}),
+     "not a C identifier"),
+    (lambda d: _poll(d)["callbacks"][0].update(
+        prototype="void ctgen_cb_poll_ops_done(int status) { system(0); }"),
+     "not a prototype of it"),
+    (lambda d: _poll(d)["callbacks"][0].update(
+        prototype="__attribute__((constructor)) void ctgen_cb_poll_ops_done(int status)"),
+     "not a prototype of it"),
+    (lambda d: _poll(d)["callbacks"][0].update(name="exit"), "not a C identifier starting"),
+    (lambda d: _poll(d).update(callbacks=_poll(d)["callbacks"][1:]),
+     "points to the callback ctgen_cb_poll_ops_done, which the file does not list"),
+])
+def test_export_json_with_bad_callbacks_is_refused(tmp_path: Path, edit,
+                                                   message: str) -> None:
+    _, fc = _callback_cases(tmp_path)
+    doc = json.loads(file_cases_to_json(fc))
+    edit(doc)
+    with pytest.raises(ValueError, match=message):
+        file_cases_from_json(json.dumps(doc))

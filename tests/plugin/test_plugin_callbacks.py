@@ -1,0 +1,46 @@
+"""A function-pointer parameter gets a callback the harness generates; when a case fails,
+its report names the callback with what each call returned, and the stub call log shows
+each call of it with its arguments."""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from plugin_helpers import QUIET, output, run_ctgen
+
+UNIT = """\
+int find_if(const int *v, int n, int (*pred)(int value))
+{
+    for (int i = 0; i < n; i++) {
+        if (pred(v[i])) {
+            return i;
+        }
+    }
+    return -1;
+}
+"""
+
+
+def test_a_failing_case_names_the_callback_and_its_calls(ctgen_dir: pytest.Pytester) -> None:
+    (ctgen_dir.path / "find.c").write_text(UNIT, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "-q", "--ctgen-export", "out", "find.c")
+    assert result.ret == 0, output(result)
+    doc = json.loads((ctgen_dir.path / "out" / "find" / "find.ctgen.json").read_text())
+    [function] = doc["functions"]
+    assert function["callbacks"] == [{
+        "name": "ctgen_cb_find_if_pred",
+        "prototype": "int ctgen_cb_find_if_pred(int value)",
+        "params": [["value", "signed"]], "callback": "pred"}]
+
+    # a regression: the index found is off by one
+    (ctgen_dir.path / "find.c").write_text(UNIT.replace("return i;", "return i + 1;"),
+                                           encoding="utf-8")
+    replay = ctgen_dir.runpytest_subprocess(*QUIET, "out", timeout=180)
+    text = output(replay)
+    assert replay.ret == 1, text
+    assert re.search(r'pred = \{"@function": "ctgen_cb_find_if_pred"\}', text), text
+    assert re.search(r"ctgen_cb_find_if_pred\(\) returns (0, )*[1-9]\d* "
+                     r"\(the callback pred points to\)", text), text
+    assert re.search(r"stub calls: (ctgen_cb_find_if_pred\(-?\d+\)(, )?)+", text), text
