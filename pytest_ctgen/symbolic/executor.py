@@ -342,12 +342,12 @@ class Executor:
         size = ptr.element.size  # type: ignore[attr-defined]
         for oid in targets:
             obj = state.memory[oid]
-            offset = z3.BitVec(f"{ptr.choice}{obj.name}.offset", 64)
-            cond = z3.ULE(offset, obj.size)
-            if size > 1:
-                cond = z3.And(cond, z3.URem(offset, size) == 0)
+            # an element index, so the offset's shape tells accesses through it where
+            # they can land (see memory.known_residue)
+            index = z3.BitVec(f"{ptr.choice}{obj.name}.index", 64)
+            offset = index * size if size > 1 else index
             alternatives.append(PtrVal(oid, offset, ptr.null))
-            conditions.append(cond)
+            conditions.append(z3.ULE(index, obj.size // max(1, size)))
         return AliasChoice(ptr, tuple(alternatives), tuple(conditions))
 
     def in_memory(self, cfg: CFG, var: Variable) -> bool:
