@@ -35,8 +35,8 @@ typedef size_t ctgen_size;
 
 #if defined(__GNUC__)
 #define CTGEN_PRINTF(format_index, first_arg) \
-    __attribute__((format(printf, format_index, first_arg)))
-#define CTGEN_NORETURN __attribute__((noreturn))
+    __attribute__((__format__(__printf__, format_index, first_arg)))
+#define CTGEN_NORETURN __attribute__((__noreturn__))
 #else
 #define CTGEN_PRINTF(format_index, first_arg)
 #define CTGEN_NORETURN

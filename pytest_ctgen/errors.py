@@ -3,6 +3,7 @@ a source location so the user sees `file:line:col`, never a traceback."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import PurePath
 from typing import Callable
 
 
@@ -40,6 +41,18 @@ class CtgenError(Exception):
         if self.location is not None:
             return f"{self.location}: {self.message}"
         return self.message
+
+    def as_cause(self, here: SourceLocation | None) -> str:
+        """This error as the reason of another at `here`: its place as `line L:C` in the
+        same file, else by the file's name only (a reason never holds an absolute path)."""
+        message = self.message.removeprefix("unsupported construct: ")
+        where = self.location
+        if where is None:
+            return message
+        position = f"{where.line}:{where.column}" if where.column else str(where.line)
+        if here is not None and here.file == where.file:
+            return f"line {position}: {message}"
+        return f"{PurePath(where.file).name}:{position}: {message}"
 
 
 class PreprocessError(CtgenError):

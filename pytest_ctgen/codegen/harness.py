@@ -798,7 +798,7 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
     if fc.global_stubs:
         out += ["", "/* The globals the unit declares extern and no file of the build defines "
                 "(a real definition linked in wins). */"]
-        out += [f"__attribute__((weak)) {declare(g.declaration, g.name)};"
+        out += [f"__attribute__((__weak__)) {declare(g.declaration, g.name)};"
                 for g in fc.global_stubs]
     out += ["", "/* The running case; selects what the stubs play back. */",
             "static int ctgen_current_case = -1;"]

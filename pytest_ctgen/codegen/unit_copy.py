@@ -61,7 +61,7 @@ NEVER_RUN_DEFINITION = f"""\
 /* pytest-ctgen: the bodies of specifications of external functions are never run */
 #if defined(__has_attribute)
 #if __has_attribute(no_profile_instrument_function)
-#define {NEVER_RUN} __attribute__((no_profile_instrument_function))
+#define {NEVER_RUN} __attribute__((__no_profile_instrument_function__))
 #endif
 #endif
 #ifndef {NEVER_RUN}

@@ -7,9 +7,12 @@ ir/lower.py (the atomic ones); all follow gcc's documentation.
 case may take (the constant evaluation refuses it)."""
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-from .ctype import INT, LLONG, LONG, UINT, ULLONG, ULONG, USHORT, IntType
+from .ctype import (
+    DOUBLE, FLOAT, INT, LLONG, LONG, LONGDOUBLE, UINT, ULLONG, ULONG, USHORT, FloatType,
+    IntType)
 
 
 @dataclass(frozen=True)
@@ -37,6 +40,16 @@ BIT_BUILTINS: dict[str, BitBuiltin] = {
     "__builtin_bswap16": BitBuiltin("bswap", USHORT, USHORT),
     "__builtin_bswap32": BitBuiltin("bswap", UINT, UINT),
     "__builtin_bswap64": BitBuiltin("bswap", ULLONG, ULLONG),
+}
+
+
+#: Builtins that stand for a floating constant (<math.h>'s INFINITY, HUGE_VAL, NAN):
+#: name -> (type, value). `__builtin_nan` takes a string, the NaN's payload (only "",
+#: the quiet NaN of payload 0, is one of these constants); the others take nothing.
+FLOAT_CONSTANT_BUILTINS: dict[str, tuple[FloatType, float]] = {
+    f"__builtin_{name}{suffix}": (ftype, value)
+    for name, value in (("inf", math.inf), ("huge_val", math.inf), ("nan", math.nan))
+    for suffix, ftype in (("", DOUBLE), ("f", FLOAT), ("l", LONGDOUBLE))
 }
 
 

@@ -97,9 +97,15 @@ class EnumType(IntType):
 
 @dataclass(frozen=True)
 class FloatType(CType):
+    """A real floating type. gcc's `_Float32` and `_Float64` are types of their own with
+    the formats of `float` and `double`; `unmodelled` says why values of a type whose
+    format is not modelled (x87 extended, half, quadruple and decimal precision) cannot
+    be computed with, None for the modelled binary32 and binary64 types."""
+
     name: str
     size: int
     align: int
+    unmodelled: str | None = None
 
     @property
     def exponent_bits(self) -> int:
@@ -177,11 +183,15 @@ class ArrayType(CType):
 
 @dataclass(frozen=True)
 class FunctionType(CType):
+    """A function type; `prototyped` is False for an old-style declarator `f()`, which
+    says nothing about the parameters."""
+
     result: CType
     params: tuple[CType, ...]
     variadic: bool = False
     size: int = 1
     align: int = 1
+    prototyped: bool = field(default=True, compare=False)
     # the parameters' names where the declarator gives them (None where not)
     param_names: tuple[str | None, ...] = field(default=(), compare=False)
 
@@ -277,11 +287,30 @@ LLONG = IntType("long long", 8, 8, True, 5)
 ULLONG = IntType("unsigned long long", 8, 8, False, 5)
 FLOAT = FloatType("float", 4, 4)
 DOUBLE = FloatType("double", 8, 8)
-LONGDOUBLE = FloatType("long double", 16, 16)
+_X87 = "x87 80-bit extended precision is not modelled"
+LONGDOUBLE = FloatType("long double", 16, 16, _X87)
+# gcc's further real floating types on x86-64 (`__float80` is `long double`, `__float128`
+# is `_Float128`), by the type specifier that names each
+FLOAT16 = FloatType("_Float16", 2, 2, "half precision is not modelled")
+FLOAT32 = FloatType("_Float32", 4, 4)
+FLOAT64 = FloatType("_Float64", 8, 8)
+FLOAT32X = FloatType("_Float32x", 8, 8)
+FLOAT64X = FloatType("_Float64x", 16, 16, _X87)
+FLOAT128 = FloatType("_Float128", 16, 16, "quadruple precision is not modelled")
+EXTENDED_FLOATS: Final[dict[str, FloatType]] = {
+    "_Float16": FLOAT16, "_Float32": FLOAT32, "_Float64": FLOAT64, "_Float32x": FLOAT32X,
+    "_Float64x": FLOAT64X, "_Float128": FLOAT128, "__float128": FLOAT128,
+    "__float80": LONGDOUBLE,
+    **{f"_Decimal{bits}": FloatType(f"_Decimal{bits}", bits // 8, bits // 8,
+                                    "decimal floating point is not modelled")
+       for bits in (32, 64, 128)},
+}
 INT128 = IntType("__int128", 16, 16, True, 6)
 UINT128 = IntType("unsigned __int128", 16, 16, False, 6)
 VOID = VoidType()
 SIZE_T = ULONG
+#: Type names gcc predefines (no header declares them).
+PREDEFINED_TYPEDEFS: Final[dict[str, CType]] = {"__int128_t": INT128, "__uint128_t": UINT128}
 PTRDIFF_T = LONG
 
 _UNSIGNED_OF = {
@@ -320,7 +349,7 @@ def usual_arithmetic_conversion(a: CType, b: CType) -> CType:
     """C11 6.3.1.8: the common real type of two arithmetic operands."""
     if isinstance(a, FloatType) or isinstance(b, FloatType):
         if isinstance(a, FloatType) and isinstance(b, FloatType):
-            return a if a.size >= b.size else b
+            return a if _float_rank(a) >= _float_rank(b) else b
         return a if isinstance(a, FloatType) else b
     assert isinstance(a, IntType) and isinstance(b, IntType)
     a, b = integer_promotion(a), integer_promotion(b)
@@ -356,6 +385,15 @@ def is_variably_modified(t: CType) -> bool:
     return False
 
 
+def _float_rank(t: FloatType) -> tuple[int, int]:
+    """gcc's order of real floating types in the usual arithmetic conversions: the wider
+    format first; of one format, `_FloatN` before the standard type before `_FloatNx`
+    (`float + _Float32` is `_Float32`, `double + _Float32x` is `double`)."""
+    if not t.name.startswith("_Float"):
+        return t.size, 1
+    return t.size, 0 if t.name.endswith("x") else 2
+
+
 def decay(t: CType) -> CType:
     """Array-to-pointer and function-to-pointer conversion of an operand's type."""
     if isinstance(t, ArrayType):
@@ -370,6 +408,62 @@ def unqualified_equal(a: CType, b: CType) -> bool:
     if isinstance(a, RecordType) or isinstance(b, RecordType):
         return a is b
     return a == b
+
+
+def compatible(a: CType, b: CType) -> bool:
+    """C11 6.2.7: whether `a` and `b` are compatible types, as gcc decides it for
+    `_Generic` and `__builtin_types_compatible_p` (top-level qualifiers, which these types
+    do not carry, play no part). An enum is compatible with its underlying integer type,
+    the qualifiers of pointed-to types must agree, an array of unknown size is compatible
+    with one of any size, a function without a prototype with a prototype whose
+    parameters the default argument promotions leave alone."""
+    if isinstance(a, RecordType) or isinstance(b, RecordType):
+        return a is b
+    if isinstance(a, EnumType) or isinstance(b, EnumType):
+        if isinstance(a, EnumType) and isinstance(b, EnumType):
+            return a == b
+        enum, other = (a, b) if isinstance(a, EnumType) else (b, a)
+        return type(other) is IntType and strip_enum(enum) == other
+    if isinstance(a, PointerType) and isinstance(b, PointerType):
+        return (a.target_const, a.target_volatile) == (b.target_const, b.target_volatile) \
+            and compatible(a.target, b.target)
+    if isinstance(a, ArrayType) and isinstance(b, ArrayType):
+        return compatible(a.element, b.element) and (
+            a.count is None or b.count is None or a.count == b.count)
+    if isinstance(a, FunctionType) and isinstance(b, FunctionType):
+        if not compatible(a.result, b.result):
+            return False
+        if a.prototyped and b.prototyped:
+            return a.variadic == b.variadic and len(a.params) == len(b.params) and all(
+                compatible(p, q) for p, q in zip(a.params, b.params))
+        typed = a if a.prototyped else b
+        return not typed.variadic and all(
+            not (isinstance(p, FloatType) and p.size < DOUBLE.size) and
+            not (isinstance(p, IntType) and p.rank < INT.rank) for p in typed.params)
+    return a == b
+
+
+def unmodelled_part(t: CType) -> FloatType | None:
+    """A floating type whose values are not modelled that `t` is, holds or points to
+    (through arrays, members, pointers and function types), or None."""
+    seen: set[int] = set()
+    todo = [t]
+    while todo:
+        t = todo.pop()
+        if isinstance(t, FloatType) and t.unmodelled is not None:
+            return t
+        if isinstance(t, RecordType):
+            if id(t) in seen:
+                continue
+            seen.add(id(t))
+            todo.extend(f.type for f in t.fields)
+        elif isinstance(t, ArrayType):
+            todo.append(t.element)
+        elif isinstance(t, PointerType):
+            todo.append(t.target)
+        elif isinstance(t, FunctionType):
+            todo.extend((t.result, *t.params))
+    return None
 
 
 def spell(t: CType) -> str:
@@ -420,4 +514,6 @@ def prototype_of(t: FunctionType, name: str, param_names: tuple[str, ...]) -> st
                        for p, n in zip(t.params, param_names))
     if t.variadic:
         params += ", ..."
-    return declaration_of(t.result, f"{name}({params or 'void'})", qualified=True)
+    if not params and t.prototyped:
+        params = "void"
+    return declaration_of(t.result, f"{name}({params})", qualified=True)

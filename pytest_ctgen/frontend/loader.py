@@ -62,12 +62,15 @@ class _UnitBuilder:
         self.parsed = parsed
         self.resolver = resolver
         self.unit = Unit(path=path, ast=parsed.ast, resolver=resolver, preprocessed=text,
-                         cflags=flags)
+                         cflags=flags, flagged=parsed.unsupported)
         self._strength: dict[str, int] = {}
 
     def build(self) -> Unit:
         for ext in self.parsed.ast.ext:
             try:
+                flagged = self.parsed.unsupported.get(id(ext))
+                if flagged is not None:
+                    raise flagged
                 if isinstance(ext, c_ast.FuncDef):
                     self._function_definition(ext)
                 elif isinstance(ext, c_ast.Typedef):
@@ -86,7 +89,9 @@ class _UnitBuilder:
         name = _declared_name(ext)
         if name is not None:
             self.unit.unsupported.setdefault(name, error)
-        if isinstance(ext, c_ast.FuncDef):
+        if isinstance(ext, c_ast.Typedef):
+            self.resolver.unsupported_typedefs.setdefault(ext.name, error)
+        elif isinstance(ext, c_ast.FuncDef):
             self.unit.skipped_definitions.append(SkippedDefinition(
                 str(name), self._location(ext.decl), self.resolver.prototype(ext.decl)))
 

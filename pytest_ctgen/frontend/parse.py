@@ -6,13 +6,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn, cast
+from typing import Any, Callable, Final, NoReturn, cast
 
 from pycparser import c_ast, c_generator, c_parser
 from pycparser.c_lexer import CLexer
 from pycparser.c_parser import Coord, CParser
 
-from ..errors import ParseError, SourceLocation
+from ..errors import ParseError, SourceLocation, UnsupportedError
+from .ctype import EXTENDED_FLOATS, PREDEFINED_TYPEDEFS
 
 Position = tuple[str, int, int]
 
@@ -37,10 +38,13 @@ def coord_location(coord: Any, fallback_file: str = "<unknown>") -> SourceLocati
 
 @dataclass(frozen=True)
 class ParsedFile:
-    """An AST plus what pycparser does not record: where each `{` block closes."""
+    """An AST plus what pycparser does not record: where each `{` block closes, and the
+    declarations and function definitions that use a construct the lexer drops although
+    the generator cannot model it (see `_UNMODELLED_ATTRIBUTES`), by `id` of their node."""
 
     ast: c_ast.FileAST
     block_ends: dict[Position, Position] = field(default_factory=dict)
+    unsupported: dict[int, UnsupportedError] = field(default_factory=dict)
 
     def block_end(self, compound: c_ast.Compound) -> Position | None:
         """Position of the `}` that closes `compound`."""
@@ -50,13 +54,116 @@ class ParsedFile:
         return self.block_ends.get((unescape_marker_file(coord.file), coord.line, coord.column or 0))
 
 
-#: Token types of GNU C's type specifiers `__typeof__(...)` and `__auto_type`, which
-#: pycparser's lexer reads as identifiers; `_TrackingLexer` gives them these types.
-_TYPEOF, _AUTO_TYPE = "CTGEN_TYPEOF", "CTGEN_AUTO_TYPE"
+#: Token types of GNU C's type specifiers `__typeof__(...)`, `__auto_type` and of gcc's
+#: further floating types (`_Float32`, `__float128`, `_Decimal64`, ...), which pycparser's
+#: lexer reads as identifiers; `_TrackingLexer` gives them these types.
+_TYPEOF, _AUTO_TYPE, _FLOAT_TYPE = "CTGEN_TYPEOF", "CTGEN_AUTO_TYPE", "CTGEN_FLOAT_TYPE"
 # pycparser keeps its token classes in module-level sets; only our lexer makes these token
 # types, so other users of pycparser in the process (cffi) see no difference.
-c_parser._TYPE_SPEC_SIMPLE.update((_TYPEOF, _AUTO_TYPE))
-c_parser._DECL_START.update((_TYPEOF, _AUTO_TYPE))
+c_parser._TYPE_SPEC_SIMPLE.update((_TYPEOF, _AUTO_TYPE, _FLOAT_TYPE))
+c_parser._DECL_START.update((_TYPEOF, _AUTO_TYPE, _FLOAT_TYPE))
+
+#: GNU `__builtin_types_compatible_p(type1, type2)` reaches the AST as a call of this name
+#: whose two arguments are `Typename`s.
+TYPES_COMPATIBLE: Final = "__builtin_types_compatible_p"
+#: GNU `__builtin_choose_expr(constant, a, b)`, an ordinary call in the AST.
+CHOOSE_EXPR: Final = "__builtin_choose_expr"
+#: GNU `__real__ x` and `__imag__ x` reach the AST as calls of these names.
+COMPLEX_PARTS: Final = frozenset({"__real__", "__imag__"})
+
+#: Attributes the lexer drops although they change what the code means, by name (without
+#: surrounding underscores): the declaration or function using one is not supported.
+_UNMODELLED_ATTRIBUTES: Final = {
+    "cleanup": "attribute 'cleanup' (a function runs when the variable goes out of scope)",
+    "vector_size": "vector type (attribute 'vector_size')",
+    "mode": "attribute 'mode' (it changes the width of the type)",
+    "scalar_storage_order": "attribute 'scalar_storage_order' (it changes the byte order)",
+}
+#: Attributes that change the layout of a type, which only the layout probe measures: it
+#: sees the file-scope types, not those a function defines.
+_LAYOUT_ATTRIBUTES: Final = {
+    "packed": "attribute 'packed' on a type defined in a function (its layout is not probed)",
+}
+#: gcc's x86 named address spaces: objects in another segment, which no model holds.
+_ADDRESS_SPACES: Final = frozenset({"__seg_fs", "__seg_gs"})
+# the rest of a preprocessing number after the part pycparser's lexer takes (`f32` of
+# `1.0f32`, `i` of the imaginary `2.0i`): C makes it one token
+_NUMBER_TAIL = re.compile(r"[0-9A-Za-z_]+")
+_NUMBER_TOKENS: Final = frozenset({"INT_CONST_DEC", "INT_CONST_OCT", "INT_CONST_HEX",
+                                   "INT_CONST_BIN", "FLOAT_CONST", "HEX_FLOAT_CONST"})
+
+
+class GenericSelection(c_ast.Node):
+    """C11 `_Generic(expr, type: e, ..., default: e)`: `types[i]` is the `Typename` of
+    association i (None for `default`), `exprs[i]` its expression."""
+
+    __slots__ = ("expr", "types", "exprs", "coord", "__weakref__")
+
+    def __init__(self, expr: c_ast.Node, types: list[c_ast.Node | None],
+                 exprs: list[c_ast.Node], coord: Coord | None = None) -> None:
+        self.expr = expr
+        self.types = types
+        self.exprs = exprs
+        self.coord = coord
+
+    def children(self) -> tuple[tuple[str, c_ast.Node], ...]:
+        nodes: list[tuple[str, c_ast.Node]] = [("expr", self.expr)]
+        for index, (ctype, expr) in enumerate(zip(self.types, self.exprs)):
+            if ctype is not None:
+                nodes.append((f"types[{index}]", ctype))
+            nodes.append((f"exprs[{index}]", expr))
+        return tuple(nodes)
+
+    def __iter__(self) -> Any:
+        return (child for _, child in self.children())
+
+
+class LocalLabels(c_ast.Node):
+    """GNU `__label__ a, b;` at the start of a block: labels local to that block."""
+
+    __slots__ = ("names", "coord", "__weakref__")
+    attr_names = ("names",)
+
+    def __init__(self, names: list[str], coord: Coord | None = None) -> None:
+        self.names = names
+        self.coord = coord
+
+    def children(self) -> tuple[()]:
+        return ()
+
+    def __iter__(self) -> Any:
+        return iter(())
+
+
+class ComputedGoto(c_ast.Node):
+    """GNU `goto *expr;`: a jump to a label address (`&&label`, a `UnaryOp` '&&')."""
+
+    __slots__ = ("expr", "coord", "__weakref__")
+
+    def __init__(self, expr: c_ast.Node, coord: Coord | None = None) -> None:
+        self.expr = expr
+        self.coord = coord
+
+    def children(self) -> tuple[tuple[str, c_ast.Node]]:
+        return (("expr", self.expr),)
+
+    def __iter__(self) -> Any:
+        return iter((self.expr,))
+
+
+def _generic_text(self: c_generator.CGenerator, n: GenericSelection) -> str:
+    parts = [self._visit_expr(n.expr)] + [
+        f"{'default' if t is None else self.visit(t)}: {self._visit_expr(e)}"
+        for t, e in zip(n.types, n.exprs)]
+    return f"_Generic({', '.join(parts)})"
+
+
+# C text of the nodes only our parser makes (for `__typeof__` operands and annotations)
+c_generator.CGenerator.visit_GenericSelection = _generic_text  # type: ignore[attr-defined]
+c_generator.CGenerator.visit_LocalLabels = (  # type: ignore[attr-defined]
+    lambda self, n: f"__label__ {', '.join(n.names)};")
+c_generator.CGenerator.visit_ComputedGoto = (  # type: ignore[attr-defined]
+    lambda self, n: f"goto *{self._visit_expr(n.expr)};")
 
 #: What a GNU asm statement reaches the AST as: a call of this name with the argument 1
 #: when the statement has operands or goto labels (it reads or writes C objects or jumps),
@@ -90,7 +197,9 @@ class _ParserFailure(Exception):
 
 class _TrackingLexer(CLexer):
     """A CLexer that remembers the file each token came from and pairs braces; it gives
-    GNU keywords pycparser does not know their own token types and reads `asm` itself."""
+    GNU keywords pycparser does not know their own token types, reads `asm` itself and
+    drops attributes (`__attribute__((...))`, `[[...]]`) and named address spaces,
+    remembering in `flags` those that change what the code means."""
 
     #: Whether `typeof` and `asm` are keywords (GNU dialects), besides `__typeof__` and
     #: `__asm__`.
@@ -102,6 +211,10 @@ class _TrackingLexer(CLexer):
         self._open: list[Position] = []
         self._pending: list[Any] = []
         self._previous: str | None = None
+        #: (text offset, location, what, only in a block) of each dropped construct the
+        #: generator cannot model (in a function's declarations only, for the last); the
+        #: parser gives each to the declaration that holds it
+        self.flags: list[tuple[int, SourceLocation, str, bool]] = []
         super().__init__(*args, **kwargs)
 
     def token(self) -> Any:
@@ -109,11 +222,52 @@ class _TrackingLexer(CLexer):
             tok = self._pending.pop(0)
         else:
             tok = self._next_token()
+            while tok is not None and self._dropped(tok):
+                tok = self._next_token()
             if tok is not None and tok.type == "ID" and (tok.value in ("__asm__", "__asm") or (
                     tok.value == "asm" and self.gnu_keywords)):
                 return self._asm(tok)
         self._previous = tok.type if tok is not None else None
         return tok
+
+    def _dropped(self, tok: Any) -> bool:
+        """Whether `tok` starts what C's meaning does not need to see (an attribute, a
+        named address space), which is then consumed; what changes the meaning is
+        flagged."""
+        if tok.type == "ID" and tok.value in _ADDRESS_SPACES:
+            self._flag(tok, f"named address space '{tok.value}'")
+            return True
+        if tok.type == "ID" and tok.value in ("__attribute__", "__attribute"):
+            depth = 0
+        elif tok.type == "LBRACKET":
+            after = self._next_token()
+            if after is None or after.type != "LBRACKET":  # not a standard attribute
+                self._pending.append(after)
+                return False
+            depth = 2
+        else:
+            return False
+        while True:  # to the bracket closing `__attribute__((` or `[[`
+            inner = self._next_token()
+            if inner is None:
+                return True
+            if inner.type in ("LPAREN", "LBRACKET"):
+                depth += 1
+            elif inner.type in ("RPAREN", "RBRACKET"):
+                depth -= 1
+                if depth == 0:
+                    return True
+            elif depth == 2 and inner.type in ("ID", "TYPEID"):  # an attribute's name
+                name = inner.value.strip("_")
+                if name in _UNMODELLED_ATTRIBUTES:
+                    self._flag(tok, _UNMODELLED_ATTRIBUTES[name])
+                elif name in _LAYOUT_ATTRIBUTES:
+                    self._flag(tok, _LAYOUT_ATTRIBUTES[name], in_block=True)
+
+    def _flag(self, tok: Any, what: str, in_block: bool = False) -> None:
+        origin = self.origins.get(id(tok), (self._filename, 0))
+        location = SourceLocation(origin[0], tok.lineno, tok.column)
+        self.flags.append((origin[1], location, what, in_block))
 
     def _next_token(self) -> Any:
         tok = super().token()
@@ -125,6 +279,13 @@ class _TrackingLexer(CLexer):
                 tok.type = _TYPEOF
             elif tok.value == AUTO_TYPE:
                 tok.type = _AUTO_TYPE
+        if tok.type in ("ID", "TYPEID") and tok.value in EXTENDED_FLOATS:
+            tok.type = _FLOAT_TYPE
+        elif tok.type in _NUMBER_TOKENS:
+            tail = _NUMBER_TAIL.match(self._lexdata, self._pos)
+            if tail is not None:
+                tok.value += tail.group()
+                self._pos = tail.end()
         filename = unescape_marker_file(self._filename)
         self.origins[id(tok)] = (filename, self._line_start + tok.column - 1)
         if tok.type == "LBRACE":
@@ -184,6 +345,9 @@ class _Parser(CParser):
     def __init__(self, gnu_keywords: bool = True) -> None:
         super().__init__(lexer=_TrackingLexer)
         self.lexer.gnu_keywords = gnu_keywords
+        #: why each declaration or definition holding a flagged construct is unsupported
+        self.flagged: dict[int, UnsupportedError] = {}
+        self._claimed: set[int] = set()
 
     @property
     def lexer(self) -> _TrackingLexer:
@@ -250,10 +414,140 @@ class _Parser(CParser):
             compound = self._parse_compound_statement()
             self._expect("RPAREN")
             return compound
+        tok = self._peek()
+        if tok is not None and tok.type == "ID" and self._peek_type(2) == "LPAREN":
+            if tok.value == "_Generic":
+                return self._parse_generic_selection()
+            if tok.value == TYPES_COMPATIBLE:
+                self._advance()
+                self._expect("LPAREN")
+                first = self._parse_type_name()
+                self._expect("COMMA")
+                second = self._parse_type_name()
+                self._expect("RPAREN")
+                coord = self._tok_coord(tok)
+                return c_ast.FuncCall(c_ast.ID(tok.value, coord),
+                                      c_ast.ExprList([first, second], coord), coord)
         return super()._parse_primary_expression()
+
+    def _parse_generic_selection(self) -> GenericSelection:
+        keyword = self._advance()
+        self._expect("LPAREN")
+        expr = self._parse_assignment_expression()
+        types: list[c_ast.Node | None] = []
+        exprs: list[c_ast.Node] = []
+        while self._accept("COMMA"):
+            types.append(None if self._accept("DEFAULT") else self._parse_type_name())
+            self._expect("COLON")
+            exprs.append(self._parse_assignment_expression())
+        self._expect("RPAREN")
+        return GenericSelection(expr, types, exprs, self._tok_coord(keyword))
+
+    def _parse_unary_expression(self) -> c_ast.Node:
+        tok = self._peek()
+        if tok is not None and tok.type == "LAND" and self._peek_type(2) in ("ID", "TYPEID"):
+            self._advance()  # GNU `&&label`, the address of a label
+            label = self._advance()
+            return c_ast.UnaryOp("&&", c_ast.ID(label.value, self._tok_coord(label)),
+                                 self._tok_coord(tok))
+        if tok is not None and tok.type == "ID" and tok.value.strip("_") in ("real", "imag") \
+                and tok.value.startswith("__"):
+            self._advance()  # GNU `__real__ x`, `__imag__ x`
+            operand = self._parse_cast_expression()
+            coord = self._tok_coord(tok)
+            name = f"__{tok.value.strip('_')}__"
+            return c_ast.FuncCall(c_ast.ID(name, coord), c_ast.ExprList([operand], coord),
+                                  coord)
+        return super()._parse_unary_expression()
+
+    def _parse_jump_statement(self) -> c_ast.Node:
+        if self._peek_type() == "GOTO" and self._peek_type(2) == "TIMES":
+            keyword = self._advance()  # GNU `goto *expr;`
+            self._advance()
+            expr = self._parse_expression()
+            self._expect("SEMI")
+            return ComputedGoto(expr, self._tok_coord(keyword))
+        return super()._parse_jump_statement()
+
+    def _parse_block_item(self) -> c_ast.Node | list[c_ast.Node]:
+        tok = self._peek()
+        if tok is not None and tok.type == "ID" and tok.value == "__label__":
+            self._advance()
+            names = [self._parse_identifier_or_typeid().name]
+            while self._accept("COMMA"):
+                names.append(self._parse_identifier_or_typeid().name)
+            self._expect("SEMI")
+            return LocalLabels(names, self._tok_coord(tok))
+        if self._starts_declaration() and self._function_definition_ahead():
+            return self._parse_external_declaration()  # a GNU nested function
+        return super()._parse_block_item()
+
+    def _function_definition_ahead(self) -> bool:
+        """Whether the declaration ahead is a function definition: its first `{` outside
+        parentheses and brackets comes before any `;`, `=`, `,` or `:` and right after a
+        `)`. Looks no further than that token."""
+        depth, k, previous = 0, 1, None
+        while (tok := self._peek(k)) is not None:
+            if tok.type in ("LPAREN", "LBRACKET"):
+                depth += 1
+            elif tok.type in ("RPAREN", "RBRACKET"):
+                depth -= 1
+            elif depth == 0 and tok.type in ("SEMI", "EQUALS", "COMMA", "COLON"):
+                return False
+            elif depth == 0 and tok.type == "LBRACE":
+                return previous == "RPAREN"
+            previous, k = tok.type, k + 1
+        return False
+
+    def _parse_struct_declaration(self) -> list[c_ast.Node] | None:
+        if self._peek_type() == "_STATIC_ASSERT":  # in a struct: gcc checks it
+            self._parse_static_assert()
+            return None
+        return super()._parse_struct_declaration()
+
+    def _parse_external_declaration(self) -> list[c_ast.Node]:
+        return self._claiming(super()._parse_external_declaration, in_block=False)
+
+    def _parse_decl_body(self) -> list[c_ast.Node]:
+        return self._claiming(super()._parse_decl_body, in_block=True)
+
+    def _claiming(self, parse: Callable[[], list[c_ast.Node]], in_block: bool
+                  ) -> list[c_ast.Node]:
+        """Parse a declaration or definition (`in_block`: one in a function); it takes the
+        lexer's flags from just after the token before it to its last token that no inner
+        declaration has taken."""
+        start = self._consumed_offset() + 1
+        nodes = parse()
+        flags = self.lexer.flags
+        if len(self._claimed) == len(flags):
+            return nodes
+        end = self._consumed_offset()
+        in_block = in_block or any(isinstance(node, c_ast.FuncDef) for node in nodes)
+        for index, (offset, location, what, only_in_block) in enumerate(flags):
+            if index not in self._claimed and start <= offset <= end:
+                self._claimed.add(index)
+                if only_in_block and not in_block:
+                    continue
+                for node in nodes:
+                    self.flagged.setdefault(id(node), UnsupportedError(
+                        f"unsupported construct: {what}", location))
+        return nodes
+
+    def _consumed_offset(self) -> int:
+        """Text offset of the last token the parser consumed (-1 before the first)."""
+        index: int = self._tokens._index
+        if index == 0:
+            return -1
+        origin = self.lexer.origins.get(id(self._tokens._buffer[index - 1]))
+        return origin[1] if origin else -1
 
     def _tok_coord(self, tok: Any) -> Coord:
         return Coord(file=self.lexer.file_of(tok), line=tok.lineno, column=tok.column)
+
+    def _lex_type_lookup_func(self, name: str) -> bool:
+        if name in PREDEFINED_TYPEDEFS and not any(name in s for s in self._scope_stack):
+            return True  # gcc's own typedef names, unless the program declares the name
+        return bool(super()._lex_type_lookup_func(name))
 
     def _lex_on_rbrace_func(self) -> None:
         if len(self._scope_stack) <= 1:
@@ -344,7 +638,7 @@ def parse_file(text: str, path: Path, gnu_keywords: bool = True) -> ParsedFile:
     except Exception as exc:  # pycparser's own assertions, e.g. on an unbalanced '}'
         message = f"syntax error ({type(exc).__name__}: {exc})"
         raise _parse_error(parser, text, path, message, parser.current_coord()) from None
-    return ParsedFile(ast, dict(parser.lexer.block_ends))
+    return ParsedFile(ast, dict(parser.lexer.block_ends), dict(parser.flagged))
 
 
 def _readable(message: str) -> str:

@@ -17,14 +17,17 @@ from ..errors import SourceLocation, UnsupportedError
 from .builtins import BIT_BUILTINS
 from .builtins import evaluate as evaluate_builtin
 from .ctype import (
-    BOOL, CHAR, DOUBLE, FLOAT, INT, INT128, LLONG, LONG, LONGDOUBLE, PTRDIFF_T, SCHAR, SHORT,
-    SIZE_T, UCHAR, UINT, UINT128, ULLONG, ULONG, USHORT, VOID, ArrayType, CType, EnumType,
-    Field, FloatType, FunctionType, IntType, PointerType, RecordType, VariableLength, decay,
-    integer_promotion, is_variably_modified, usual_arithmetic_conversion,
+    BOOL, CHAR, DOUBLE, EXTENDED_FLOATS, FLOAT, INT, INT128, LLONG, LONG, LONGDOUBLE,
+    PREDEFINED_TYPEDEFS, PTRDIFF_T, SCHAR, SHORT, SIZE_T, UCHAR, UINT, UINT128, ULLONG, ULONG,
+    USHORT, VOID, ArrayType, CType, EnumType, Field, FloatType, FunctionType, IntType,
+    PointerType, RecordType, VariableLength, compatible, decay, integer_promotion,
+    is_variably_modified, usual_arithmetic_conversion,
 )
 from .layout import Member, ProbedRecord, ProbeRequest, apply_probed, layout_differs, sysv_layout
-from .literals import float_literal, round_to_float32
-from .parse import AUTO_TYPE, TypeofSpecifier, coord_location, index_range
+from .literals import float_literal, is_imaginary, round_to_float32
+from .parse import (
+    AUTO_TYPE, CHOOSE_EXPR, TYPES_COMPATIBLE, GenericSelection, TypeofSpecifier, coord_location,
+    index_range)
 
 Value = tuple[int | float, CType]
 
@@ -34,7 +37,7 @@ ENUMERATOR: Final = "enumerator"
 
 _SPECIFIERS: Final = frozenset(
     {"void", "_Bool", "char", "short", "int", "long", "float", "double", "signed", "unsigned",
-     "__int128", "_Complex"}
+     "__int128", "_Complex", *EXTENDED_FLOATS}
 )
 
 
@@ -93,6 +96,8 @@ class TypeResolver:
         self.variable_length: Callable[[c_ast.Node], VariableLength] | None = None
         self._prototype_depth = 0  # resolving the parameters of a function declarator
         self._constant_depth = 0  # evaluating a constant expression
+        #: File-scope typedef names whose declaration uses something unsupported: why.
+        self.unsupported_typedefs: dict[str, UnsupportedError] = {}
 
     # ------------------------------------------------------------------ scopes
 
@@ -116,9 +121,11 @@ class TypeResolver:
         if self.at_file_scope:
             self._register(ctype, name)
 
-    def declare_object(self, name: str, ctype: CType) -> None:
-        """A variable or function named `name` in the current scope."""
-        self._declare(name, _Entry(OBJECT, ctype))
+    def declare_object(self, name: str, ctype: CType,
+                       quals: frozenset[str] = frozenset()) -> None:
+        """A variable or function named `name` in the current scope; `quals` are the
+        object's own qualifiers."""
+        self._declare(name, _Entry(OBJECT, ctype, quals))
         if self.at_file_scope and not isinstance(ctype, FunctionType):
             self._register(ctype, f"__typeof__({name})")
 
@@ -193,7 +200,7 @@ class TypeResolver:
                 return self._forward_declaration(spec)
             return self.resolve(spec)
         ctype = self.declared_type(node)
-        self.declare_object(node.name, ctype)
+        self.declare_object(node.name, ctype, self.qualifiers(node))
         return ctype
 
     def declared_type(self, decl: c_ast.Decl) -> CType:
@@ -305,11 +312,23 @@ class TypeResolver:
                 entry = self._lookup(names[0])
                 if entry is not None and entry.kind == TYPEDEF:
                     return entry.type
+                if names[0] in PREDEFINED_TYPEDEFS:
+                    return PREDEFINED_TYPEDEFS[names[0]]
+                why = self.unsupported_typedefs.get(names[0])
+                if why is not None:
+                    raise _unsupported(f"unsupported construct: type '{names[0]}', whose "
+                                       "declaration is not supported "
+                                       f"({why.as_cause(_location(node))})", node)
                 raise _unsupported(f"unknown type name '{names[0]}'", node)
             raise _unsupported(f"invalid type specifiers '{' '.join(names)}'", node)
         spelled = " ".join(names)
         if "_Complex" in names:
             raise _unsupported(f"complex type '{spelled}'", node)
+        extended = [EXTENDED_FLOATS[n] for n in names if n in EXTENDED_FLOATS]
+        if extended:
+            if len(names) > 1:
+                raise _unsupported(f"invalid type specifiers '{spelled}'", node)
+            return extended[0]
         unsigned = "unsigned" in names
         longs = names.count("long")
         if "void" in names:
@@ -375,7 +394,8 @@ class TypeResolver:
                 break
             params.append(self.adjust_parameter(ctype, param))
             names.append(getattr(param, "name", None))
-        return FunctionType(result, tuple(params), variadic, param_names=tuple(names))
+        return FunctionType(result, tuple(params), variadic, prototyped=node.args is not None,
+                            param_names=tuple(names))
 
     def _parameter_declarator(self, param: c_ast.Node) -> CType:
         """The type a parameter is declared with, before adjustment: the size expressions
@@ -916,12 +936,15 @@ class _ConstantEvaluator:
                 raise _unsupported("string literal in a constant expression", node)
             if node.type == "char" or node.value.endswith("'"):
                 return char_constant(node.value)
+            if is_imaginary(node.value):
+                raise _unsupported(f"imaginary constant '{node.value}'", node)
             try:
                 return int_constant(node.value)
             except ValueError:
-                return float_literal(node.value)
+                value, ctype = float_literal(node.value)
         except (ValueError, IndexError):
             raise _unsupported(f"invalid constant {node.value}", node) from None
+        return convert(value, ctype, node)
 
     def _eval_ID(self, node: c_ast.ID) -> Value:
         found = self.resolver.lookup_enum_constant(node.name)
@@ -1056,9 +1079,33 @@ class _ConstantEvaluator:
                 result = a / b
         else:
             raise _unsupported(f"operator {op} on floating constants", node)
-        return (round_to_float32(result) if ctype == FLOAT else result), ctype
+        return (round_to_float32(result) if ctype.size == FLOAT.size else result), ctype
+
+    def _eval_GenericSelection(self, node: GenericSelection) -> Value:
+        return self.evaluate(self._association(node))
+
+    def _type_GenericSelection(self, node: GenericSelection) -> CType:
+        return self.type_of(self._association(node))
+
+    def _association(self, node: GenericSelection) -> c_ast.Node:
+        operand = self.type_of(node.expr)
+        # the pointed-to type's qualifiers are known for a named object, a cast, a string
+        known = isinstance(node.expr, (c_ast.Cast, c_ast.ID, c_ast.Constant))
+        if isinstance(operand, ArrayType):  # decays to a pointer to its qualified elements
+            entry = self.resolver._lookup(node.expr.name) \
+                if isinstance(node.expr, c_ast.ID) else None
+            quals = entry.quals if entry is not None else frozenset()
+            operand = PointerType(operand.element, target_const="const" in quals,
+                                  target_volatile="volatile" in quals)
+        return generic_association(self.resolver, node, decay(operand), known)
 
     def _eval_FuncCall(self, node: c_ast.FuncCall) -> Value:
+        name = node.name.name if isinstance(node.name, c_ast.ID) else None
+        args = node.args.exprs if node.args is not None else []
+        if name == TYPES_COMPATIBLE:
+            return types_compatible(self.resolver, node), INT
+        if name == CHOOSE_EXPR and len(args) == 3:
+            return self.evaluate(self._chosen(node))
         if isinstance(node.name, c_ast.ID) and node.name.name == "offsetof" and node.args:
             typename, designator = node.args.exprs
             self.resolver.layout_constants += 1
@@ -1136,6 +1183,11 @@ class _ConstantEvaluator:
         if node.type == "string":
             units, element = string_constant(node.value)
             return ArrayType(element, len(units) + 1)
+        if node.type in ("float", "double", "long double") and not is_imaginary(node.value):
+            try:
+                return float_literal(node.value)[1]
+            except ValueError:
+                pass
         return self.evaluate(node)[1]
 
     def _type_ID(self, node: c_ast.ID) -> CType:
@@ -1217,7 +1269,17 @@ class _ConstantEvaluator:
             return usual_arithmetic_conversion(a, b)
         return a
 
+    def _chosen(self, node: c_ast.FuncCall) -> c_ast.Node:
+        """The operand `__builtin_choose_expr(const, a, b)` stands for."""
+        condition, then, otherwise = node.args.exprs
+        return then if self.resolver.eval_int_constant(condition) else otherwise
+
     def _type_FuncCall(self, node: c_ast.FuncCall) -> CType:
+        name = node.name.name if isinstance(node.name, c_ast.ID) else None
+        if name == TYPES_COMPATIBLE:
+            return INT
+        if name == CHOOSE_EXPR and node.args is not None and len(node.args.exprs) == 3:
+            return self.type_of(self._chosen(node))
         if isinstance(node.name, c_ast.ID) and node.name.name == "offsetof":
             return SIZE_T
         if isinstance(node.name, c_ast.ID) and node.name.name in BIT_BUILTINS:
@@ -1231,6 +1293,43 @@ class _ConstantEvaluator:
         return self.type_of(node.exprs[-1])
 
 
+def types_compatible(resolver: TypeResolver, node: c_ast.FuncCall) -> int:
+    """GNU `__builtin_types_compatible_p(type1, type2)`: 1 when the type names denote
+    compatible types (top-level qualifiers aside), else 0."""
+    operands = node.args.exprs if node.args is not None else []
+    if len(operands) != 2 or not all(isinstance(t, c_ast.Typename) for t in operands):
+        raise _unsupported(f"{TYPES_COMPATIBLE} takes two type names", node)
+    first, second = (resolver.resolve(t) for t in operands)
+    return 1 if compatible(first, second) else 0
+
+
+def generic_association(resolver: TypeResolver, node: GenericSelection, operand: CType,
+                        target_qualifiers_known: bool = True) -> c_ast.Node:
+    """The expression a C11 generic selection stands for: that of the association whose
+    type is compatible with `operand` (the controlling expression's type after lvalue
+    conversion: decayed, unqualified), else the default one. When `operand` is a pointer
+    whose target's qualifiers are not known, the choice must not depend on them."""
+    types = [None if t is None else resolver.resolve(t) for t in node.types]
+    candidates = [operand]
+    if isinstance(operand, PointerType) and not target_qualifiers_known:
+        candidates = [PointerType(operand.target, target_const=const, target_volatile=volatile)
+                      for const in (False, True) for volatile in (False, True)]
+    chosen: set[int] = set()
+    for candidate in candidates:
+        matches = [i for i, t in enumerate(types) if t is not None and compatible(candidate, t)]
+        defaults = [i for i, t in enumerate(types) if t is None]
+        if matches or defaults:
+            chosen.add((matches or defaults)[0])
+    if not chosen:
+        raise UnsupportedError(
+            f"_Generic: no association matches the controlling type '{operand}'",
+            _location(node))
+    if len(chosen) > 1:
+        raise _unsupported("_Generic selection that depends on the qualifiers of what its "
+                           "controlling pointer points to", node)
+    return node.exprs[chosen.pop()]
+
+
 def convert(value: int | float, target: CType, node: c_ast.Node | None = None) -> Value:
     """A constant converted to `target` as by a cast."""
     if isinstance(target, IntType):
@@ -1242,8 +1341,10 @@ def convert(value: int | float, target: CType, node: c_ast.Node | None = None) -
             return target.wrap(int(value)), target
         return target.wrap(int(value)), target
     if isinstance(target, FloatType):
+        if target.unmodelled is not None:
+            raise _unsupported(f"constant of type '{target}' ({target.unmodelled})", node)
         as_float = float(value)
-        return (round_to_float32(as_float) if target == FLOAT else as_float), target
+        return (round_to_float32(as_float) if target.size == FLOAT.size else as_float), target
     if isinstance(target, PointerType):
         if isinstance(value, float):
             raise _unsupported("conversion of a floating constant to a pointer", node)

@@ -105,6 +105,9 @@ class Unit:
     unsupported: dict[str, UnsupportedError] = field(default_factory=dict)
     skipped_definitions: list[SkippedDefinition] = field(default_factory=list)
     cflags: tuple[str, ...] = ()
+    # declarations inside function bodies that use a construct the parser flagged, by id
+    # of their node (frontend/parse.py: ParsedFile.unsupported)
+    flagged: dict[int, UnsupportedError] = field(default_factory=dict)
 
     @property
     def main_file(self) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from ..frontend.ctype import (
-    CHAR, DOUBLE, INT, LLONG, LONG, LONGDOUBLE, UINT, ULLONG, ULONG, CType, FloatType,
+    CHAR, INT, LLONG, LONG, UINT, ULLONG, ULONG, CType, FloatType,
     IntType, PointerType)
 from ..frontend.literals import float_literal, round_to_float32
 from .expr import Binary, Cast, Const, Expr, Unary
@@ -104,10 +104,10 @@ def parse_string_literal(text: str) -> bytes:
 
 
 def parse_float_literal(text: str) -> tuple[float, FloatType]:
-    """Exact value (rounded once to the literal's type) and type of a floating literal;
-    long double is treated as double."""
-    value, ctype = float_literal(text)
-    return value, (DOUBLE if ctype is LONGDOUBLE else ctype)
+    """Exact value (rounded once to the literal's type) and type of a floating literal
+    (a type whose format is not modelled, such as `long double`, keeps its name: the
+    lowering refuses it)."""
+    return float_literal(text)
 
 
 def convert_constant(value: int | float, src: CType, dst: CType) -> int | float | None:

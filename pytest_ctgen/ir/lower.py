@@ -8,23 +8,26 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import Callable, TypeVar
 
 from pycparser import c_ast, c_generator
 
 from ..errors import AnnotationError, CtgenError, SourceLocation, UnsupportedError
 from ..frontend.annotations import RESERVED_PREFIX, USER_PREFIX
 from ..frontend.builtins import (
-    ALLOCA_BUILTINS, ATOMIC_BUILTINS, ATOMIC_SHAPES, BIT_BUILTINS, GENERIC, LIBRARY_BUILTINS,
-    OVERFLOW_BUILTINS)
+    ALLOCA_BUILTINS, ATOMIC_BUILTINS, ATOMIC_SHAPES, BIT_BUILTINS, FLOAT_CONSTANT_BUILTINS,
+    GENERIC, LIBRARY_BUILTINS, OVERFLOW_BUILTINS)
 from ..frontend.ctype import (
     BOOL, DOUBLE, INT, LONG, SIZE_T, UCHAR, UINT, VOID, ArrayType, CType, EnumType, FloatType,
     FunctionType, IntType, PointerType, RecordType, VariableLength, VoidType,
-    has_variable_size, integer_promotion, is_variably_modified, unqualified_equal, unsigned_of,
-    usual_arithmetic_conversion)
-from ..frontend.parse import ASM_MARKER, case_range, index_range, is_elvis
+    has_variable_size, integer_promotion, is_variably_modified, unmodelled_part,
+    unqualified_equal, unsigned_of, usual_arithmetic_conversion)
+from ..frontend.literals import is_imaginary
+from ..frontend.parse import (
+    ASM_MARKER, CHOOSE_EXPR, COMPLEX_PARTS, TYPES_COMPATIBLE, ComputedGoto, GenericSelection,
+    LocalLabels, case_range, index_range, is_elvis)
 from ..frontend.preprocess import VA_ARG_MARKER
-from ..frontend.typeresolve import unbraced_string
+from ..frontend.typeresolve import generic_association, types_compatible, unbraced_string
 from ..frontend.unit import GLOBAL, LOCAL, PARAM, STATIC_LOCAL, Function, Unit, Variable
 from .cfg import (
     CFG, Assign, Block, Branch, Call, Check, Goto, Init, Length, Return, Stmt, Switch, ZeroFill)
@@ -45,6 +48,10 @@ _AUX_MARK = ANNOTATION_PREFIX + "aux_declaration"  # `__rtt_aux(T, N)` is `T N =
 _TOP_LEVEL_ONLY = frozenset(
     {"precondition", "postcondition", "testcase", "modifies", "extern", "aux"})
 _FUNCTION_NAME_IDS = frozenset({"__func__", "__FUNCTION__", "__PRETTY_FUNCTION__"})
+_T = TypeVar("_T")
+# where a block's scope holds the labels it declares local (`__label__`): no identifier
+# starts with a space
+_LABEL_KEY = " label "
 # Builtins whose value is their first argument (hints to the optimizer only).
 _TRANSPARENT_BUILTINS = {"__builtin_expect": 0, "__builtin_expect_with_probability": 0}
 
@@ -188,6 +195,7 @@ class _ExprLowerer:
         # the variable holding each element count of a variable length array met so far
         self.lengths: dict[VariableLength, Variable] = {}
         self.cur = self.new_block()
+        self._modelled_types: set[CType] = set()  # checked by `check_modelled`
 
     # -------------------------------------------------------------- infrastructure
 
@@ -246,6 +254,10 @@ class _ExprLowerer:
             return enums[name]
         if name in self.unit.enum_constants:
             return self.unit.enum_constants[name]
+        if name in self.unit.unsupported:
+            why = self.unit.unsupported[name].as_cause(self.loc(node))
+            raise self.unsupported(f"use of '{name}', whose declaration is not supported "
+                                   f"({why})", node)
         raise CtgenError(f"'{name}' undeclared", self.loc(node))
 
     # ---------------------------------------------------------------- conversions
@@ -288,6 +300,10 @@ class _ExprLowerer:
     # ----------------------------------------------------------------- lvalues
 
     def lvalue(self, node: c_ast.Node) -> Expr:
+        return self.modelled(self.object_of(node), node)
+
+    def object_of(self, node: c_ast.Node) -> Expr:
+        """The lvalue `node` designates."""
         if isinstance(node, c_ast.ID):
             target = self.lookup(node.name, node)
             if isinstance(target, Variable):
@@ -372,9 +388,15 @@ class _ExprLowerer:
             if isinstance(e.type, ArrayType):
                 if isinstance(e, VarRef):
                     self.address_taken.add(e.var)
-                return AddrOf(e, PointerType(e.type.element))
+                return AddrOf(e, self.pointer_to(e, e.type.element))
             return Load(e, e.type)
         return e
+
+    def pointer_to(self, lv: Expr, target: CType) -> PointerType:
+        """The type of a pointer to (an element of) the object `lv`, with the object's
+        qualifiers as far as they are known (see `_object_qualifiers`)."""
+        quals = _object_qualifiers(lv) or (False, False)
+        return PointerType(target, target_const=quals[0], target_volatile=quals[1])
 
     def expr(self, node: c_ast.Node) -> Expr:
         """Lower `node`; lvalues are returned as lvalues (no conversion yet)."""
@@ -382,7 +404,22 @@ class _ExprLowerer:
             self, f"expr_{type(node).__name__}", None)
         if method is None:
             raise self.unsupported(type(node).__name__, node)
-        return method(node)
+        return self.modelled(method(node), node)
+
+    def modelled(self, e: Expr, node: c_ast.Node | None) -> Expr:
+        """`e`, unless its type is or holds a floating type whose values are not modelled
+        (`long double`, `_Float128`, ...): then the function is not supported."""
+        self.check_modelled(e.type, node)
+        return e
+
+    def check_modelled(self, ctype: CType, node: c_ast.Node | None) -> None:
+        known = self._modelled_types
+        if ctype in known:
+            return
+        part = unmodelled_part(ctype)
+        if part is not None:
+            raise self.unsupported(f"type '{part}' ({part.unmodelled})", node)
+        known.add(ctype)
 
     def expr_ID(self, node: c_ast.ID) -> Expr:
         if node.name in _FUNCTION_NAME_IDS and not self.declared(node.name):
@@ -399,6 +436,9 @@ class _ExprLowerer:
             return self.lvalue(node)
         if node.type == "char" or node.value[:1] == "'" or node.value[1:2] == "'":
             return Const(INT, parse_char_literal(node.value))
+        if is_imaginary(node.value):
+            raise self.unsupported(f"imaginary constant '{node.value}' (complex arithmetic)",
+                                   node)
         if node.type in ("float", "double", "long double"):
             value, ftype = parse_float_literal(node.value)
             return Const(ftype, value)
@@ -442,9 +482,12 @@ class _ExprLowerer:
             if isinstance(lv, Member) and lv.field.is_bitfield:
                 raise CtgenError("cannot take the address of a bit-field", self.loc(node))
             self.mark_address_taken(lv)
-            return AddrOf(lv, PointerType(lv.type))
+            return AddrOf(lv, self.pointer_to(lv, lv.type))
         if op == "*":
             return self.lvalue(node)
+        if op == "&&":  # GNU `&&label`
+            raise self.unsupported(f"address of the label '{node.expr.name}' (computed goto)",
+                                   node)
         if op in ("++", "--", "p++", "p--"):
             return self.increment(node, value_used=True)
         e = self.rvalue(node.expr)
@@ -465,13 +508,21 @@ class _ExprLowerer:
 
     def type_of(self, node: c_ast.Node) -> CType:
         """The type of an expression or type name, which is not evaluated."""
-        # Lower without keeping anything: sizeof does not evaluate its operand.
+        if isinstance(node, c_ast.Typename):  # nor are its sizes (a variable length array's)
+            return self.discarding(lambda: self.resolve_type(node.type))
+        return self.unevaluated(node).type
+
+    def unevaluated(self, node: c_ast.Node) -> Expr:
+        """`node` lowered without keeping anything it does (the operand of `sizeof`,
+        `__typeof__`, `_Generic`): for its type, or its value when it is a constant."""
+        return self.discarding(lambda: self.expr(node))
+
+    def discarding(self, lower: Callable[[], _T]) -> _T:
+        """What `lower` gives; the statements, blocks and temporaries it makes are dropped."""
         saved_cur, saved_len, saved_blocks = self.cur, len(self.cur.stmts), len(self.blocks)
         saved_temps, saved_terminator = len(self.temps), saved_cur.terminator
         try:
-            if isinstance(node, c_ast.Typename):
-                return self.resolve_type(node.type)
-            return self.expr(node).type
+            return lower()
         finally:
             saved_cur.terminator = saved_terminator
             del saved_cur.stmts[saved_len:]
@@ -525,6 +576,26 @@ class _ExprLowerer:
             return PtrDiff(left, right, LONG)
         difference = PtrDiff(Cast(left, _BYTES), Cast(right, _BYTES), LONG)
         return Binary("/", difference, Cast(self.size_expr(target, node), LONG), LONG)
+
+    def expr_GenericSelection(self, node: GenericSelection) -> Expr:
+        return self.expr(self.generic_choice(node))
+
+    def generic_choice(self, node: GenericSelection) -> c_ast.Node:
+        """C11 `_Generic`: the expression of the association the controlling expression's
+        type selects (the controlling expression is not evaluated)."""
+        e = self.unevaluated(node.expr)
+        # lvalue conversion: arrays and functions decay; these types carry no qualifiers
+        if isinstance(e, FunctionRef):
+            operand: CType = PointerType(e.type)
+            known = True
+        elif e.is_lvalue and isinstance(e.type, ArrayType):
+            operand = self.pointer_to(e, e.type.element)
+            known = _object_qualifiers(e) is not None
+        else:
+            operand = e.type
+            known = _target_qualifiers_known(Load(e, e.type) if e.is_lvalue else e)
+        assert self.unit.resolver is not None
+        return generic_association(self.unit.resolver, node, operand, known)
 
     def expr_BinaryOp(self, node: c_ast.BinaryOp) -> Expr:
         op = node.op
@@ -683,20 +754,39 @@ class _ExprLowerer:
         return result
 
     def call(self, node: c_ast.FuncCall, value_used: bool) -> Expr | None:
-        if isinstance(node.name, c_ast.ID) and not (
-                self.declared(node.name.name) and
-                isinstance(self.lookup(node.name.name, node), Variable)):
-            name = node.name.name
+        callee = node.name
+        while True:  # `_Generic((x), int: abs, long: labs)(x)` calls a function by name
+            if isinstance(callee, GenericSelection):
+                callee = self.generic_choice(callee)
+            elif isinstance(callee, c_ast.FuncCall) and isinstance(callee.name, c_ast.ID) \
+                    and callee.name.name == CHOOSE_EXPR and callee.args is not None:
+                callee = self.chosen(callee.args.exprs, callee)
+            else:
+                break
+        if isinstance(callee, c_ast.ID) and not (
+                self.declared(callee.name) and
+                isinstance(self.lookup(callee.name, node), Variable)):
+            name = callee.name
         else:
-            callee = self.rvalue(node.name)
-            if not (isinstance(callee, AddrOf) and isinstance(callee.lvalue, FunctionRef)):
-                return self.indirect_call(callee, node, value_used)
-            name = callee.lvalue.name  # `(*f)(x)`, `(&f)(x)`: a call of `f`
+            pointer = self.rvalue(callee)
+            if not (isinstance(pointer, AddrOf) and isinstance(pointer.lvalue, FunctionRef)):
+                return self.indirect_call(pointer, node, value_used)
+            name = pointer.lvalue.name  # `(*f)(x)`, `(&f)(x)`: a call of `f`
         args_nodes = node.args.exprs if node.args is not None else []
         if name == ASM_MARKER:  # a GNU asm statement (frontend/parse.py)
             if fold(self.rvalue(args_nodes[0])):
                 raise self.unsupported("inline assembly with operands", node)
             return None  # an instruction or barrier that reads and writes no C object
+        assert self.unit.resolver is not None
+        if name == TYPES_COMPATIBLE:
+            return Const(INT, types_compatible(self.unit.resolver, node))
+        if name == CHOOSE_EXPR:
+            return self.choose_expr(args_nodes, node, value_used)
+        if name == "offsetof":  # pycparser's spelling of `__builtin_offsetof`
+            offset, _ = self.unit.resolver.constant(node)
+            return Const(SIZE_T, offset)
+        if name in COMPLEX_PARTS:
+            raise self.unsupported(f"{name} (complex arithmetic)", node)
         if name in _TRANSPARENT_BUILTINS:
             for extra in args_nodes[1:]:
                 self.effect(extra)
@@ -713,6 +803,8 @@ class _ExprLowerer:
                 return self.overflow_builtin(name, args_nodes, node)
             if name in ATOMIC_BUILTINS:
                 return self.atomic_builtin(name, args_nodes, node)
+            if name in FLOAT_CONSTANT_BUILTINS:
+                return self.float_constant(name, args_nodes, node)
             if name == "__builtin_constant_p":
                 if len(args_nodes) != 1:
                     raise CtgenError(f"{name} takes one argument", self.loc(node))
@@ -725,29 +817,24 @@ class _ExprLowerer:
         fn = self.unit.functions.get(name)
         skipped = any(d.name == name for d in self.unit.skipped_definitions)
         if (fn is None or skipped) and name in self.unit.unsupported:  # never a stub
-            raise self.unsupported(f"call of '{name}', whose declaration is not supported: "
-                                   f"{self.unit.unsupported[name].message}", node)
+            why = self.unit.unsupported[name].as_cause(self.loc(node))
+            raise self.unsupported(f"call of '{name}', whose declaration is not supported "
+                                   f"({why})", node)
         if fn is None:
             try:
                 target = self.lookup(name, node)
             except CtgenError:
+                if name.startswith("__builtin_"):
+                    raise self.unsupported(f"gcc builtin '{name}'", node) from None
                 raise CtgenError(f"implicit declaration of function '{name}'",
                                  self.loc(node)) from None
             raise CtgenError(f"'{name}' is not a function", self.loc(node))
         ftype = fn.type
+        self.check_modelled(ftype, node)
         if not ftype.variadic and len(args_nodes) != len(ftype.params) and not (
                 len(ftype.params) == 0):
             raise CtgenError(f"wrong number of arguments to '{name}'", self.loc(node))
-        args: list[Expr] = []
-        for i, a in enumerate(args_nodes):
-            v = self.rvalue(a)
-            if i < len(ftype.params):
-                v = self.convert(v, ftype.params[i])
-            elif isinstance(v.type, FloatType):
-                v = self.convert(v, DOUBLE)
-            else:
-                v = self.promote(v)
-            args.append(v)
+        args = self.arguments(ftype, args_nodes)
         if ftype.variadic and fn.is_defined:  # its va_start finds the rest in an area
             args[len(ftype.params):] = [self.variadic_arguments(args[len(ftype.params):], node)]
         target: Expr | None = None
@@ -761,6 +848,21 @@ class _ExprLowerer:
             return None
         return Load(target, target.type)
 
+    def arguments(self, ftype: FunctionType, nodes: list[c_ast.Node]) -> list[Expr]:
+        """The arguments of a call of a function of type `ftype`: converted to the types
+        of its parameters, the others (variadic, or of an unprototyped function) promoted."""
+        args: list[Expr] = []
+        for i, a in enumerate(nodes):
+            v = self.rvalue(a)
+            if i < len(ftype.params):
+                v = self.convert(v, ftype.params[i])
+            elif isinstance(v.type, FloatType):
+                v = self.convert(v, DOUBLE)
+            else:
+                v = self.promote(v)
+            args.append(v)
+        return args
+
     def indirect_call(self, callee: Expr, node: c_ast.FuncCall, value_used: bool
                       ) -> Expr | None:
         """A call through the function pointer `callee`: which function it calls is
@@ -770,14 +872,14 @@ class _ExprLowerer:
             raise CtgenError("called object is not a function or function pointer",
                              self.loc(node))
         ftype = ptype.target
+        self.check_modelled(ftype, node)
         if ftype.variadic:
             raise self.unsupported("call through a function pointer of a variadic type", node)
         args_nodes = node.args.exprs if node.args is not None else []
         if ftype.params and len(args_nodes) != len(ftype.params):
             raise CtgenError("wrong number of arguments in a call through a function "
                              "pointer", self.loc(node))
-        args = [self.convert(self.rvalue(a), ftype.params[i]) if ftype.params
-                else self.promote(self.rvalue(a)) for i, a in enumerate(args_nodes)]
+        args = self.arguments(ftype, args_nodes)
         target: Expr | None = None
         if not isinstance(ftype.result, VoidType) and value_used:
             t = self.temp(ftype.result, node)
@@ -786,6 +888,36 @@ class _ExprLowerer:
             target = VarRef(t, t.type)
         self.emit(Call(target, "", args, self.loc(node), callee))
         return None if target is None else Load(target, target.type)
+
+    def float_constant(self, name: str, args: list[c_ast.Node], node: c_ast.Node) -> Expr:
+        """The builtins behind INFINITY, HUGE_VAL and NAN: their value; the NaN is that of
+        `__builtin_nan("")`, the quiet one (another payload is not modelled)."""
+        ftype, value = FLOAT_CONSTANT_BUILTINS[name]
+        given = [parse_string_literal(a.value) if isinstance(a, c_ast.Constant) and
+                 a.type == "string" else None for a in args]
+        if given != ([b"\0"] if value != value else []):
+            raise self.unsupported(f"{name} with these arguments", node)
+        return self.modelled(Const(ftype, value), node)
+
+    def choose_expr(self, args: list[c_ast.Node], node: c_ast.Node, value_used: bool
+                    ) -> Expr | None:
+        """GNU `__builtin_choose_expr(constant, a, b)`: `a` when the constant is not 0,
+        else `b`, with its own type; the other is not evaluated."""
+        chosen = self.chosen(args, node)
+        if value_used:
+            return self.expr(chosen)
+        self.effect(chosen)
+        return None
+
+    def chosen(self, args: list[c_ast.Node], node: c_ast.Node) -> c_ast.Node:
+        """The operand `__builtin_choose_expr(constant, a, b)` stands for."""
+        if len(args) != 3:
+            raise CtgenError(f"{CHOOSE_EXPR} takes three arguments", self.loc(node))
+        condition = fold(self.unevaluated(args[0]))
+        if not isinstance(condition, int):
+            raise CtgenError(f"the first argument of {CHOOSE_EXPR} is not an integer "
+                             "constant", self.loc(args[0]))
+        return args[1] if condition else args[2]
 
     def variadic_arguments(self, values: list[Expr], node: c_ast.Node) -> Expr:
         """The address of a new area holding the (promoted) variadic arguments of a call,
@@ -1088,6 +1220,7 @@ class _ExprLowerer:
     def initialize(self, target: Expr, ctype: CType, init: c_ast.Node,
                    node: c_ast.Node) -> None:
         """Assignments giving the object `target` its initial value from `init`."""
+        self.check_modelled(ctype, node)
         loc = self.loc(node)
         if isinstance(ctype, ArrayType):
             init = unbraced_string(init)  # `char t[] = {"abc"};`
@@ -1204,6 +1337,31 @@ INT_CHAR = IntType("char", 1, 1, True, 1)
 _BYTES = PointerType(UCHAR)  # pointer arithmetic in bytes
 
 
+def _object_qualifiers(lv: Expr) -> tuple[bool, bool] | None:
+    """Whether the object `lv` designates is const and whether it is volatile, when the
+    lowering knows (not for a member, whose own qualifiers records do not keep)."""
+    if isinstance(lv, VarRef):
+        return lv.var.is_const, lv.var.is_volatile
+    if isinstance(lv, Deref) and isinstance(lv.pointer.type, PointerType):
+        return lv.pointer.type.target_const, lv.pointer.type.target_volatile
+    if isinstance(lv, StringLit):
+        return False, False
+    return None
+
+
+def _target_qualifiers_known(e: Expr) -> bool:
+    """Whether the pointer value `e` points to a type whose qualifiers the lowering knows:
+    a pointer object's declared type, a cast, the address of an object whose qualifiers
+    are known, pointer arithmetic on one of these."""
+    while isinstance(e, PtrAdd):
+        e = e.pointer
+    if isinstance(e, AddrOf):
+        return isinstance(e.lvalue, FunctionRef) or _object_qualifiers(e.lvalue) is not None
+    if isinstance(e, Load):
+        return not (isinstance(e.lvalue, VarRef) and e.lvalue.var.name.startswith("ctgen."))
+    return isinstance(e, (Cast, StringLit))
+
+
 def _value_range(e: Expr) -> tuple[int, int]:
     """The values an integer expression of its (unpromoted) type can have."""
     width = _bitfield_width(e)
@@ -1231,6 +1389,21 @@ class _StaticInitLowerer(_ExprLowerer):
         self.initialize(VarRef(var, var.type), var.type, var.init, var.init)
         return self.cur.stmts
 
+    def rvalue(self, node: c_ast.Node) -> Expr:
+        # `?:`, `&&` and `||` of an arithmetic constant expression are folded, as gcc folds
+        # the initializer: they are no branches (whose blocks these statements lack)
+        if isinstance(node, c_ast.TernaryOp) or (
+                isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||")):
+            assert self.unit.resolver is not None
+            try:
+                value, ctype = self.unit.resolver.constant(node)
+            except CtgenError:
+                pass
+            else:
+                if ctype.is_arithmetic:
+                    return Const(ctype, value)
+        return super().rvalue(node)
+
 
 class FunctionLowerer(_ExprLowerer):
     """Lowers one function definition to a CFG."""
@@ -1246,6 +1419,7 @@ class FunctionLowerer(_ExprLowerer):
         self.switches: list[_SwitchContext] = []
         self.labels: dict[str, Block] = {}
         self.defined_labels: set[str] = set()
+        self.local_labels = 0  # labels declared with `__label__` so far
         self.last_label_block: Block | None = None
         # a specification of an external function (`__rtt_extern()` in its body)
         self.is_spec = False
@@ -1275,6 +1449,7 @@ class FunctionLowerer(_ExprLowerer):
         top = fn.definition.body.block_items or []
         self.top_annotations = {id(item) for item in top if _annotation_kind(item)}
         self.is_spec = any(_annotation_kind(item) == "extern" for item in top)
+        self.check_modelled(fn.type, fn.definition.decl)
         entry = self.cur
         for p in fn.params:
             self.scopes[-1][p.name] = p
@@ -1417,6 +1592,10 @@ class FunctionLowerer(_ExprLowerer):
         if kind is not None:
             self.annotation(kind, node)
             return
+        for item in node.decls if isinstance(node, c_ast.DeclList) else (node,):
+            flagged = self.unit.flagged.get(id(item))
+            if flagged is not None:  # a construct the parser dropped (frontend/parse.py)
+                raise flagged
         method = getattr(self, f"stmt_{type(node).__name__}", None)
         if method is not None:
             method(node)
@@ -1866,15 +2045,38 @@ class FunctionLowerer(_ExprLowerer):
             self.labels[name] = self.new_block()
         return self.labels[name]
 
+    def label_name(self, name: str) -> str:
+        """The label `name` names here: one declared with `__label__` in an enclosing
+        block (a name of its own, "name#n"), else the function's label."""
+        for scope in reversed(self.scopes):
+            local = scope.get(_LABEL_KEY + name)
+            if isinstance(local, str):
+                return local
+        return name
+
+    def stmt_LocalLabels(self, node: LocalLabels) -> None:
+        """GNU `__label__ a;`: labels `a` of this block are not those of other blocks
+        (a macro's statement expression used twice has two)."""
+        for name in node.names:
+            self.local_labels += 1
+            self.scopes[-1][_LABEL_KEY + name] = f"{name}#{self.local_labels}"
+
     def stmt_Label(self, node: c_ast.Label) -> None:
-        b = self.label_block(node.name)
-        self.defined_labels.add(node.name)
+        name = self.label_name(node.name)
+        b = self.label_block(name)
+        self.defined_labels.add(name)
         self.goto(b, node)
         self.cur = b
         self.statement(node.stmt)
 
     def stmt_Goto(self, node: c_ast.Goto) -> None:
-        self.goto(self.label_block(node.name), node)
+        self.goto(self.label_block(self.label_name(node.name)), node)
+
+    def stmt_ComputedGoto(self, node: ComputedGoto) -> None:
+        raise self.unsupported("computed goto ('goto *')", node)
+
+    def stmt_FuncDef(self, node: c_ast.FuncDef) -> None:
+        raise self.unsupported(f"nested function '{node.decl.name}'", node.decl)
 
     def stmt_Switch(self, node: c_ast.Switch) -> None:
         original = self.rvalue(node.cond)

@@ -17,7 +17,7 @@ from ..cases import Violation
 from ..errors import UnsupportedError
 from ..frontend.ctype import (
     LONG, UCHAR, ULONG, ArrayType, CType, FloatType, FunctionType, IntType, PointerType,
-    RecordType, VoidType, has_variable_size, prototype_of, strip_enum)
+    RecordType, VoidType, compatible, has_variable_size, prototype_of, strip_enum)
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import (
     CFG, Assign, Block, Branch, Call, Check, Edge, Goto, Init, Length, Return, Stmt, Switch,
@@ -389,12 +389,12 @@ class Executor:
         size = ptr.element.size  # type: ignore[attr-defined]
         for oid in targets:
             obj = state.memory[oid]
-            offset = z3.BitVec(f"{ptr.choice}{obj.name}.offset", 64)
-            cond = z3.ULE(offset, obj.size)
-            if size > 1:
-                cond = z3.And(cond, z3.URem(offset, size) == 0)
+            # an element index, so the offset's shape tells accesses through it where
+            # they can land (see memory.known_residue)
+            index = z3.BitVec(f"{ptr.choice}{obj.name}.index", 64)
+            offset = index * size if size > 1 else index
             alternatives.append(PtrVal(oid, offset, ptr.null))
-            conditions.append(cond)
+            conditions.append(z3.ULE(index, obj.size // max(1, size)))
         return AliasChoice(ptr, tuple(alternatives), tuple(conditions))
 
     def in_memory(self, cfg: CFG, var: Variable) -> bool:
@@ -1379,7 +1379,7 @@ class Executor:
         alternatives = [ptr.own] if ptr.own is not None else []
         for name in self._designated:
             fn = self.program.unit.functions[name]
-            if fn.type == ptr.element:
+            if compatible(fn.type, ptr.element):
                 alternatives.append(PtrVal(self.function_object(state, name), _ZERO64,
                                            ptr.null))
         return AliasChoice(ptr, tuple(alternatives),

@@ -81,6 +81,9 @@ def _store_byte_where(state: State, p: PtrVal, k: int, condition: z3.BoolRef,
                       value: z3.BitVecRef) -> None:
     """Byte k of `p` becomes `value` where `condition` holds and keeps its contents
     elsewhere."""
+    if z3.is_true(z3.simplify(condition)):  # the old contents (a pointer's bytes) unread
+        _store_byte(state, p, k, value)
+        return
     old = _byte(state, p, k)
     _store_byte(state, p, k, z3.simplify(z3.If(condition, value, old)))
 

@@ -82,6 +82,16 @@ def bytes_to_bv(cells: list[Cell]) -> z3.BitVecRef:
     return parts[0] if len(parts) == 1 else z3.Concat(*parts)
 
 
+def _is_zero_byte(cell: Cell) -> bool:
+    value = cell[0]
+    if isinstance(value, PtrVal):
+        return value.is_null
+    if isinstance(value, z3.BitVecRef):
+        byte = z3.simplify(byte_of(cell))
+        return z3.is_bv_value(byte) and byte.as_long() == 0
+    return False
+
+
 def value_from_cells(cells: list[Cell], ctype: CType) -> SymValue:
     """The value of type `ctype` whose object representation is `cells`."""
     if isinstance(ctype, (RecordType, ArrayType)):
@@ -97,7 +107,7 @@ def value_from_cells(cells: list[Cell], ctype: CType) -> SymValue:
                 first.size() == ctype.bits:
             return first
     if isinstance(ctype, PointerType):
-        if all(isinstance(c[0], PtrVal) and c[0].is_null for c in cells):
+        if all(_is_zero_byte(c) for c in cells):  # NULL, or zero bytes (memset)
             return PtrVal(None, z3.BitVecVal(0, 64))
         raise UnsupportedError("a pointer read through a different type")
     bv = bytes_to_bv(cells)

@@ -6,10 +6,11 @@ import random
 from pathlib import Path
 
 import pytest
-from pycparser import c_ast
+from pycparser import c_ast, c_generator
 
 from pytest_ctgen.errors import CtgenError, ParseError
-from pytest_ctgen.frontend.parse import include_site, parse, parse_file
+from pytest_ctgen.frontend.parse import (
+    ComputedGoto, GenericSelection, LocalLabels, include_site, parse, parse_file)
 from pytest_ctgen.frontend.preprocess import preprocess
 
 
@@ -61,10 +62,95 @@ def test_relative_path_keeps_the_users_spelling(write_c, tmp_path, monkeypatch):
     assert str(info.value) == "rel.c:2:13: Invalid expression"
 
 
-def test_unsupported_gnu_syntax_is_a_parse_error(write_c):
-    path, error = _parse_error(
+def test_gnu_nested_function_parses(write_c):
+    """A GNU nested function is a definition in a block (the lowering skips its function)."""
+    _, ast = _parse_source(
         write_c, "gnu.c", "int f(int x) {\n  int g(int y) { return y; }\n  return g(x);\n}\n")
-    assert str(error) == f"{path}:2:16: syntax error before '{{'"
+    nested = ast.ext[-1].body.block_items[0]
+    assert isinstance(nested, c_ast.FuncDef) and nested.decl.name == "g"
+    assert (nested.decl.coord.line, nested.decl.coord.column) == (2, 7)
+
+
+GNU_EXPRESSIONS = r"""
+int pick(int x, double d) {
+    __label__ done, again;
+    static void *const labels[] = { &&done, &&again };
+    int kind = _Generic(x + 1u, int: 1, unsigned: 2, default: 3);
+    int same = __builtin_types_compatible_p(const int *, __typeof__(&x));
+    double part = __real__ d + __imag__ (d);
+    if (x) goto *labels[x & 1];
+again:
+    return kind + same + (int)(part * 1.5f32);
+done:
+    return sizeof(2.0fi) + 0x1p3f64;
+}
+"""
+
+
+def test_gnu_expressions_and_statements_parse(write_c):
+    """C11 `_Generic`, GNU `__builtin_types_compatible_p`, local labels, label addresses,
+    computed goto, `__real__`/`__imag__` and literal suffixes reach the AST whole."""
+    _, ast = _parse_source(write_c, "gnu.c", GNU_EXPRESSIONS)
+    items = ast.ext[-1].body.block_items
+    assert isinstance(items[0], LocalLabels) and items[0].names == ["done", "again"]
+    assert [e.op for e in items[1].init.exprs] == ["&&", "&&"]
+    generic = items[2].init
+    assert isinstance(generic, GenericSelection) and len(generic.types) == 3
+    assert generic.types[2] is None and generic.exprs[2].value == "3"
+    assert c_generator.CGenerator().visit(generic) == \
+        "_Generic(x + 1u, int: 1, unsigned: 2, default: 3)"
+    same = items[3].init
+    assert same.name.name == "__builtin_types_compatible_p"
+    assert [type(a).__name__ for a in same.args.exprs] == ["Typename", "Typename"]
+    assert [call.name.name for call in (items[4].init.left, items[4].init.right)] == \
+        ["__real__", "__imag__"]
+    jump = items[5].iftrue
+    assert isinstance(jump, ComputedGoto) and c_generator.CGenerator().visit(jump) == \
+        "goto *labels[x & 1];"
+    assert items[6].stmt.expr.right.expr.right.value == "1.5f32"
+    assert items[7].stmt.expr.left.expr.value == "2.0fi"
+    assert items[7].stmt.expr.right.value == "0x1p3f64"
+
+
+ATTRIBUTES = r"""
+__attribute__((mode(DI))) int wide_a, wide_b;
+int aligned __attribute__((aligned(8)));
+typedef int vec_t __attribute__((vector_size(8)));
+[[gnu::unused]] static int plain;
+int f(int x) {
+    [[maybe_unused]] int y = x;
+    int z __attribute__((cleanup(release))) = x;
+    __attribute__((fallthrough));
+    return y + z;
+}
+int g(int x) { return ((int __attribute__((vector_size(8))))x)[0]; }
+int __seg_fs *remote;
+"""
+
+
+def test_attributes_are_dropped_and_unmodelled_ones_flag_their_declaration(write_c):
+    """Attributes may stand anywhere and vanish; one that changes what the code means
+    (`mode`, `vector_size`, `cleanup`, a named address space) marks the declaration that
+    holds it, or the function when no declaration in the body does."""
+    path = write_c("attrs.c", ATTRIBUTES)
+    parsed = parse_file(preprocess(path, []), path)
+    ext = {getattr(e, "name", None) or e.decl.name: e for e in parsed.ast.ext}
+    flagged = {name: str(parsed.unsupported[id(node)])
+               for name, node in ext.items() if id(node) in parsed.unsupported}
+    assert flagged == {
+        "wide_a": f"{path}:2:1: unsupported construct: attribute 'mode' (it changes the "
+                  "width of the type)",
+        "wide_b": f"{path}:2:1: unsupported construct: attribute 'mode' (it changes the "
+                  "width of the type)",
+        "vec_t": f"{path}:4:19: unsupported construct: vector type (attribute 'vector_size')",
+        "g": f"{path}:12:29: unsupported construct: vector type (attribute 'vector_size')",
+        "remote": f"{path}:13:5: unsupported construct: named address space '__seg_fs'",
+    }
+    local = ext["f"].body.block_items[1]
+    assert local.name == "z" and str(parsed.unsupported[id(local)]) == \
+        f"{path}:8:11: unsupported construct: attribute 'cleanup' (a function runs when " \
+        "the variable goes out of scope)"
+    assert len(parsed.unsupported) == 6
 
 
 def test_garbage_never_leaks_a_pycparser_exception():

@@ -187,7 +187,9 @@ def test_command_line_shape(tmp_path):
     assert "-P" not in command
     assert "-DCTGEN_ANALYSIS" in command
     assert command[command.index("-include") + 1] == str(analysis_header())
-    for define in ["-D__extension__=", "-D__restrict=", "-D__attribute__(x)=",
-                   "-D_Float128=double", "-D__inline=inline", "-D__builtin_va_list=__ctgen_va_list"]:
+    for define in ["-D__extension__=", "-D__restrict=", "-D__inline=inline",
+                   "-D__builtin_va_list=__ctgen_va_list"]:
         assert define in command
+    # attributes and gcc's floating types reach the parser, which knows what they mean
+    assert not [flag for flag in command if flag.startswith(("-D__attribute", "-D_Float"))]
     assert command[-1] == str(tmp_path / "u.c")

@@ -256,6 +256,10 @@ EXPRESSIONS = [
     "1u > -1", "(long)-1 > 0u", "~(unsigned char)0", "-(unsigned short)1", "(_Bool)-0.0",
     "'abcd'", "'\\xff\\xfe'", "'é'", "u'x'", "U'\\x10000'", "'\\e'",
     "(1 ? -1 : 0u) > 0", "(0 ? 1.5 : 2) == 2", "sizeof(0 ? 1.5f : 2)", "(int)(2.5 * 4)",
+    "sizeof(_Float32)", "sizeof(_Float128)", "sizeof(__uint128_t)", "1.5f32 * 2",
+    "sizeof(1.0f64 + 1.0f)", "__builtin_choose_expr(1, (char)-1, 2u)",
+    "sizeof(__builtin_choose_expr(0, 1.5, (short)1))", "_Generic(1.0f, float: 1, default: 0)",
+    "__builtin_types_compatible_p(u16, unsigned short) + 2",
 ]
 
 
@@ -273,6 +277,99 @@ def test_integer_constant_expressions_match_gcc(write_c, run_gcc):
         assert got_type.size == size, expression
         if isinstance(got_type, ct.IntType):
             assert got_type.signed == bool(signed), expression
+
+
+COMPATIBILITY_PRELUDE = """
+enum small { S_A, S_B };
+enum negative { N_A = -1 };
+struct tagged { int x; };
+typedef struct tagged tagged_t;
+typedef int handle_t;
+typedef const int const_int_t;
+"""
+
+#: Pairs of type names for `__builtin_types_compatible_p`, which gcc answers.
+TYPE_PAIRS = [
+    ("int", "const int"), ("int", "volatile int"), ("handle_t", "int"), ("const_int_t", "int"),
+    ("char", "signed char"), ("char", "unsigned char"), ("long", "long long"),
+    ("unsigned", "unsigned int"), ("long int", "long"), ("_Bool", "unsigned char"),
+    ("enum small", "unsigned int"), ("enum small", "int"), ("enum negative", "int"),
+    ("enum small", "enum negative"), ("int[]", "int[4]"), ("int[3]", "int[4]"),
+    ("const int[3]", "int[3]"), ("int *", "const int *"), ("const int *", "int const *"),
+    ("int **", "const int **"), ("int * const *", "int **"), ("void *", "char *"),
+    ("int (*)(int)", "int (*)()"), ("int (*)(char)", "int (*)()"),
+    ("int (*)(void)", "int (*)(int)"), ("int (*)(int, ...)", "int (*)(int)"),
+    ("int (*)(int, ...)", "int (*)()"), ("int (*)(const int)", "int (*)(int)"),
+    ("int (*)(int[])", "int (*)(int *)"), ("struct tagged", "tagged_t"),
+    ("struct tagged", "struct { int x; }"), ("float", "_Float32"), ("double", "_Float64"),
+    ("double", "_Float32x"), ("_Float64", "_Float32x"), ("long double", "__float80"),
+    ("_Float128", "__float128"), ("long double", "_Float64x"), ("__int128", "__int128_t"),
+    ("unsigned __int128", "__uint128_t"), ("float", "double"), ("int (*)[3]", "int (*)[]"),
+    ("char *", "typeof(\"lit\")"), ("int", "typeof(1 + (char)1)"),
+]
+
+
+def test_types_compatible_p_matches_gcc(write_c, run_gcc):
+    """`compatible` (and so `__builtin_types_compatible_p` and `_Generic`) answers as gcc."""
+    source = COMPATIBILITY_PRELUDE + "".join(
+        f"static const int ctgen_c{i} = __builtin_types_compatible_p({a}, {b});\n"
+        for i, (a, b) in enumerate(TYPE_PAIRS))
+    resolver, ast = _resolver(write_c, source)
+    program = COMPATIBILITY_PRELUDE + "#include <stdio.h>\nint main(void) {\n" + "".join(
+        f'  printf("%d\\n", __builtin_types_compatible_p({a}, {b}));\n'
+        for a, b in TYPE_PAIRS) + "}\n"
+    answers = run_gcc(program).split()
+    assert len(answers) == len(TYPE_PAIRS)
+    for i, (pair, answer) in enumerate(zip(TYPE_PAIRS, answers)):
+        assert resolver.constant(_decl(ast, f"ctgen_c{i}").init) == (int(answer), ct.INT), pair
+
+
+GENERIC_PRELUDE = """
+char g_char;
+const char *g_text;
+char *const g_fixed = 0;
+const short g_shorts[2];
+_Float32 g_f32;
+enum small { S_A } g_enum;
+int (*g_fn)(int);
+"""
+
+#: Controlling expressions of `_Generic`, each against the associations below.
+GENERIC_OPERANDS = ["g_char", "g_char + 0", "'a'", "g_text", "g_fixed", "g_shorts", "\"lit\"",
+                    "g_f32", "g_f32 + 1.0f", "g_f32 * 1.0", "g_enum", "g_fn", "1.5f32",
+                    "(const char *)0", "(short)1", "sizeof(int)"]
+GENERIC_ASSOCIATIONS = (
+    "char: 1, int: 2, const char *: 3, char *: 4, const short *: 5, short *: 6, float: 7, "
+    "_Float32: 8, double: 9, unsigned int: 10, int (*)(int): 11, short: 12, "
+    "unsigned long: 13, default: 0")
+
+
+def test_generic_selection_matches_gcc(write_c, run_gcc):
+    source = GENERIC_PRELUDE + "".join(
+        f"static const int ctgen_g{i} = _Generic({e}, {GENERIC_ASSOCIATIONS});\n"
+        for i, e in enumerate(GENERIC_OPERANDS))
+    resolver, ast = _resolver(write_c, source)
+    program = GENERIC_PRELUDE + "#include <stdio.h>\nint main(void) {\n" + "".join(
+        f'  printf("%d\\n", _Generic({e}, {GENERIC_ASSOCIATIONS}));\n'
+        for e in GENERIC_OPERANDS) + "}\n"
+    answers = run_gcc(program).split()
+    for i, (operand, answer) in enumerate(zip(GENERIC_OPERANDS, answers)):
+        assert resolver.constant(_decl(ast, f"ctgen_g{i}").init) == (int(answer), ct.INT), \
+            operand
+
+
+def test_generic_selection_on_unknown_target_qualifiers_is_refused(write_c):
+    """Where the pointed-to type's qualifiers are not known (a conditional of pointers),
+    a choice that depends on them is not guessed."""
+    resolver, ast = _resolver(write_c, GENERIC_PRELUDE + (
+        "static const int a = _Generic(1 ? g_text : 0, const char *: 1, char *: 2);\n"
+        "static const int b = _Generic(1 ? g_text : 0, char *: 1, short: 2, default: 3);\n"))
+    with pytest.raises(UnsupportedError) as info:
+        resolver.constant(_decl(ast, "a").init)
+    assert "depends on the qualifiers" in info.value.message
+    assert info.value.location is not None and info.value.location.line == 9
+    with pytest.raises(UnsupportedError):
+        resolver.constant(_decl(ast, "b").init)  # `char *` or the default: unknown
 
 
 def test_eval_int_constant_rejects_what_is_not_constant(write_c):

@@ -138,9 +138,13 @@ int twice(int x) { return x > 3 ? 2 * x : x; }
 def test_a_peripheral_mapped_to_an_extern_array_is_generated(
         generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
     """README's remedy for fixed addresses: the register block is an array another module
-    defines; the harness defines it (weak) and the cases set it as a global input."""
+    defines; the harness defines it (weak) and the cases set it as a global input. The
+    harness spells attributes reserved, so a unit's macros named `weak` or `noreturn` do
+    not break it."""
     unit = generated_unit("gpio.c", """
 #include <stdint.h>
+#include <stdnoreturn.h>
+#define weak __attribute__((__weak__))  /* a C library's own spelling */
 extern volatile uint32_t gpioa_regs[8];
 #define GPIOA_ODR (*(volatile uint32_t *)((uintptr_t)gpioa_regs + 0x14u))
 int led_toggle(void)

@@ -90,3 +90,25 @@ def test_stub_out_parameters_are_scripted_per_call(generated_run) -> None:  # ty
     a, b = (call.writes[0].value.value for call in script.calls)
     assert 100 < a < b
     assert [s.name for s in generated.cases.stubs] == ["sensor_read"]
+
+
+def test_memset_over_a_struct_with_pointers(generated_unit) -> None:  # type: ignore[no-untyped-def]
+    """Zeroing a struct that holds pointers (a `struct tm`, a handle) writes over the
+    pointers' bytes: they read back as NULL afterwards, and the function is generated."""
+    unit = generated_unit("clear.c", r"""
+#include <stdint.h>
+#include <string.h>
+struct handle { const char *name; int level; struct handle *next; };
+int reset(struct handle *h, int level)
+{
+    if (level < 0)
+        return -1;
+    memset(h, 0, sizeof(*h));
+    h->level = level;
+    return (int)((uintptr_t)h->next | (uintptr_t)h->name) + h->level;
+}
+""")
+    unit.assert_fully_covered("reset")
+    for case in unit.functions["reset"].cases:
+        level = case.params[1].value.value  # type: ignore[union-attr]
+        assert case.expected.returns.value == (-1 if level < 0 else level)  # type: ignore

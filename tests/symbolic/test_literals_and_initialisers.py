@@ -6,10 +6,11 @@ from __future__ import annotations
 import math
 from typing import Callable
 
+import pytest
 from generated_unit import GeneratedUnit
 
-from pytest_ctgen.frontend.ctype import DOUBLE, FLOAT, LONGDOUBLE
-from pytest_ctgen.frontend.literals import float_literal
+from pytest_ctgen.frontend.ctype import DOUBLE, FLOAT, FLOAT32, FLOAT64, LONGDOUBLE
+from pytest_ctgen.frontend.literals import float_literal, is_imaginary
 
 # Just above the midpoint of 1 and the next float: nearest float 1 + 2^-23, but rounded to
 # double first it becomes the midpoint itself, which ties to even: 1.
@@ -43,6 +44,22 @@ def test_float_literal_is_rounded_once() -> None:
     assert float_literal("0x1.8p1") == (3.0, DOUBLE)
     assert float_literal("2.5L") == (2.5, LONGDOUBLE)
     assert float_literal("1e-9")[0] == 1e-9
+
+
+def test_gnu_float_suffixes_name_their_types() -> None:
+    """gcc's suffixes: `f32`/`f64`/`f32x` name types whose values are modelled (an `f32`
+    literal is rounded to binary32), the others types that are not."""
+    assert float_literal(ABOVE_MIDPOINT[:-1] + "F32") == (1.0 + 2.0 ** -23, FLOAT32)
+    assert float_literal("0.1f64") == (0.1, FLOAT64)
+    assert float_literal("2.5f32x")[1].name == "_Float32x"
+    for text, name in [("1.5q", "_Float128"), ("1.5f128", "_Float128"), ("1.5w", "long double"),
+                       ("1.5f16", "_Float16"), ("1.5df", "_Decimal32"), ("1.5DL", "_Decimal128"),
+                       ("1.5f64x", "_Float64x")]:
+        value, ctype = float_literal(text)
+        assert (value, ctype.name) == (1.5, name) and ctype.unmodelled is not None, text
+    assert is_imaginary("2.0fi") and is_imaginary("3j") and not is_imaginary("0x1fp3")
+    with pytest.raises(ValueError):
+        float_literal("2.0i")
 
 
 def test_float_literals_beyond_the_range_are_infinite_as_gcc_reads_them() -> None:

@@ -381,4 +381,4 @@ def test_a_definition_the_loader_cannot_take_is_listed_as_skipped(
         "loader.c:5:5: old-style (K&R) function definition"
     assert unit.functions["caller"].skip_reason == (  # the prototype makes it no stub
         "loader.c:6:28: unsupported construct: call of 'old_style', whose declaration is "
-        "not supported: old-style (K&R) function definition")
+        "not supported (line 5:5: old-style (K&R) function definition)")
