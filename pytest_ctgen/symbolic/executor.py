@@ -3,7 +3,9 @@ branch whose outcome depends on the inputs, or until the function under test ret
 
 Calls of functions defined in the unit are executed (inlined) in a new frame; calls of
 undefined functions return a fresh symbolic value per call (the stub's choice), narrowed
-by the function's specification when it has one.
+by the function's specification when it has one. A call through a function pointer calls
+the function it holds: one of the unit's, or the callback of a function-pointer input (a
+stub of the pointer's type).
 """
 from __future__ import annotations
 
@@ -730,7 +732,7 @@ class Executor:
             return
         spec = self.program.specs.get(stmt.function)
         if spec is not None:
-            self.specified_call(state, stmt, spec, [self.resolve(state, a) for a in args])
+            self.specified_call(state, stmt, spec, self.resolve_arguments(state, args))
             return
         if cfg is not None:
             self.enter(state, stmt, cfg, args)
@@ -747,7 +749,7 @@ class Executor:
         if ending is not None:
             status = args[0] if ending == "exit" and args else None
             raise ProgramEnds(ending, status)
-        args = [a if _is_function_pointer(a) else self.resolve(state, a) for a in args]
+        args = self.resolve_arguments(state, args)
         model = libc.MODELS.get(stmt.function)
         if model is not None and fn.is_library:
             before = set(state.written_objects) if self.forbidden else None
@@ -758,6 +760,11 @@ class Executor:
                 self.store(state, stmt.target, value)
             return
         self.stub_call(state, stmt, args)
+
+    def resolve_arguments(self, state: State, args: list[SymValue]) -> list[SymValue]:
+        """The arguments of a stub or library call with the aliasing of input pointers
+        decided, but for function pointers: a stub does not call them."""
+        return [a if _is_function_pointer(a) else self.resolve(state, a) for a in args]
 
     def enter(self, state: State, stmt: Call, cfg: CFG, args: list[SymValue]) -> None:
         """Call a function defined in the unit: push its frame."""
@@ -1335,7 +1342,10 @@ class Executor:
         null = z3.Bool(f"{name}==NULL")
         ptr = AliasPtr(f"{name}->", PtrVal(callback.object_id, _ZERO64, null), ftype, null,
                        depth, ())
-        state.pointees.append(Pointee(callback.name, None, None, ptr, depth))
+        # one a stub call returns or writes (named `stub#k...`) is preferably NULL, as one
+        # inside a pointee is (see extract.preferences)
+        preferred = max(depth, 1) if "#" in name else depth
+        state.pointees.append(Pointee(callback.name, None, None, ptr, preferred))
         return [(ptr, i) for i in range(8)]
 
     def callback(self, state: State, name: str, ftype: FunctionType) -> Callback:
@@ -1346,6 +1356,9 @@ class Executor:
             self.function_object(state, known.name)
             return known
         shown = _shown_input(name)
+        caller, hash_, call = shown.partition("#")
+        if caller in self.callbacks:  # what a call of a callback returns or writes
+            shown = f"{self.callbacks[caller].input}{hash_}{call}"
         stem = f"ctgen_cb_{self.function}_" + \
             (re.sub(r"\W+", "_", shown, flags=re.ASCII).strip("_") or "fn")
         ident, n = stem, 2
@@ -1408,6 +1421,6 @@ class Executor:
         args = [self.eval(state, a) for a in stmt.args]
         if stmt.target is not None:
             self.locate(state, stmt.target)  # decide its pointers' aliasing before the call
-        args = [a if _is_function_pointer(a) else self.resolve(state, a) for a in args]
+        args = self.resolve_arguments(state, args)
         self.stub_call(state, stmt, args, callee=callback.signature)
 

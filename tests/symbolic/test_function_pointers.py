@@ -414,3 +414,79 @@ def test_calling_null_is_undefined_and_pointers_compare_with_functions(
     assert which[3] == PointerValue("negate", function=True)
     assert {c.expected.returns for c in unit.functions["pick"].cases} == {
         PointerValue("twice", function=True), PointerValue("negate", function=True)}
+
+
+SOURCES = r"""
+#include <stddef.h>
+
+typedef int (*tick_fn)(int n);
+extern void register_tick(tick_fn fn);
+extern tick_fn lookup(int id);
+
+static int on_tick(int n) { return n + 1; }
+tick_fn g_hook;
+
+void setup(void)
+{
+    register_tick(on_tick);
+}
+
+int run_hook(int n)
+{
+    if (g_hook == NULL) {
+        return -1;
+    }
+    return g_hook(n) > 10 ? 1 : 0;
+}
+
+int run_lookup(int id)
+{
+    tick_fn f = lookup(id);
+    if (f == NULL) {
+        return -1;
+    }
+    return f(id) == 3 ? 3 : 0;
+}
+
+struct node {
+    int v;
+    int (*visit)(struct node *self);
+};
+
+int visit_all(struct node *nodes, int n)
+{
+    int seen = 0;
+    for (int i = 0; i < n && i < 3; i++) {
+        if (nodes[i].visit != NULL && nodes[i].visit(&nodes[i]) > 0 && nodes[i].v == 7) {
+            seen++;
+        }
+    }
+    return seen;
+}
+"""
+
+
+def test_globals_stub_results_and_array_elements_get_callbacks(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    unit = generated_unit("sources.c", SOURCES)
+    unit.assert_fully_covered("run_hook", "run_lookup", "visit_all")
+    hook = unit.functions["run_hook"]
+    assert [s.callback for s in hook.callbacks] == ["g_hook"]
+    assert {c.globals[0].value for c in hook.cases} == {
+        PointerValue(None), PointerValue("ctgen_cb_run_hook_g_hook", function=True)}
+    # a stub returns NULL or a callback, which the path then calls
+    found = unit.functions["run_lookup"]
+    assert [(s.name, s.callback) for s in found.callbacks] == [
+        ("ctgen_cb_run_lookup_lookup_0", "lookup#0")]
+    # a stub given a function pointer only logs it
+    setup = unit.functions["setup"]
+    assert setup.callbacks == () and [s.name for c in setup.cases for s in c.stubs] == \
+        ["register_tick"]
+    # each element's callback, which writes the node it is given
+    visit = unit.functions["visit_all"]
+    assert {s.callback for s in visit.callbacks} <= {"nodes->visit", "nodes[1].visit",
+                                                     "nodes[2].visit"}
+    counted = [c for c in visit.cases if c.expected.returns.value > 0]
+    assert counted and all(w.name == "(*self)" and dict(w.value.fields)["v"] == IntValue(7)
+                           for c in counted for s in c.stubs for k in s.calls
+                           for w in k.writes if k.returns.value > 0)
