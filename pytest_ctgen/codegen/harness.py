@@ -798,8 +798,10 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
     if fc.global_stubs:
         out += ["", "/* The globals the unit declares extern and no file of the build defines "
                 "(a real definition linked in wins). */"]
-        out += [f"__attribute__((__weak__)) {declare(g.declaration, g.name)};"
-                for g in fc.global_stubs]
+        # by its symbol under a name of ours: the unit's headers may define a macro of the
+        # global's name (`#define stdin (&__stdin_FILE)`)
+        out += [f"__attribute__((__weak__)) {declare(g.declaration, f'ctgen_global_{g.name}')}"
+                f" __asm__({c_string(g.name)});" for g in fc.global_stubs]
     out += ["", "/* The running case; selects what the stubs play back. */",
             "static int ctgen_current_case = -1;"]
     slots = max((len(c.objects) for c in cases if _script_refers_to_objects(c)), default=0)
