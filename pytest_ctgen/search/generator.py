@@ -141,7 +141,7 @@ class Generator:
             stop = spent.stop
         if self.unsupported is not None and not self.cases:
             return self.skipped(self.unsupported, time.monotonic() - start)
-        if stop == STOP_EXHAUSTED and self.uncovered:
+        if stop == STOP_EXHAUSTED and (self.uncovered or not self.cases):
             if self.cut_reason is not None:
                 stop = STOP_DEPTH
             elif self.solver_gave_up:

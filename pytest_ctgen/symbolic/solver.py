@@ -256,7 +256,7 @@ class Solver:
                 model = self._keep_compatible(preferences, constraints)
             if model is None:
                 model = self._solve(constraints)[1]
-            return model
+            return model if model is not None else self._zero_model(constraints)
         for tier in [*preferences, []]:
             model = self._cached([*constraints, *tier])
             if model is None:
@@ -268,6 +268,15 @@ class Solver:
                     model = None  # the candidate satisfied the path but not this tier
             if model is not None:
                 return model
+        return self._zero_model(constraints)
+
+    def _zero_model(self, constraints: list[z3.BoolRef]) -> z3.ModelRef | None:
+        """The model of all-zero inputs when it satisfies `constraints`: the last resort
+        where the solver gave up (a straight path through wide arithmetic)."""
+        zero = z3.Model()
+        self.meter.charge(CONJUNCTION_STEP * len(constraints))
+        if z3.is_true(zero.eval(z3.And(*constraints), model_completion=True)):
+            return zero
         return None
 
     def _keep_compatible(self, tiers: list[list[z3.BoolRef]],
