@@ -13,9 +13,9 @@ time a path converts a pointer into it:
 
 Every exposed address is at least 4096, ends below 2^47 (user space on x86-64 Linux) and
 exposed objects do not overlap. The unknown parts are not inputs: a case is kept only when
-its path and its predicted outputs hold for every value of them (the generator checks it with
-`misplacement_query` and `moved_outputs_query`), so `(uintptr_t)p & 7` is exact and chosen, while a branch on
-where two unrelated objects lie is never a prediction.
+its path and its predicted outputs hold for every value of them (the generator checks it
+with `misplacement_query` and `moved_outputs_query`), so `(uintptr_t)p & 7` is exact and
+chosen, while a branch on where two unrelated objects lie is never a prediction.
 
 An integer converts back to a pointer by provenance: into the one exposed object whose
 address it is computed from, at the difference as offset.
