@@ -434,6 +434,7 @@ class Generator:
                 outcome = self.executor.advance(state)
             except BoundReached as bound:
                 self.cut_reason = str(bound)
+                self.complete_cut(state)
                 return
             except PathError as err:
                 if err.unsupported:
@@ -524,6 +525,16 @@ class Generator:
         if model is None:
             return
         if self.complete(state, model, lambda: self.step(node, state, index)):
+            self.finish(state, model)
+
+    def complete_cut(self, state: State) -> None:
+        """A bound cut the path where nothing was left to decide (a loop counting to a
+        constant past the depth bound): when the path covers something new, fix the inputs
+        with a model and run on concretely without the bound, so it still gives a case."""
+        if self.cases and not any(e in self.uncovered for e in state.edges):
+            return
+        model = self.solver.model(state.constraints, extract.preferences(state))
+        if model is not None and self.complete(state, model):
             self.finish(state, model)
 
     def complete(self, state: State, model, first: Callable[[], None] | None = None
