@@ -452,7 +452,13 @@ def _placement_from_json(j: dict[str, Any]) -> int | None:
     return placement
 
 
-def _bindings_from_json(js: list[dict[str, Any]]) -> tuple[Binding, ...]:
+def _bindings_from_json(js: list[dict[str, Any]], named: bool = True
+                        ) -> tuple[Binding, ...]:
+    """Bindings as an export lists them; `named`: each names a C object by an identifier
+    (a stub's writes name lvalues such as `*buf` instead)."""
+    for j in js:
+        if named and not (isinstance(j.get("name"), str) and _IDENTIFIER.fullmatch(j["name"])):
+            raise ValueError(f"binding name is not a C identifier: {j.get('name')!r}")
     return tuple(Binding(j["name"], j["declaration"], value_from_json(j["value"]),
                          _placement_from_json(j)) for j in js)
 
@@ -540,7 +546,7 @@ def case_from_json(function: str, j: dict[str, Any]) -> Case:
         ),
         stubs=tuple(StubScript(s["name"], tuple(
             StubCall(value_from_json(k["returns"]) if "returns" in k else None,
-                     _bindings_from_json(k["writes"])) for k in s["calls"]))
+                     _bindings_from_json(k["writes"], named=False)) for k in s["calls"]))
             for s in j.get("stubs", [])),
         covered=_outcomes_from_json(j.get("covered", [])),
         requirements=tuple(j.get("requirements", [])),
@@ -595,10 +601,17 @@ def file_cases_to_json(fc: FileCases) -> str:
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 # a declaration template of a global: type words, pointers, array sizes, '@' once
 _GLOBAL_TEMPLATE = re.compile(r"[\w\s*()\[\]]*@[\w\s*()\[\]]*")
-
-
-# the prototype of a callback: type words, pointers, arrays, parameter lists, no attributes
+# the prototype of a callback: type words, pointers, arrays, parameter lists
 _CALLBACK_PROTOTYPE = re.compile(r"(?:[\w\s*(),\[\]]|\.\.\.)*")
+
+
+def _declarator_text_ok(text: str, pattern: re.Pattern[str]) -> bool:
+    """Whether `text` (from an export, pasted into C) has only `pattern`'s characters, no
+    attribute, asm or pragma, and array sizes that are plain numbers (a size expression
+    in a parameter would run when the function is entered)."""
+    return bool(pattern.fullmatch(text)) and \
+        not re.search(r"\b(__attribute|__asm|asm|_Pragma)", text) and \
+        all(re.fullmatch(r"\s*\d*\s*", size) for size in re.findall(r"\[([^\]]*)\]", text))
 _ARGUMENT_KINDS = frozenset({"signed", "unsigned", "float", "pointer", "function", "other"})
 
 
@@ -609,8 +622,8 @@ def _callback_from_json(j: dict[str, Any]) -> StubPrototype:
             not name.startswith(CALLBACK_PREFIX):
         raise ValueError(f"callback name is not a C identifier starting with "
                          f"{CALLBACK_PREFIX}: {name!r}")
-    if not isinstance(prototype, str) or not _CALLBACK_PROTOTYPE.fullmatch(prototype) or \
-            re.search(r"\b(__attribute|__asm|asm|_Pragma)", prototype) or \
+    if not isinstance(prototype, str) or \
+            not _declarator_text_ok(prototype, _CALLBACK_PROTOTYPE) or \
             not re.search(rf"(?<!\w){name}\s*\(", prototype):
         raise ValueError(f"prototype of callback {name} is not a prototype of it: "
                          f"{prototype!r}")
@@ -637,11 +650,19 @@ def _check_function_targets(fc: FileCases) -> None:
                                      "which the file does not list")
 
 
+def _stub_name(name: object) -> str:
+    """A stub's name from an export: an identifier (it is pasted into #define lines)."""
+    if not isinstance(name, str) or not _IDENTIFIER.fullmatch(name):
+        raise ValueError(f"stub name is not a C identifier: {name!r}")
+    return name
+
+
 def _global_stub_from_json(j: dict[str, Any]) -> GlobalStub:
     name, declaration = j.get("name"), j.get("declaration")
     if not isinstance(name, str) or not _IDENTIFIER.fullmatch(name):
         raise ValueError(f"global stub name is not a C identifier: {name!r}")
-    if not isinstance(declaration, str) or not _GLOBAL_TEMPLATE.fullmatch(declaration):
+    if not isinstance(declaration, str) or \
+            not _declarator_text_ok(declaration, _GLOBAL_TEMPLATE):
         raise ValueError(f"declaration of global stub {name} is not a declaration "
                          f"template: {declaration!r}")
     return GlobalStub(name, declaration)
@@ -656,7 +677,8 @@ def file_cases_from_json(text: str) -> FileCases:
         source=doc["source"],
         build=BuildRecipe(build["unit"], tuple(build.get("cflags", [])),
                           tuple(build.get("sources", []))) if build else None,
-        stubs=tuple(StubPrototype(s["name"], s["prototype"], s.get("library", False),
+        stubs=tuple(StubPrototype(_stub_name(s.get("name")), s["prototype"],
+                                  s.get("library", False),
                                   tuple((n, k) for n, k in s.get("params", [])),
                                   s.get("header", ""),
                                   tuple((c["condition"], c["at"])

@@ -366,7 +366,7 @@ def stubs_of(program: Program, path: Path | None = None, display: str = ""
 
     called = {s.function for cfg in program.cfgs.values() for b in cfg.blocks
               for s in b.stmts if isinstance(s, Call)}
-    called.update(program.designated_functions())  # a function pointer may call them
+    called.update(program.designated_functions)  # a function pointer may call them
 
     def shown(location: SourceLocation) -> str:
         file = shown_path(location.file, path, display) if path else location.file

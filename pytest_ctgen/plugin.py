@@ -305,8 +305,8 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
 
 # The cases of an export (DESIGN §2), replayed by `pytest DIR`.
 EXPORT_SUFFIX = ".ctgen.json"
-# The C files an export writes beside its cases (codegen.export.DRIVER and RUNTIME_SOURCE,
-# unit_copy.UNIT_COPY)
+# The C files an export writes beside its cases (codegen.export.DRIVER,
+# codegen.harness.RUNTIME_SOURCE, unit_copy.UNIT_COPY)
 EXPORT_C_FILES = ("ctgen_driver.c", "ctgen_unit.c", "ctgen_runtime.c")
 
 

@@ -17,12 +17,10 @@ from typing import Callable, Sequence
 from ..cases import BuildRecipe, FileCases, file_cases_to_json
 from ..coverage.gcov import ANNOTATION_LINES  # the pytest run's exclusion, for the Makefile
 from ..errors import CtgenError
-from .harness import generate_harness, runtime_flags
+from .harness import RUNTIME, RUNTIME_SOURCE, generate_harness, runtime_flags
 from .unit_copy import UNIT_COPY, unit_copy_text
 
 DRIVER = "ctgen_driver.c"
-RUNTIME = "ctgen_runtime.h"
-RUNTIME_SOURCE = "ctgen_runtime.c"  # the runtime's own translation unit, linked with the driver
 ANNOTATIONS = "ctgen.h"  # the annotation macros a unit may include
 MAKEFILE = "Makefile"
 _MARK = "pytest-ctgen"

@@ -322,6 +322,11 @@ _END_CODES = {"exit": "CTGEN_EXITED", "abort": "CTGEN_ABORTED",
               "__rtt_assert violation": "CTGEN_ANNOTATION_FAILED"}
 
 
+#: The runtime's header, which the harness includes, and its own translation unit, built
+#: and linked beside the harness (c_harness/).
+RUNTIME = "ctgen_runtime.h"
+RUNTIME_SOURCE = "ctgen_runtime.c"
+
 # The user's flags that shape the ABI the runtime shares with the harness (-m32, -mabi=,
 # -fshort-enums, -funsigned-char...). The others (include dirs, defines, -nostdinc, -std,
 # -include) are for the unit: the runtime is built against the system's C library.
@@ -780,11 +785,10 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
            "#include CTGEN_RUNTIME_HEADER", ""]
     out += ["/* Ending the program in the unit returns to the running case instead. */"]
     out += [f"#define {name} {renamed}" for name, renamed in _PROGRAM_ENDS]
-    stubbed = list(fc.stubs)
-    if stubbed:
+    if fc.stubs:
         out += ["/* The functions the unit calls and does not define are stubs of their own "
                 "names. */"]
-        for stub in stubbed:
+        for stub in fc.stubs:
             if stub.macro:  # a macro of the unit's would replace ours: the symbol instead
                 out.append(f"#pragma redefine_extname {stub.name} {stub_symbol(stub)}")
             else:
@@ -794,7 +798,7 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
         out += ["/* The implementations of external functions the unit is tested with. */"]
         out += [f"#include {c_string(path)}" for path in sources]
     out += [f"#undef {name}" for name, _ in _PROGRAM_ENDS]
-    out += [f"#undef {stub.name}" for stub in stubbed if not stub.macro]
+    out += [f"#undef {stub.name}" for stub in fc.stubs if not stub.macro]
     if fc.global_stubs:
         out += ["", "/* The globals the unit declares extern and no file of the build defines "
                 "(a real definition linked in wins). */"]

@@ -159,7 +159,7 @@ class ArrayType(CType):
     @property
     def size(self) -> int:  # type: ignore[override]
         """The size in bytes; 0 when the compiler does not know it (see `is_complete`)."""
-        return self.element.size * (self.count or 0) if self.is_complete else 0
+        return self.element.size * (self.count or 0)
 
     @property
     def align(self) -> int:  # type: ignore[override]

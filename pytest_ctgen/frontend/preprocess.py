@@ -123,9 +123,9 @@ def compile_flags(cflags: list[str] | tuple[str, ...]) -> list[str]:
 
 
 def gnu_keywords(cflags: list[str] | tuple[str, ...]) -> bool:
-    """Whether the dialect the flags select makes `typeof` and `asm` keywords: GNU C does
-    (C23 `typeof` too), ISO C leaves them to the program (`__typeof__` and `__asm__` are
-    keywords in every dialect)."""
+    """Whether the dialect the flags select makes `typeof` and `asm` keywords: GNU C does,
+    ISO C up to C17 leaves them to the program (`__typeof__` and `__asm__` are keywords in
+    every dialect). C23's `typeof` keyword is not handled yet."""
     std = DEFAULT_STD
     for flag in compile_flags(cflags):
         if flag.startswith("-std=") or flag == "-ansi":

@@ -129,7 +129,7 @@ class Unit:
         library's headers) and does not define."""
         return [v for v in self.globals.values()
                 if v.is_extern and v.type.is_complete and v.type.size > 0
-                and not v.location.file.startswith(_SYSTEM_DIRS)]
+                and not in_system_dir(v.location.file)]
 
     def undefined_functions(self) -> list[Function]:
         return [f for f in self.functions.values() if not f.is_defined]

@@ -6,7 +6,7 @@ from fractions import Fraction
 from ..frontend.ctype import (
     CHAR, INT, LLONG, LONG, UINT, ULLONG, ULONG, CType, FloatType,
     IntType, PointerType)
-from ..frontend.literals import float_literal, round_to_float32
+from ..frontend.literals import round_to_float32
 from .expr import Binary, Cast, Const, Expr, Unary
 
 _ESCAPES = {"n": 10, "t": 9, "r": 13, "0": 0, "a": 7, "b": 8, "f": 12, "v": 11, "\\": 92,
@@ -101,13 +101,6 @@ def parse_string_literal(text: str) -> bytes:
         if not rest.startswith('"'):
             break
     return bytes(data) + b"\0"
-
-
-def parse_float_literal(text: str) -> tuple[float, FloatType]:
-    """Exact value (rounded once to the literal's type) and type of a floating literal
-    (a type whose format is not modelled, such as `long double`, keeps its name: the
-    lowering refuses it)."""
-    return float_literal(text)
 
 
 def convert_constant(value: int | float, src: CType, dst: CType) -> int | float | None:

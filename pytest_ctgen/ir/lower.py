@@ -6,6 +6,8 @@ and each of its edges is a gcov branch outcome.
 """
 from __future__ import annotations
 
+import functools
+
 import re
 from dataclasses import dataclass, field
 from typing import Callable, TypeVar
@@ -22,7 +24,7 @@ from ..frontend.ctype import (
     FunctionType, IntType, PointerType, RecordType, VariableLength, VoidType,
     has_variable_size, integer_promotion, is_variably_modified, unmodelled_part,
     unqualified_equal, unsigned_of, usual_arithmetic_conversion)
-from ..frontend.literals import is_imaginary
+from ..frontend.literals import float_literal, is_imaginary
 from ..frontend.parse import (
     ASM_MARKER, CHOOSE_EXPR, COMPLEX_PARTS, TYPES_COMPATIBLE, ComputedGoto, GenericSelection,
     LocalLabels, case_range, index_range, is_elvis)
@@ -32,7 +34,7 @@ from ..frontend.unit import GLOBAL, LOCAL, PARAM, STATIC_LOCAL, Function, Unit, 
 from .cfg import (
     CFG, Assign, Block, Branch, Call, Check, Goto, Init, Length, Return, Stmt, Switch, ZeroFill)
 from .constants import (
-    convert_constant, fold, parse_char_literal, parse_float_literal, parse_int_literal, parse_string_literal)
+    convert_constant, fold, parse_char_literal, parse_int_literal, parse_string_literal)
 from .expr import (
     CLASSIFY_BUILTINS, AddrOf, Binary, BitOp, Cast, Classify, Const, Deref, Expr, FunctionRef,
     Load, Logical, Member, OverflowFlag, PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef,
@@ -93,6 +95,7 @@ class Program:
     # they have no CFG: calls of them are stub calls
     specs: dict[str, StubSpec] = field(default_factory=dict)
 
+    @functools.cached_property
     def designated_functions(self) -> list[str]:
         """The functions whose address the unit takes (a designator not called, `&f`), in
         the unit's order: what a function pointer of the unit may hold."""
@@ -440,12 +443,12 @@ class _ExprLowerer:
             raise self.unsupported(f"imaginary constant '{node.value}' (complex arithmetic)",
                                    node)
         if node.type in ("float", "double", "long double"):
-            value, ftype = parse_float_literal(node.value)
+            value, ftype = float_literal(node.value)
             return Const(ftype, value)
         try:
             ivalue, itype = parse_int_literal(node.value)
         except ValueError:
-            value, ftype = parse_float_literal(node.value)
+            value, ftype = float_literal(node.value)
             return Const(ftype, value)
         return Const(itype, ivalue)
 
@@ -837,16 +840,20 @@ class _ExprLowerer:
         args = self.arguments(ftype, args_nodes)
         if ftype.variadic and fn.is_defined:  # its va_start finds the rest in an area
             args[len(ftype.params):] = [self.variadic_arguments(args[len(ftype.params):], node)]
-        target: Expr | None = None
-        if not isinstance(ftype.result, VoidType) and value_used:
-            t = self.temp(ftype.result, node)
-            if isinstance(ftype.result, RecordType):
-                self.address_taken.add(t)
-            target = VarRef(t, t.type)
+        target = self.call_result(ftype, node, value_used)
         self.emit(Call(target, name, args, self.loc(node)))
-        if target is None:
+        return None if target is None else Load(target, target.type)
+
+    def call_result(self, ftype: FunctionType, node: c_ast.Node, value_used: bool
+                    ) -> VarRef | None:
+        """The temporary a call's result goes to (None when there is none or it is unused);
+        a struct result lives in memory."""
+        if isinstance(ftype.result, VoidType) or not value_used:
             return None
-        return Load(target, target.type)
+        t = self.temp(ftype.result, node)
+        if isinstance(ftype.result, RecordType):
+            self.address_taken.add(t)
+        return VarRef(t, t.type)
 
     def arguments(self, ftype: FunctionType, nodes: list[c_ast.Node]) -> list[Expr]:
         """The arguments of a call of a function of type `ftype`: converted to the types
@@ -880,12 +887,7 @@ class _ExprLowerer:
             raise CtgenError("wrong number of arguments in a call through a function "
                              "pointer", self.loc(node))
         args = self.arguments(ftype, args_nodes)
-        target: Expr | None = None
-        if not isinstance(ftype.result, VoidType) and value_used:
-            t = self.temp(ftype.result, node)
-            if isinstance(ftype.result, RecordType):
-                self.address_taken.add(t)
-            target = VarRef(t, t.type)
+        target = self.call_result(ftype, node, value_used)
         self.emit(Call(target, "", args, self.loc(node), callee))
         return None if target is None else Load(target, target.type)
 
@@ -965,9 +967,10 @@ class _ExprLowerer:
         return var
 
     def is_constant(self, node: c_ast.Node) -> bool:
-        """`__builtin_constant_p` as gcc answers it at -O0: true for a constant expression
-        of C (a literal, enumerators, sizeof, a string, a constant cast to a pointer), false
-        for anything that reads an object, even a const one. The operand is not evaluated."""
+        """`__builtin_constant_p` at -O0: true for a constant expression of C (a literal,
+        enumerators, sizeof, a string, a constant cast to a pointer), false for anything
+        that reads an object, even a const one. gcc folds a little more (`x * 0` is
+        constant to it); those answers differ. The operand is not evaluated."""
         while isinstance(node, c_ast.Cast):
             node = node.expr
         if isinstance(node, c_ast.Constant):

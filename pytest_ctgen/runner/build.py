@@ -19,15 +19,13 @@ from typing import Mapping, Sequence
 
 from filelock import FileLock
 
-from ..codegen.harness import runtime_flags
+from ..codegen.harness import RUNTIME, RUNTIME_SOURCE, runtime_flags
 from ..errors import BuildError, SourceLocation
 
 # Changes whenever the recipe below changes, so old builds are not reused.
 RECIPE_VERSION = "2"
 HARNESS_SOURCE = "harness.c"
 OBJECT = "harness.o"
-#: The runtime (c_harness/ctgen_runtime.c), a translation unit of its own beside the harness.
-RUNTIME_SOURCE = "ctgen_runtime.c"
 RUNTIME_OBJECT = "ctgen_runtime.o"
 LIBRARY = "libctgen_harness.so"
 _DONE = "build.done"
@@ -49,7 +47,7 @@ def c_harness_dir() -> Path:
         from importlib.resources import files
 
         path = Path(str(files("pytest_ctgen.c_harness")))
-        if (path / "ctgen_runtime.h").is_file():
+        if (path / RUNTIME).is_file():
             return path
     except (ImportError, ModuleNotFoundError, TypeError):
         pass
@@ -105,7 +103,7 @@ def build_key(harness_source: str, key_material: str | bytes, cflags: Sequence[s
     part("\0".join(ldflags))
     part(cc)
     part(compiler_version(cc))
-    for runtime in ("ctgen_runtime.h", RUNTIME_SOURCE):
+    for runtime in (RUNTIME, RUNTIME_SOURCE):
         path = c_harness_dir() / runtime
         part(path.read_bytes() if path.is_file() else b"")
     part(str(Path.cwd()))  # relative paths in the flags are resolved from here

@@ -30,7 +30,7 @@ from ..symbolic import addresses, extract
 from ..symbolic.executor import (
     AliasChoice, BoundReached, Executor, Finished, Fork, OffsetChoice, PathError)
 from ..symbolic.solver import SAT, UNSAT, Solver
-from ..symbolic.state import State
+from ..symbolic.state import Pointee, State
 from ..symbolic.work import (
     DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS, EXECUTION_STEP, WorkMeter, execution_steps)
 
@@ -434,7 +434,8 @@ class Generator:
                 outcome = self.executor.advance(state)
             except BoundReached as bound:
                 self.cut_reason = str(bound)
-                self.complete_cut(state)
+                if bound.resumable:
+                    self.complete_cut(state)
                 return
             except PathError as err:
                 if err.unsupported:
@@ -625,6 +626,11 @@ class Generator:
                     requirements.extend(ids)
                     met.append(i)
         pointees = extract.case_pointees(model, state)
+        if not self.placement_free(state, model, pointees):
+            self.executor.approximation = (
+                "a path whose outcome or outputs depend on where objects lie in memory "
+                "(beyond the alignment a case chooses) gives no case")
+            return False
         params, globals_, objects = extract.inputs(model, state, pointees)
         case = Case(
             function=self.cfg.function.name,
@@ -640,11 +646,6 @@ class Generator:
             violations=tuple(violations),
             robustness=state.robustness,
         )
-        if not self.placement_free(state, model):
-            self.executor.approximation = (
-                "a path whose outcome or outputs depend on where objects lie in memory "
-                "(beyond the alignment a case chooses) gives no case")
-            return False
         self.violated.update(violations)
         self.testcases_met.update(met)
         self.cases.append(case)
@@ -658,7 +659,7 @@ class Generator:
                     callback=callback.input)
         return True
 
-    def placement_free(self, state: State, model) -> bool:
+    def placement_free(self, state: State, model, pointees: list[Pointee]) -> bool:
         """Whether the path of `state` and its predictions, with the inputs of `model`,
         hold wherever the objects whose addresses the path used lie (see
         symbolic/addresses.py)."""
@@ -669,8 +670,7 @@ class Generator:
         if self.solver.check(misplaced) != UNSAT:
             return False
         moved = addresses.moved_outputs_query(
-            state.addresses, state.address_facts, state.constraints, model,
-            extract.output_terms(state, extract.case_pointees(model, state)))
+            state.addresses, state.constraints, model, extract.output_terms(state, pointees))
         return not moved or self.solver.check(moved) == UNSAT
 
     # ---------------------------------------------------------------- annotations

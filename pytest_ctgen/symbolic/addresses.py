@@ -45,12 +45,15 @@ class Address:
     high: z3.BitVecRef
     residue: z3.BitVecRef | None
     size: int
+    automatic: bool  # on the stack (a local, a temporary): its slot may be reused
 
 
-def expose(addresses: dict[int, Address], obj: MemObject, align: int, placed: bool
-           ) -> tuple[Address, list[z3.BoolRef]]:
+def expose(addresses: dict[int, Address], obj: MemObject, align: int, placed: bool,
+           automatic: bool) -> tuple[Address, list[z3.BoolRef]]:
     """The address of `obj` (aligned to `align`) and the facts a path exposing it
-    assumes: in range, aligned, apart from the objects exposed before."""
+    assumes: in range, aligned, apart from the objects exposed before. Two objects on the
+    stack are not assumed apart: one may be a returned call's local whose slot the other
+    reuses."""
     name = f"&{obj.name}#{obj.id}"
     align = max(1, align)
     facts: list[z3.BoolRef] = []
@@ -69,9 +72,11 @@ def expose(addresses: dict[int, Address], obj: MemObject, align: int, placed: bo
     facts.append(z3.UGE(value, _LOWEST))
     facts.append(z3.ULE(value, _END - size))
     for other in addresses.values():
+        if automatic and other.automatic:
+            continue
         facts.append(z3.Or(z3.ULE(value + size, other.value),
                            z3.ULE(other.value + other.size, value)))
-    address = Address(value, high, residue, size)
+    address = Address(value, high, residue, size, automatic)
     addresses[obj.id] = address
     return address, facts
 
@@ -132,16 +137,15 @@ def misplacement_query(addresses: dict[int, Address], facts: list[z3.BoolRef],
     return [*_inputs_of(model, unknowns), *facts, z3.Not(z3.And(*rest))]
 
 
-def moved_outputs_query(addresses: dict[int, Address], facts: list[z3.BoolRef],
-                        constraints: list[z3.BoolRef], model: z3.ModelRef,
-                        outputs: list[z3.ExprRef]) -> list[z3.BoolRef]:
+def moved_outputs_query(addresses: dict[int, Address], constraints: list[z3.BoolRef],
+                        model: z3.ModelRef, outputs: list[z3.ExprRef]) -> list[z3.BoolRef]:
     """Satisfiable when, with the inputs of `model`, some placement of the exposed objects
-    on the path gives one of the `outputs` another value than `model` does; [] when no
-    output depends on an address."""
+    on the path (`constraints`, which hold the facts about it) gives one of the `outputs`
+    another value than `model` does; [] when no output depends on an address."""
     unknowns = [a.high for a in addresses.values()]
     names = {u.decl().name() for u in unknowns}
     moving = [t for t in outputs if _address_terms(t) & names]
     if not moving:
         return []
-    return [*_inputs_of(model, unknowns), *facts, *constraints,
+    return [*_inputs_of(model, unknowns), *constraints,
             z3.Or(*[t != model.eval(t, model_completion=True) for t in moving])]

@@ -48,7 +48,13 @@ class PathError(Exception):
 
 
 class BoundReached(Exception):
-    """The path exceeded the loop-unwinding, recursion or step bound."""
+    """The path exceeded the loop-unwinding, recursion or step bound. `resumable`: the
+    state is as before the step the bound refused (a loop's back edge), so the path can
+    run on from it without the bound."""
+
+    def __init__(self, message: str, resumable: bool = False) -> None:
+        super().__init__(message)
+        self.resumable = resumable
 
 
 #: How a path ends whose arguments violate the precondition of a specified stub.
@@ -83,8 +89,9 @@ class AliasChoice:
 class OffsetChoice:
     """Which of `values` a symbolic byte offset is, for an access that needs it concrete
     (a pointer or a struct at a computed position), or which size a variable length array
-    or an `alloca` object has: value i under conditions[i]. For a size, the last value may
-    be BEYOND_BOUND: larger than the bound, which the search does not explore."""
+    or an `alloca` object has: value i under conditions[i]. For a size, the last values
+    are BEYOND_BOUND (larger than the bound, which the search does not explore) and
+    BELOW_MINIMUM (undefined, not explored either)."""
 
     offset: z3.BitVecRef
     values: tuple[int, ...]
@@ -93,6 +100,8 @@ class OffsetChoice:
 
 #: The size of a variable length array or `alloca` object is larger than the bound.
 BEYOND_BOUND = -1
+#: The size of a variable length array is below its minimum (undefined).
+BELOW_MINIMUM = -2
 
 
 @dataclass(frozen=True)
@@ -235,7 +244,6 @@ class Executor:
         self._function_objects: dict[str, int] = {}
         self.callbacks: dict[str, Callback] = {}
         self._input_callbacks: dict[str, Callback] = {}
-        self._designated: list[str] | None = None
 
     # ------------------------------------------------------------------ states
 
@@ -564,7 +572,8 @@ class Executor:
         """The size `stmt` evaluates, as a number: a symbolic one is fixed on the path,
         a choice of each feasible value from `stmt.minimum` up to the bound (the input
         arrays' `array_size`), and one beyond, where the search stops at the bound. A
-        size below the minimum is undefined: no path has it."""
+        size below the minimum is undefined: no path has it, and an outcome only such a
+        size would reach is left as not reached (gcc runs the code), never unreachable."""
         value = self.eval(state, stmt.value)
         t = stmt.value.type
         assert isinstance(value, z3.BitVecRef) and isinstance(t, IntType)
@@ -577,17 +586,19 @@ class Executor:
                 self.objects_too_small = True
                 raise BoundReached(f"variable length arrays and alloca objects hold at most "
                                    f"{self.array_size} elements")
+        if count == BELOW_MINIMUM or (count is not None and count < stmt.minimum):
+            self.approximation = "paths where a variable length array has no elements " \
+                "(undefined) are not explored"
+            raise PathError("a variable length array of no elements, which is undefined")
         if count is not None:
-            if count < stmt.minimum:
-                raise PathError(f"a variable length array of {count} elements, which is "
-                                "undefined")
             return count
         values = tuple(range(stmt.minimum, self.array_size + 1))
         bound = z3.BitVecVal(self.array_size, simple.size())
         beyond = simple > bound if t.signed else z3.UGT(simple, bound)
+        below = simple < stmt.minimum if t.signed else z3.ULT(simple, stmt.minimum)
         raise _NeedChoice(OffsetChoice(
-            simple, values + (BEYOND_BOUND,),
-            tuple(simple == k for k in values) + (beyond,)))
+            simple, values + (BEYOND_BOUND, BELOW_MINIMUM),
+            tuple(simple == k for k in values) + (beyond, below)))
 
     def resolve(self, state: State, v: SymValue) -> SymValue:
         """`v` with an input pointer's aliasing decided; raises _NeedChoice when the path
@@ -630,7 +641,8 @@ class Executor:
         key = (len(state.frames), id(frame.cfg), block.id)
         count = state.visits.get(key, 0) + 1
         if count > self.max_depth and not self.unbounded:
-            raise BoundReached(f"loop unwound more than {self.max_depth} times")
+            raise BoundReached(f"loop unwound more than {self.max_depth} times",
+                               resumable=True)
         state.visits[key] = count
         if guard is not None:
             state.assume(guard)
@@ -1165,8 +1177,11 @@ class Executor:
         if known is not None:
             return known.value
         placed = object_id in state.input_objects()
+        static = object_id in state.globals.values() or object_id in state.strings.values() \
+            or state.memory[object_id].function is not None
         address, facts = addresses.expose(state.addresses, state.memory[object_id],
-                                          self.alignment(state, object_id), placed)
+                                          self.alignment(state, object_id), placed,
+                                          automatic=not placed and not static)
         for fact in facts:
             state.assume_address_fact(fact)
         return address.value
@@ -1387,10 +1402,8 @@ class Executor:
     def function_choice(self, state: State, ptr: AliasPtr) -> AliasChoice:
         """Where an input function pointer may point: its callback first, then each of
         the unit's functions of its type whose address the unit takes."""
-        if self._designated is None:
-            self._designated = self.program.designated_functions()
         alternatives = [ptr.own] if ptr.own is not None else []
-        for name in self._designated:
+        for name in self.program.designated_functions:
             fn = self.program.unit.functions[name]
             if compatible(fn.type, ptr.element):
                 alternatives.append(PtrVal(self.function_object(state, name), _ZERO64,

@@ -12,7 +12,7 @@ from ..cases import (
 from ..frontend.ctype import (
     INT, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
     declaration_of)
-from ..frontend.unit import GLOBAL
+from ..frontend.unit import GLOBAL, Variable
 from . import memory
 from .memory import MemObject
 from .state import Pointee, State
@@ -204,17 +204,14 @@ def expected(model: z3.ModelRef, state: State, result_type: CType,
     if state.result is not None:
         returns = value_of(model, symbolic_cells(state.result, result_type), result_type,
                            names, state.aliases)
-    written = []
-    for var, oid in state.globals.items():
-        if var.kind == GLOBAL and not var.is_const and oid in state.written_objects:
-            written.append(Binding(var.name, var.declaration,
-                                   value_of(model, state.memory[oid].cells, var.type, names,
-                                            state.aliases)))
-    written.sort(key=lambda b: b.name)
+    globals_written, objects_written = _written(state, pointees)
+    written = sorted((Binding(var.name, var.declaration,
+                              value_of(model, cells, var.type, names, state.aliases))
+                      for var, cells in globals_written), key=lambda b: b.name)
     objects = tuple(
         Binding(p.name, declaration_of(p.type),
-                value_of(model, state.memory[p.object_id].cells, p.type, names, state.aliases))
-        for p in pointees if p.object_id in state.written_objects)
+                value_of(model, cells, p.type, names, state.aliases))
+        for p, cells in objects_written)
     counts: dict[str, int] = {}
     for call in state.stub_calls:
         counts[call.name] = counts.get(call.name, 0) + 1
@@ -227,6 +224,17 @@ def expected(model: z3.ModelRef, state: State, result_type: CType,
                     ending, exit_status)
 
 
+def _written(state: State, pointees: list[Pointee]
+             ) -> tuple[list[tuple[Variable, list]], list[tuple[Pointee, list]]]:
+    """The globals and case objects the path wrote, with their contents: what a case
+    checks after the call besides its result."""
+    globals_ = [(var, state.memory[oid].cells) for var, oid in state.globals.items()
+                if var.kind == GLOBAL and not var.is_const and oid in state.written_objects]
+    objects = [(p, state.memory[p.object_id].cells) for p in pointees
+               if p.object_id in state.written_objects]
+    return globals_, objects
+
+
 def output_terms(state: State, pointees: list[Pointee]) -> list[z3.ExprRef]:
     """The terms `expected` reads the predictions of: the return value, the written
     globals and case objects, the exit status (a pointer by its offset and NULL-ness)."""
@@ -234,12 +242,9 @@ def output_terms(state: State, pointees: list[Pointee]) -> list[z3.ExprRef]:
     if state.result is not None:
         cells += list(state.result.cells) if isinstance(state.result, AggVal) \
             else [(state.result, 0)]
-    for var, oid in state.globals.items():
-        if var.kind == GLOBAL and not var.is_const and oid in state.written_objects:
-            cells += state.memory[oid].cells
-    for p in pointees:
-        if p.object_id in state.written_objects:
-            cells += state.memory[p.object_id].cells
+    globals_written, objects_written = _written(state, pointees)
+    for _, contents in (*globals_written, *objects_written):
+        cells += contents
     if state.ending is not None and isinstance(state.ending[1], z3.BitVecRef):
         cells.append((state.ending[1], 0))
     terms: dict[int, z3.ExprRef] = {}

@@ -87,15 +87,22 @@ class Solver:
     def _cached(self, constraints: list[z3.BoolRef]) -> z3.ModelRef | None:
         if not self._models:
             return None
-        # one evaluation of the conjunction per model: z3 walks it in C, where a call per
-        # constraint from Python cost more than the queries it saved on long paths
         conjunction = z3.And(*constraints) if len(constraints) != 1 else constraints[0]
         for model in self._models:
-            self.meter.charge(CONJUNCTION_STEP * len(constraints))
-            if z3.is_true(model.eval(conjunction, model_completion=True)):
+            if self._satisfies(model, constraints, conjunction):
                 self.cache_hits += 1
                 return model
         return None
+
+    def _satisfies(self, model: z3.ModelRef, constraints: list[z3.BoolRef],
+                   conjunction: z3.BoolRef | None = None) -> bool:
+        """Whether `model` (unassigned symbols completed) satisfies all `constraints`: one
+        evaluation of their conjunction, which z3 walks in C (a call per constraint from
+        Python cost more than the queries it saved on long paths)."""
+        self.meter.charge(CONJUNCTION_STEP * len(constraints))
+        if conjunction is None:
+            conjunction = z3.And(*constraints)
+        return z3.is_true(model.eval(conjunction, model_completion=True))
 
     def _solve(self, constraints: list[z3.BoolRef], steps: int | None = None,
                wishes: list[z3.BoolRef] | None = None) -> tuple[str, z3.ModelRef | None]:
@@ -140,7 +147,7 @@ class Solver:
         result, model, spent = answer
         self.meter.charge(spent)
         if model is not None:
-            if not all(self.holds(model, c) for c in constraints):
+            if not self._satisfies(model, constraints):
                 # an operation SMT-LIB leaves unspecified (e.g. fp.to_sbv out of range)
                 # that the two solvers read differently: z3, which evaluates the cases,
                 # decides
@@ -274,10 +281,7 @@ class Solver:
         """The model of all-zero inputs when it satisfies `constraints`: the last resort
         where the solver gave up (a straight path through wide arithmetic)."""
         zero = z3.Model()
-        self.meter.charge(CONJUNCTION_STEP * len(constraints))
-        if z3.is_true(zero.eval(z3.And(*constraints), model_completion=True)):
-            return zero
-        return None
+        return zero if self._satisfies(zero, constraints) else None
 
     def _keep_compatible(self, tiers: list[list[z3.BoolRef]],
                          constraints: list[z3.BoolRef]) -> z3.ModelRef | None:

@@ -148,12 +148,12 @@ def test_export_runtime_dir_override(tmp_path: Path) -> None:
     alt = tmp_path / "alt_runtime"
     alt.mkdir()
     (alt / "ctgen_runtime.h").write_text(
-        "#warning using-the-alternative-runtime\n" + (out / "ctgen_runtime.h").read_text())
+        "#warning using-the-alternative-runtime-header\n" + (out / "ctgen_runtime.h").read_text())
     (alt / "ctgen_runtime.c").write_text(
         "#warning using-the-alternative-runtime-source\n"
         + (out / "ctgen_runtime.c").read_text())
     done = _make(out, "run", f"CTGEN_HARNESS_DIR={alt}")
-    assert "using-the-alternative-runtime" in done.stderr
+    assert "using-the-alternative-runtime-header" in done.stderr
     assert "using-the-alternative-runtime-source" in done.stderr
     assert done.stdout.splitlines()[-1] == "1 passed, 0 failed"
 
@@ -272,8 +272,8 @@ def test_export_places_objects_and_defines_extern_globals(tmp_path: Path) -> Non
     unit.write_text(PLACED)
     fc = generate_file(unit, "placed.c", Options()).cases
     assert [(g.name, g.declaration) for g in fc.global_stubs] == [("scale", "int @")]
-    placements = sorted(o.placement for c in fc.all_cases() for o in c.objects)
-    assert [p % 2 for p in placements] == [0, 1], placements
+    placements = [o.placement for c in fc.all_cases() for o in c.objects]
+    assert sorted(p % 2 for p in placements) == [0, 1], placements
     out = write_export(fc, unit, tmp_path / "export", [], base_dir=tmp_path)
     again = file_cases_from_json((out / "placed.ctgen.json").read_text())
     assert again.global_stubs == fc.global_stubs
@@ -283,20 +283,38 @@ def test_export_places_objects_and_defines_extern_globals(tmp_path: Path) -> Non
     assert done.stdout.splitlines()[-1] == "2 passed, 0 failed", done.stdout + done.stderr
 
 
-@pytest.mark.parametrize("edit, message", [
-    (lambda d: d["global_stubs"][0].update(name="x; int y"), "not a C identifier"),
-    (lambda d: d["global_stubs"][0].update(declaration="int @ = 1"), "not a declaration"),
-    (lambda d: d["functions"][0]["cases"][0]["objects"][0].update(placement=4096),
-     "not an address residue below 4096"),
-])
-def test_export_json_with_bad_placement_or_global_is_refused(tmp_path: Path, edit,
-                                                             message: str) -> None:
+@pytest.fixture(scope="module")
+def placed_json(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """The cases of PLACED as an export writes them, generated once for the module."""
     from pytest_ctgen.options import Options
     from pytest_ctgen.pipeline import generate_file
 
-    unit = tmp_path / "placed.c"
+    unit = tmp_path_factory.mktemp("placed") / "placed.c"
     unit.write_text(PLACED)
-    doc = json.loads(file_cases_to_json(generate_file(unit, "placed.c", Options()).cases))
+    return file_cases_to_json(generate_file(unit, "placed.c", Options()).cases)
+
+
+def _odd_case(doc: dict) -> dict:
+    return next(c for c in doc["functions"][0]["cases"] if c["objects"])
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda d: d["global_stubs"][0].update(name="x; int y"), "not a C identifier"),
+    (lambda d: d["global_stubs"][0].update(declaration="int @ = 1"), "not a declaration"),
+    (lambda d: d["global_stubs"][0].update(declaration="int @[sizeof(int[f()])]"),
+     "not a declaration"),
+    (lambda d: d["global_stubs"][0].update(declaration="int @ __attribute__((used))"),
+     "not a declaration"),
+    (lambda d: _odd_case(d)["objects"][0].update(placement=4096),
+     "not an address residue below 4096"),
+    (lambda d: _odd_case(d)["objects"][0].update(name="x;\n#define y"),
+     "binding name is not a C identifier"),
+    (lambda d: d["stubs"].append({"name": "f; g", "prototype": "int f(void)"}),
+     "stub name is not a C identifier"),
+])
+def test_export_json_with_bad_placement_or_global_is_refused(placed_json: str, edit,
+                                                             message: str) -> None:
+    doc = json.loads(placed_json)
     edit(doc)
     with pytest.raises(ValueError, match=message):
         file_cases_from_json(json.dumps(doc))
@@ -375,6 +393,9 @@ def _poll(doc: dict) -> dict:
      "not a prototype of it"),
     (lambda d: _poll(d)["callbacks"][0].update(
         prototype="__attribute__((constructor)) void ctgen_cb_poll_ops_done(int status)"),
+     "not a prototype of it"),
+    (lambda d: _poll(d)["callbacks"][0].update(
+        prototype="void ctgen_cb_poll_ops_done(int status, char x[abort()])"),
      "not a prototype of it"),
     (lambda d: _poll(d)["callbacks"][0].update(name="exit"), "not a C identifier starting"),
     (lambda d: _poll(d).update(callbacks=_poll(d)["callbacks"][1:]),

@@ -353,6 +353,7 @@ def test_generic_selection_matches_gcc(write_c, run_gcc):
         f'  printf("%d\\n", _Generic({e}, {GENERIC_ASSOCIATIONS}));\n'
         for e in GENERIC_OPERANDS) + "}\n"
     answers = run_gcc(program).split()
+    assert len(answers) == len(GENERIC_OPERANDS), answers
     for i, (operand, answer) in enumerate(zip(GENERIC_OPERANDS, answers)):
         assert resolver.constant(_decl(ast, f"ctgen_g{i}").init) == (int(answer), ct.INT), \
             operand

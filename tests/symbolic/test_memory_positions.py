@@ -8,6 +8,7 @@ import z3
 from pytest_ctgen.frontend.ctype import INT, SHORT
 from pytest_ctgen.symbolic import memory
 from pytest_ctgen.symbolic.memory import MemObject, known_residue
+from pytest_ctgen.symbolic.work import execution_steps
 
 
 def _ints(n: int) -> MemObject:
@@ -29,12 +30,13 @@ def test_the_shape_of_an_offset_tells_its_residue() -> None:
 def test_a_read_at_an_element_index_reads_whole_elements_only() -> None:
     obj = _ints(5)
     i = z3.BitVec("i", 64)
+    before = execution_steps()
     value, in_bounds = memory.read(obj, z3.simplify(i * 4), INT)
+    # the 5 element starts, 4 bytes each, of the 17 byte positions a 4-byte read could have
+    assert execution_steps() - before == 5 * 4
     solver = z3.Solver()
     solver.add(in_bounds, i == 3, value != z3.BitVec("a3", 32))
     assert solver.check() == z3.unsat
-    # a read between elements is impossible for this offset: the condition excludes none
-    # of its values in bounds, and no value at 4*i reads the middle of two elements
     solver = z3.Solver()
     solver.add(in_bounds, z3.UGT(i, 4), z3.ULT(i, 1 << 60))
     assert solver.check() == z3.unsat
@@ -44,7 +46,9 @@ def test_a_write_at_an_odd_offset_keeps_its_residue() -> None:
     obj = _ints(3)
     i = z3.BitVec("i", 64)
     offset = z3.simplify(i * 2 + 1)  # odd offsets only: 1, 3, ..., 9
+    before = execution_steps()
     in_bounds = memory.write(obj, offset, SHORT, z3.BitVecVal(0x1234, 16))
+    assert execution_steps() - before == 5 * 2  # of the 11 positions, the 5 odd ones
     value, _ = memory.read(obj, z3.BitVecVal(0, 64), INT)
     solver = z3.Solver()
     solver.add(in_bounds, i == 0, value != z3.Concat(
