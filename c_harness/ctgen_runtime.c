@@ -653,6 +653,14 @@ static void ctgen_driver_timeout_line(int index)
     printf("FAIL %s: timed out after %d s\n", ctgen_case_name(index), (int)CTGEN_CASE_TIMEOUT);
 }
 
+/* Case `index` crashed with signal `sig`: its line, with the finding it predicted. */
+static void ctgen_driver_crash_line(int index, int sig)
+{
+    const char *finding = ctgen_case_finding(index);
+    printf("FAIL %s: crashed with %s%s%s\n", ctgen_case_name(index), ctgen_signal_name(sig),
+           finding ? "; predicted: " : "", finding ? finding : "");
+}
+
 /* Runs case `index` in this process and prints its line; 0 if it passed. */
 static int ctgen_driver_run_one(int index)
 {
@@ -683,8 +691,7 @@ static void ctgen_driver_fatal(int sig)
         ctgen_driver_timeout_line(ctgen_driver_current);
     else
 #endif
-        printf("FAIL %s: crashed with %s\n", ctgen_case_name(ctgen_driver_current),
-               ctgen_signal_name(sig));
+        ctgen_driver_crash_line(ctgen_driver_current, sig);
     ctgen_driver_failed++;
     for (i = ctgen_driver_current + 1; i < n; i++) {
         printf("NOT RUN %s\n", ctgen_case_name(i));
@@ -719,7 +726,7 @@ static int ctgen_driver_reap(int index, int status)
         ctgen_driver_timeout_line(index);
     else
 #endif
-        printf("FAIL %s: crashed with %s\n", ctgen_case_name(index), ctgen_signal_name(sig));
+        ctgen_driver_crash_line(index, sig);
     return 1;
 }
 #endif

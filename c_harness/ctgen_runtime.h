@@ -47,6 +47,9 @@ typedef size_t ctgen_size;
 /* Defined by the generated harness. */
 int ctgen_case_count(void);
 const char *ctgen_case_name(int ctgen_index);
+/* The undefined behaviour case `index` is predicted to run into ("undefined behaviour at
+ * f.c:3:12: division by zero in a / b"), or 0: said when its run crashes. */
+const char *ctgen_case_finding(int ctgen_index);
 int ctgen_run_case(int ctgen_index, char *ctgen_message, ctgen_size ctgen_capacity);
 
 /* For a loader (cffi): coverage data written before a crash or a hang kills the process,

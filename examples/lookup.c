@@ -3,6 +3,7 @@
  * binary search for the segment and linear interpolation between the points. */
 #include <stdint.h>
 #include <stdbool.h>
+#include "ctgen.h"
 
 #define NTC_POINTS 9u
 
@@ -32,6 +33,7 @@ static uint8_t find_segment(uint16_t adc, uint8_t lo, uint8_t hi)
 {
     uint8_t mid;
 
+    __rtt_precondition(lo < hi && hi <= NTC_POINTS);  /* its callers' promise */
     if (hi - lo <= 1) {
         return lo;
     }

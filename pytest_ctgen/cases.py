@@ -170,8 +170,17 @@ class Expected:
     globals: tuple[Binding, ...] = ()
     stub_call_counts: tuple[tuple[str, int], ...] = ()
     objects: tuple[Binding, ...] = ()  # contents of written pointed-to objects after the call
-    ending: str | None = None  # the call does not return: "exit", "abort", "assertion failure"
+    # the call does not return: "exit", "abort", "assertion failure", or UNDEFINED_BEHAVIOUR
+    # (a finding: the path runs into an error C leaves undefined; nothing after it is
+    # predicted, see the case's "undefined" violation)
+    ending: str | None = None
     exit_status: int | None = None  # the status passed to exit
+
+
+#: How a case ends that runs into undefined behaviour (DESIGN §4: a finding).
+UNDEFINED_BEHAVIOUR = "undefined behaviour"
+#: The kind of the `Violation` that names the undefined behaviour of such a case.
+UNDEFINED = "undefined"
 
 
 @dataclass(frozen=True)
@@ -179,7 +188,8 @@ class Violation:
     """An annotation the generator predicts a case violates. `kind` is "postcondition",
     "testcase", "assert" or "modifies"; `at` is "file:line:col" of the annotation (for
     "modifies", of the write); `detail` the condition as written (for "modifies", the
-    global written)."""
+    global written). Kind UNDEFINED: the case runs into undefined behaviour at `at`, which
+    `detail` names ("division by zero in a / b")."""
 
     kind: str
     at: str
@@ -204,6 +214,14 @@ class Case:
     # the inputs violate the function's precondition (proof mode's robustness cases): the
     # run checks the predicted outputs but no postcondition or test case
     robustness: bool = False
+
+    @property
+    def finding(self) -> str | None:
+        """The undefined behaviour the case runs into, as a report says it, or None."""
+        for v in self.violations:
+            if v.kind == UNDEFINED:
+                return f"undefined behaviour at {v.at}: {v.detail}"
+        return None
 
     @property
     def id(self) -> str:

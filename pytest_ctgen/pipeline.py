@@ -447,6 +447,8 @@ class FileRun:
         self._error: CtgenError | None = None
         self.index = {(c.function, c.number): i
                       for i, c in enumerate(generated.cases.all_cases())}
+        self.findings = {(c.function, c.number): c.finding
+                         for c in generated.cases.all_cases() if c.finding}
         self.ran = False
         self.results: dict[tuple[str, int], bool] = {}  # (function, case number) -> passed
 
@@ -486,9 +488,14 @@ class FileRun:
             self._lib.final_flush()
 
     def run(self, function: str, number: int):  # -> runner.execute.CaseRun
-        from .runner.execute import run_case
+        from .runner.execute import FAILED, ISOLATE_FORK, CaseRun, run_case
 
         lib = self.library()
+        finding = self.findings.get((function, number))
+        if finding is not None and self.options.isolate != ISOLATE_FORK:
+            self.results[(function, number)] = False
+            return CaseRun(FAILED, f"{finding}; not run: without --ctgen-isolate fork it "
+                                   "could end the session")
         self.ran = True
         result = run_case(lib, self.index[(function, number)], self.options.case_timeout,
                           self.options.isolate)

@@ -457,7 +457,9 @@ class CtgenCase(pytest.Item):
                 lines.append(f"  {s.name}() returns {calls}{pointed}")
             exp = self.case.expected
             lines.append("predicted:")
-            if exp.ending is not None:
+            if self.case.finding is not None:
+                lines.append(f"  ends: {self.case.finding}")
+            elif exp.ending is not None:
                 status = f" with status {exp.exit_status}" if exp.exit_status is not None \
                     else ""
                 lines.append(f"  ends: {exp.ending}{status}")

@@ -5,6 +5,7 @@ globals are reachable), defines every stub the unit needs, and exposes
 
     int ctgen_case_count(void);
     const char *ctgen_case_name(int index);                 /* "sat_add[case2]" */
+    const char *ctgen_case_finding(int index);  /* the undefined behaviour predicted, or 0 */
     int ctgen_run_case(int index, char *message, ctgen_size capacity); /* 0 pass, 1 fail */
 
 (`ctgen_size` is `size_t`). It is linked with the runtime, `ctgen_runtime.c` (which has
@@ -36,6 +37,7 @@ from ..cases import (
     PointerValue,
     RecordValue,
     StubPrototype,
+    UNDEFINED_BEHAVIOUR,
     Value,
     declare,
 )
@@ -682,7 +684,11 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str],
     call = f"{_callee(c.function)}({', '.join(args)})"
     e = c.expected
     before: list[str] = []  # what the case function needs defined before it
-    if e.ending is not None:
+    if e.ending == UNDEFINED_BEHAVIOUR:
+        # a finding: the case fails whatever the compiled run does (a crash, garbage)
+        body.append(f'ctgen_fail({ctx}, "%s", {c_string(c.finding or e.ending)});')
+        body.append(f"{'' if signature.is_void else '(void)'}{call};")
+    elif e.ending is not None:
         # the call ends the program: the runtime makes it, through a function of its own,
         # where the renamed exit/abort return to
         before = _ending_call_lines(index, c, signature)
@@ -850,6 +856,10 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
     out.append("static const char *const ctgen_case_names[] = {")
     out += [f"{INDENT}{c_string(case_name(c))}," for c in cases] or [f"{INDENT}0"]
     out.append("};")
+    out.append("static const char *const ctgen_case_findings[] = {")
+    out += [f"{INDENT}{c_string(c.finding) if c.finding else '0'}," for c in cases] \
+        or [f"{INDENT}0"]
+    out.append("};")
     resets = [f"{INDENT}{_counter(s.name)} = 0;" for s in (*fc.stubs, *callbacks)]
     out += [
         "",
@@ -861,6 +871,11 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
         "const char *ctgen_case_name(int index)",
         "{",
         f"{INDENT}return index >= 0 && index < CTGEN_CASES ? ctgen_case_names[index] : 0;",
+        "}",
+        "",
+        "const char *ctgen_case_finding(int index)",
+        "{",
+        f"{INDENT}return index >= 0 && index < CTGEN_CASES ? ctgen_case_findings[index] : 0;",
         "}",
         "",
         "int ctgen_run_case(int index, char *message, ctgen_size capacity)",

@@ -228,6 +228,19 @@ class CFG:
                     queue.append(s)
         return dist
 
+    def reachable_from(self, sources: set[int]) -> set[int]:
+        """The blocks a path from one of the blocks `sources` can reach, those included."""
+        seen = set(sources)
+        queue = deque(self.blocks[i] for i in sorted(sources))
+        while queue:
+            b = queue.popleft()
+            assert b.terminator is not None
+            for s in b.terminator.successors():
+                if s.id not in seen:
+                    seen.add(s.id)
+                    queue.append(s)
+        return seen
+
     def distances_to(self, targets: set[Edge]) -> dict[int, int]:
         """For each block, the fewest edges to take before taking one of `targets` (0 when
         the block's own terminator has a target edge). Blocks that cannot reach one are

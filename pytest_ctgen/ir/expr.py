@@ -225,8 +225,14 @@ def describe(e: Expr) -> str:
     if isinstance(e, Load):
         return describe(e.lvalue)
     if isinstance(e, Deref):
-        return f"*({describe(e.pointer)})"
+        if isinstance(e.pointer, PtrAdd):  # p[i]
+            return f"{describe(e.pointer.pointer)}[{describe(e.pointer.index)}]"
+        inner = describe(e.pointer)
+        return f"*{inner}" if inner.isidentifier() else f"*({inner})"
     if isinstance(e, Member):
+        if isinstance(e.base, Deref):  # p->field
+            inner = describe(e.base.pointer)
+            return f"{inner if inner.isidentifier() else f'({inner})'}->{e.field.name}"
         return f"{describe(e.base)}.{e.field.name}"
     if isinstance(e, AddrOf):
         return f"&{describe(e.lvalue)}"

@@ -20,7 +20,7 @@ from typing import Callable
 from ..cases import (
     STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SKIPPED, STOP_SOLVER, STOP_TIME,
     STOP_UNSUPPORTED, STOP_WORK, Case, Contract, ContractCheck, FunctionCases, Outcome,
-    StubPrototype, Violation, functions_named)
+    UNDEFINED_BEHAVIOUR, StubPrototype, Violation, functions_named)
 from ..errors import SourceLocation, UnsupportedError
 from ..frontend.ctype import declaration_of
 from ..frontend.preprocess import is_va_list
@@ -28,7 +28,8 @@ from ..ir.cfg import CFG, Block, Edge, Return
 from ..ir.lower import Program
 from ..symbolic import addresses, extract
 from ..symbolic.executor import (
-    AliasChoice, BoundReached, Executor, Finished, Fork, OffsetChoice, PathError)
+    AliasChoice, BoundReached, Executor, Finished, Fork, OffsetChoice, PathError,
+    ViolationLedger)
 from ..symbolic.solver import SAT, UNSAT, Solver
 from ..symbolic.state import Pointee, State
 from ..symbolic.work import (
@@ -84,6 +85,9 @@ class Generator:
         self.shown = shown
         self.cfg: CFG = program.cfgs[function]
         self.options = options
+        # violations of annotations and undefined behaviour a case shows, and how often
+        # each other one was looked for
+        self.ledger = ViolationLedger(None if options.proof else _VIOLATION_TRIES)
         self.executor = self.new_executor(options.array_size)
         self.meter = WorkMeter.of_units(options.work)
         self.steps_charged = execution_steps()  # the executor's steps charged so far
@@ -103,11 +107,14 @@ class Generator:
         self.unsupported: PathError | None = None
         self.solver_gave_up = False
         self.deadline = 0.0
-        # violations of annotations a case shows (see `State.violations` for the keys),
-        # and how often each other one was tried
-        self.violations_checked: set[tuple[str, int, str]] = set()
-        self.violation_tries: dict[tuple[str, int, str], int] = {}
         self.violated: set[Violation] = set()  # what the cases show violated
+        # outcomes a finding's case runs through (it crashes or misbehaves after them):
+        # reached, so never reported unreachable, though no passing case may cover them;
+        # and the blocks where findings stop their paths: what the compiled code does after
+        # them is not modelled, so the outcomes it can reach from there are not proved
+        # unreachable either
+        self.finding_edges: set[Edge] = set()
+        self.finding_blocks: set[int] = set()
         self.testcases_met: set[int] = set()  # test cases (by index) a case enters
         self.testcases_unreachable: set[int] = set()  # no input meets their PRE
         self.explored_all = False  # proof mode: every path within the bounds was explored
@@ -148,7 +155,7 @@ class Generator:
                 stop = STOP_SOLVER
             elif self.unsupported is not None:
                 stop = STOP_UNSUPPORTED
-            elif self.executor.approximation is not None:
+            elif self.executor.approximation is not None or self.behind_findings():
                 stop = STOP_APPROXIMATION
         return self.result(stop, time.monotonic() - start)
 
@@ -182,9 +189,11 @@ class Generator:
 
     def new_executor(self, array_size: int) -> Executor:
         o = self.options
-        return Executor(self.program, self.cfg.function.name, o.max_depth, o.max_recursion,
-                        array_size=array_size, stub_globals=o.stub_globals,
-                        proof=o.proof, shown=self.shown)
+        executor = Executor(self.program, self.cfg.function.name, o.max_depth,
+                            o.max_recursion, array_size=array_size,
+                            stub_globals=o.stub_globals, proof=o.proof, shown=self.shown)
+        executor.ledger = self.ledger
+        return executor
 
     def new_round(self, array_size: int) -> None:
         """Start the search tree anew, keeping the cases found, with input pointers to
@@ -205,16 +214,28 @@ class Generator:
                              len(self.order), skip_reason=f"{where}{err}",
                              generation_seconds=seconds)
 
+    def behind_findings(self) -> set[Edge]:
+        """The outcomes left that the compiled code may reach after a finding."""
+        reachable = self.cfg.reachable_from(self.finding_blocks)
+        return {e for e in self.uncovered - self.finding_edges if e.block in reachable}
+
     def result(self, stop: str, seconds: float) -> FunctionCases:
         fn = self.cfg.function
-        remaining = sorted(self.uncovered, key=lambda e: self.order[e])
-        proved = stop == STOP_EXHAUSTED
-        outcomes = tuple(self.outcome(e) for e in remaining)
+        remaining = sorted(self.uncovered - self.finding_edges, key=lambda e: self.order[e])
+        behind = self.behind_findings()
+        # proved: exhausted, or only what follows a finding is not modelled
+        proved = stop == STOP_EXHAUSTED or (
+            stop == STOP_APPROXIMATION and bool(behind) and self.cut_reason is None
+            and not self.solver_gave_up and self.unsupported is None
+            and self.executor.approximation is None)
+        unreachable = tuple(self.outcome(e) for e in remaining if proved and e not in behind)
+        not_reached = tuple(self.outcome(e) for e in remaining
+                            if not proved or e in behind)
         return FunctionCases(
             name=fn.name, line=fn.location.line, prototype=fn.prototype,
             cases=tuple(self.cases), stop_reason=stop, outcomes_total=len(self.order),
-            unreachable=outcomes if proved else (),
-            not_reached=() if proved else outcomes,
+            unreachable=unreachable,
+            not_reached=not_reached,
             generation_seconds=seconds, contract=self.contract_summary(stop),
             callbacks=tuple(self.callbacks[name] for name in sorted(self.callbacks)))
 
@@ -433,11 +454,13 @@ class Generator:
             try:
                 outcome = self.executor.advance(state)
             except BoundReached as bound:
+                self.violation_cases(state)
                 self.cut_reason = str(bound)
                 if bound.resumable:
                     self.complete_cut(state)
                 return
             except PathError as err:
+                self.violation_cases(state)  # a finding where the path ends
                 if err.unsupported:
                     if self.unsupported is None:
                         self.unsupported = err
@@ -591,24 +614,24 @@ class Generator:
         return ([holds] if holds else []) + extract.preferences(state)
 
     def violation_cases(self, state: State) -> None:
-        """A case for each path that left `state` to violate an annotation, the first
-        time such a path has a model (a few tries per annotation, every try in proof
-        mode)."""
+        """A case for each path that left `state` to violate an annotation or run into
+        undefined behaviour, the first time such a path has a model (a few tries per
+        annotation or place, every try in proof mode)."""
         pending, state.violations = state.violations, []
         for key, violating, note in pending:
-            if key in self.violations_checked:
+            if self.ledger.settled(key):
                 continue
-            tries = self.violation_tries.get(key, 0)
-            if tries >= _VIOLATION_TRIES and not self.options.proof:
-                continue
-            self.violation_tries[key] = tries + 1
+            self.ledger.tries[key] = self.ledger.tries.get(key, 0) + 1
             model = self.solver.model(violating.constraints, extract.preferences(violating))
             if model is None:
                 continue
             if not violating.finished and not self.complete(violating, model):
                 continue  # a robustness path that does not end within what we model
-            self.violations_checked.add(key)
-            self.add_case(violating, model, (note,))
+            self.ledger.shown.add(key)
+            if self.add_case(violating, model, (note,) if note else ()) and \
+                    violating.ending is not None and violating.ending[0] == UNDEFINED_BEHAVIOUR:
+                self.finding_edges.update(violating.edges)
+                self.finding_blocks.add(violating.frames[0].block.id)
 
     def add_case(self, state: State, model, extra_notes: tuple[str, ...] = ()) -> bool:
         """The case of the path `state` with the inputs of `model`; which annotations it

@@ -10,12 +10,12 @@ stub of the pointer's type).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from typing import Callable
+from dataclasses import dataclass, field
+from typing import Callable, TypeVar
 
 import z3
 
-from ..cases import Violation
+from ..cases import UNDEFINED, UNDEFINED_BEHAVIOUR, Violation
 from ..errors import UnsupportedError
 from ..frontend.ctype import (
     LONG, UCHAR, ULONG, ArrayType, CType, FloatType, FunctionType, IntType, PointerType,
@@ -33,8 +33,9 @@ from . import addresses, libc, memory, work
 from .memory import MemObject, cells_of, zero_cells
 from .state import Frame, InputRoot, Pointee, State, StubCallRecord, StubWrite
 from .values import (
-    AggVal, AliasPtr, PtrVal, SymValue, arithmetic, bit_builtin, bool_to_int, classify,
-    compare, constant, convert, exact_quotient, overflows, signed_overflow, truth, unary)
+    AggVal, AliasPtr, Errors, PtrVal, SymValue, arithmetic, bit_builtin, bool_to_int,
+    classify, compare, constant, convert, exact_quotient, overflows,
+    signed_overflow, truth, unary)
 
 
 class PathError(Exception):
@@ -70,6 +71,27 @@ class ProgramEnds(Exception):
         super().__init__(how)
         self.how = how
         self.status = status
+
+
+ViolationKey = tuple[str, int, str]
+
+
+@dataclass
+class ViolationLedger:
+    """Which violations (annotations, undefined behaviour; by `State.violations` key) a
+    case shows, and how often each other one was looked for: a settled one gets no more
+    paths forked off for it. Shared by the generator and its executors (data only: an
+    executor holding its generator would be freed by the cycle collector at a moment that
+    depends on the process, and z3 would reuse AST ids, and with them its choices,
+    differently)."""
+
+    tries_each: int | None  # None: every try (proof mode)
+    shown: set[ViolationKey] = field(default_factory=set)
+    tries: dict[ViolationKey, int] = field(default_factory=dict)
+
+    def settled(self, key: ViolationKey) -> bool:
+        return key in self.shown or (self.tries_each is not None
+                                     and self.tries.get(key, 0) >= self.tries_each)
 
 
 #: SV-COMP's assumption function: its argument is assumed, whether the unit defines it.
@@ -162,6 +184,9 @@ class _Mem:
     object_id: int
     offset: z3.BitVecRef
     bitfield: object = None  # ctype.Field of a bit-field member
+    # through an input pointer: generated inputs never make the unit access outside an
+    # object (DESIGN §4), so the path assumes it stays inside, never a finding
+    assumed: bool = False
 
 
 @dataclass
@@ -171,6 +196,7 @@ class _Reg:
 
 
 _ZERO64 = z3.BitVecVal(0, 64)
+_T = TypeVar("_T")
 
 
 def _is_function_pointer(v: SymValue) -> bool:
@@ -238,6 +264,10 @@ class Executor:
         self.forbidden = frozenset() if allowed is None else frozenset(
             v for v in writable if not v.is_volatile and v.name not in allowed)
         self.location: object = None  # of the statement being executed
+        # the conditions under which the expression being evaluated is (see `guarded`)
+        self._guards: list[z3.BoolRef] = []
+        # the violations the generator has settled: no path is forked off for them
+        self.ledger = ViolationLedger(None)
         self.shown = shown  # how a file name in a location is shown to the user
         # function pointers: the object standing for each function (see MemObject), the
         # callbacks of function-pointer inputs by C name, and each input's callback
@@ -448,8 +478,10 @@ class Executor:
         if is_input:
             state.inputs.append(InputRoot("global", var, oid, None))
         elif inits:
+            location = self.location  # of the statement that uses the global
             for stmt in inits:
                 self.execute(state, stmt, initializing=True)
+            self.location = location
             state.memory[oid].initial = list(state.memory[oid].cells)
         elif var.is_const and var.is_extern:
             raise PathError(f"const global '{var.name}' has no initializer in the unit",
@@ -506,6 +538,7 @@ class Executor:
     def terminate(self, state: State, block: Block) -> Finished | Fork | None:
         """Run the terminator of the current block: None when the path went on."""
         term = block.terminator
+        self.location = term.location if term is not None else self.location
         if isinstance(term, Goto):
             self.move(state, term.target)
         elif isinstance(term, Return):
@@ -514,7 +547,7 @@ class Executor:
             if self.do_return(state, term):
                 return Finished(state)
         elif isinstance(term, Branch):
-            c = truth(term.cond.type, self.eval(state, term.cond))
+            c = self.truth(state, term.cond.type, self.eval(state, term.cond))
             guards: list[z3.BoolRef | None] = [c, z3.Not(c)]
             return self.decide(state, block, guards)
         elif isinstance(term, Switch):
@@ -615,12 +648,90 @@ class Executor:
         raise _NeedChoice(choice)
 
     def out_of_bounds(self, state: State, err: memory.OutOfBounds, location: object) -> None:
-        """Raise what an access outside an object means: a path the case cannot take (a
-        PathError), or, outside an input pointer's object, a bound of the search."""
+        """Raise what an access outside an object means: outside an input pointer's object
+        (whose size the generator chose), a bound of the search; outside an object the
+        unit defines, a finding, and this path ends."""
         if err.object_id in state.input_objects():
             self.objects_too_small = True
             raise BoundReached(f"input pointers point to {self.array_size} elements")
+        obj = state.memory[err.object_id]
+        if not err.assumed and obj.size > 0:
+            self.location = location or self.location
+            self.finding(state, z3.BoolVal(True), f"out-of-bounds {err}",
+                         f"out of '{obj.name}'")
         raise PathError(f"out-of-bounds access: {err}", location)
+
+    def access(self, state: State, loc: _Mem, obj: MemObject, in_bounds: z3.BoolRef | None,
+               readable: z3.BoolRef | None, what: str) -> None:
+        """An access at a symbolic offset of `obj`: where it can leave the object, through
+        an input pointer or of an input pointer's object a bound the path assumes, else a
+        finding; where it would read the bytes of a pointer as a number (`readable`), not
+        modelled."""
+        if in_bounds is not None:
+            if loc.assumed or obj.id in state.input_objects() or obj.size == 0:
+                state.assume_in_bounds(obj.id, in_bounds)
+            else:
+                self.finding(state, z3.Not(in_bounds), f"out-of-bounds {what} '{obj.name}' "
+                             f"({obj.size} bytes)", f"out of '{obj.name}'")
+                state.assume(in_bounds)
+        state.assume(readable)
+
+    def dereference(self, state: State, p: PtrVal, error: str) -> None:
+        """`p` is dereferenced (`error` names what that is when it is NULL): NULL is a
+        finding where the path may have it there (a NULL constant, or an input pointer the
+        path tested for NULL); an input pointer the path never tested is assumed to point
+        to its object."""
+        if p.is_null:
+            self.finding(state, z3.BoolVal(True), error)
+            raise PathError(error)
+        if p.null is not None:
+            if p.null.get_id() in state.null_tested:
+                self.finding(state, p.null, error)
+            state.assume(z3.Not(p.null))
+
+    @staticmethod
+    def accessing(loc: _Mem, access: Callable[[], _T]) -> _T:
+        """`access()` of the memory at `loc`, its OutOfBounds marked as through an input
+        pointer when it is."""
+        try:
+            return access()
+        except memory.OutOfBounds as err:
+            err.assumed = loc.assumed
+            raise
+
+    def truth(self, state: State, t: CType, v: SymValue) -> z3.BoolRef:
+        """The condition `v != 0`; a pointer tested so may be NULL where it is used next
+        (see `dereference`)."""
+        self.tested(state, v)
+        return truth(t, v)
+
+    @staticmethod
+    def tested(state: State, v: SymValue) -> None:
+        """The path tests whether the input pointer `v` is NULL."""
+        if isinstance(v, (PtrVal, AliasPtr)) and v.null is not None:
+            state.null_tested.add(v.null.get_id())
+
+    def undefined_unless(self, state: State, errors: Errors, text: str) -> None:
+        """The operation `text` is undefined under each of `errors`: the path into one is
+        a finding (see `finding`); this path goes on where the operation is defined."""
+        for error in errors:
+            self.finding(state, error.condition, f"{error.what} in {text}")
+            state.assume(z3.Not(error.condition))
+
+    def finding(self, state: State, condition: z3.BoolRef, what: str,
+                site: str | None = None) -> None:
+        """Where `condition` holds, the path runs into the undefined behaviour `what` at
+        the current statement: that path is kept as a case of its own that ends there
+        (DESIGN §4), never a reason to call the code behind it unreachable. One case per
+        statement and `site` (what the error is, without the details of one path)."""
+        at = self.at(self.location)
+        violated = z3.And(*self._guards, condition) if self._guards else condition
+        # no note: the case's violation names it (Case.finding)
+        violating = self.fork_violation(state, (UNDEFINED, 0, f"{at}: {site or what}"),
+                                        violated, "", Violation(UNDEFINED, at, what))
+        if violating is not None:
+            violating.ending = (UNDEFINED_BEHAVIOUR, None)
+            violating.finished = True
 
     def decide(self, state: State, block: Block, guards: list[z3.BoolRef | None]
                ) -> Fork | None:
@@ -692,9 +803,9 @@ class Executor:
                 loc = self.locate(state, stmt.target)
                 assert isinstance(loc, _Mem)
                 obj = state.writable(loc.object_id)
-                state.assume_in_bounds(obj.id, memory.write(
+                self.access(state, loc, obj, *self.accessing(loc, lambda: memory.write(
                     obj, loc.offset, stmt.target.type,
-                    AggVal(tuple(zero_cells(stmt.target.type.size)))))
+                    AggVal(tuple(zero_cells(stmt.target.type.size))))), "write to")
                 if not initializing:
                     state.written_objects.add(loc.object_id)
             elif isinstance(stmt, Init):
@@ -738,7 +849,7 @@ class Executor:
             self.locate(state, stmt.target)  # decide its pointers' aliasing before the call
         if stmt.function == VERIFIER_ASSUME:
             # SV-COMP's assumption: inputs violating it are not of interest
-            state.assume(truth(stmt.args[0].type, args[0]))
+            state.assume(self.truth(state, stmt.args[0].type, args[0]))
             if cfg is None:
                 self.stub_call(state, stmt, args)
             return
@@ -875,7 +986,7 @@ class Executor:
                        note: str, violation: Violation | None = None) -> State | None:
         """The path that leaves `state` here under `violated`, kept for the generator to
         make a case of (see `State.violations`); None when `violated` is false."""
-        if z3.is_false(z3.simplify(violated)):
+        if self.ledger.settled(key) or z3.is_false(z3.simplify(violated)):
             return None
         violating = state.fork()
         violating.assume(violated)
@@ -890,7 +1001,7 @@ class Executor:
     def check(self, state: State, stmt: Check) -> None:
         """A precondition (assumed; in proof mode its violation is forked off as a
         robustness path) or an `__rtt_assert` (its violation is forked off, ending there)."""
-        c = truth(stmt.cond.type, self.eval(state, stmt.cond))
+        c = self.truth(state, stmt.cond.type, self.eval(state, stmt.cond))
         at = self.at(stmt.location)
         if stmt.kind == "precondition":
             if len(state.frames) != 1:
@@ -1008,7 +1119,11 @@ class Executor:
         """`e`, whose conditions of being defined (in bounds, not NULL, ...) are needed
         only where `guard` holds."""
         before = len(state.constraints)
-        value = self.eval(state, e)
+        self._guards.append(guard)
+        try:
+            value = self.eval(state, e)
+        finally:
+            self._guards.pop()
         added = state.constraints[before:]
         del state.constraints[before:]
         for c in added:
@@ -1070,19 +1185,16 @@ class Executor:
             p = self.resolve(state, self.eval(state, lv.pointer))
             if not isinstance(p, PtrVal):
                 raise PathError(f"dereference of a non-pointer {describe(lv.pointer)}")
-            if p.is_null:
-                raise PathError(f"dereference of a null pointer {describe(lv.pointer)}")
+            self.dereference(state, p, f"NULL dereference of {describe(lv.pointer)}")
             assert p.base is not None
-            if p.null is not None:
-                state.assume(z3.Not(p.null))
-            return _Mem(p.base, p.offset)
+            return _Mem(p.base, p.offset, assumed=p.null is not None)
         if isinstance(lv, Member):
             base = self.locate(state, lv.base)
             if not isinstance(base, _Mem):
                 raise PathError("member of a register value")
             f = lv.field
             return _Mem(base.object_id, base.offset + f.offset,
-                        f if f.is_bitfield else None)
+                        f if f.is_bitfield else None, base.assumed)
         if isinstance(lv, StringLit):
             oid = state.strings.get(id(lv))
             if oid is None:
@@ -1119,8 +1231,9 @@ class Executor:
             assert isinstance(f.type, IntType)
             return memory.read_bitfield(obj, off.as_signed_long(), f.bit_offset,
                                         f.bit_width, f.type)
-        value, in_bounds = memory.read(obj, offset, lv.type)
-        state.assume_in_bounds(obj.id, in_bounds)
+        value, in_bounds, readable = self.accessing(
+            loc, lambda: memory.read(obj, offset, lv.type))
+        self.access(state, loc, obj, in_bounds, readable, "read from")
         return value
 
     def store(self, state: State, lv: Expr, value: SymValue, initializing: bool = False
@@ -1146,7 +1259,8 @@ class Executor:
             assert isinstance(value, z3.BitVecRef)
             memory.write_bitfield(obj, off.as_signed_long(), f.bit_offset, f.bit_width, value)
             return
-        state.assume_in_bounds(obj.id, memory.write(obj, offset, lv.type, value))
+        self.access(state, loc, obj, *self.accessing(
+            loc, lambda: memory.write(obj, offset, lv.type, value)), "write to")
 
     # ------------------------------------------------------------- expressions
 
@@ -1205,6 +1319,8 @@ class Executor:
                          ) -> z3.BoolRef:
         """`a op b` for pointers. A test against a NULL constant leaves aliasing open;
         relational comparison is defined only within one object, so a path needs it."""
+        self.tested(state, a)
+        self.tested(state, b)
         null_a = isinstance(a, PtrVal) and a.is_null
         null_b = isinstance(b, PtrVal) and b.is_null
         if op in ("==", "!=") and (null_a or null_b):
@@ -1236,8 +1352,10 @@ class Executor:
                 wide, _ = convert(v, src, LONG if src.signed else ULONG)
                 assert isinstance(wide, z3.BitVecRef)
                 return addresses.pointer_from_integer(state.addresses, wide)
-            result, defined = convert(v, e.operand.type, e.type)
-            state.assume(defined)
+            if isinstance(src, PointerType) and isinstance(dst, IntType) and dst.is_bool:
+                self.tested(state, v)  # (_Bool)p
+            result, errors = convert(v, e.operand.type, e.type)
+            self.undefined_unless(state, errors, describe(e))
             return result
         if isinstance(e, Binary):
             a = self.eval(state, e.left)
@@ -1246,22 +1364,22 @@ class Executor:
                 if isinstance(a, (PtrVal, AliasPtr)):
                     return bool_to_int(self.compare_pointers(state, e.op, a, b))
                 return bool_to_int(compare(e.op, e.left.type, a, b))
-            result, defined = arithmetic(e.op, e.type, a, b)
-            state.assume(defined)
+            result, errors = arithmetic(e.op, e.type, a, b, e.right.type)
+            self.undefined_unless(state, errors, describe(e)[1:-1])  # without its ( )
             if isinstance(e.type, IntType) and e.type.signed and e.op in ("+", "-", "*"):
                 overflow = signed_overflow(e.op, a, b)
                 if not z3.is_false(z3.simplify(overflow)):
                     state.overflows.append(overflow)
             return result
         if isinstance(e, Logical):
-            left = truth(e.left.type, self.eval(state, e.left))
+            left = self.truth(state, e.left.type, self.eval(state, e.left))
             # the right operand is evaluated only where the left one does not decide
             guard = left if e.op == "&&" else z3.Not(left)
-            right = truth(e.right.type, self.guarded(state, guard, e.right))
+            right = self.truth(state, e.right.type, self.guarded(state, guard, e.right))
             combine = z3.And if e.op == "&&" else z3.Or
             return bool_to_int(combine(left, right))
         if isinstance(e, Select):
-            c = truth(e.condition.type, self.eval(state, e.condition))
+            c = self.truth(state, e.condition.type, self.eval(state, e.condition))
             a = self.guarded(state, c, e.then)
             b = self.guarded(state, z3.Not(c), e.otherwise)
             same_sort = (isinstance(a, z3.BitVecRef) and isinstance(b, z3.BitVecRef)) or \
@@ -1273,7 +1391,7 @@ class Executor:
         if isinstance(e, Unary):
             v = self.eval(state, e.operand)
             if e.op == "!":
-                return bool_to_int(z3.Not(truth(e.operand.type, v)))
+                return bool_to_int(z3.Not(self.truth(state, e.operand.type, v)))
             return unary(e.op, e.type, v)
         if isinstance(e, AddrOf):
             if isinstance(e.lvalue, FunctionRef):
@@ -1324,12 +1442,8 @@ class Executor:
         if isinstance(e, BitOp):
             x = self.eval(state, e.operand)
             assert isinstance(x, z3.BitVecRef) and isinstance(e.type, IntType)
-            value, defined = bit_builtin(e.operation, x, e.type)
-            if defined is not None:
-                state.assume(defined)
-                if not z3.is_true(z3.simplify(defined)):  # an outcome left may need it
-                    self.approximation = f"paths where {describe(e)} is undefined (of 0) " \
-                                         "are not explored"
+            value, errors = bit_builtin(e.operation, x, e.type)
+            self.undefined_unless(state, errors, describe(e))
             return value
         if isinstance(e, (VarRef, Deref, Member, StringLit)):
             return self.load(state, e)
@@ -1414,18 +1528,18 @@ class Executor:
     def indirect_call(self, state: State, stmt: Call) -> None:
         """A call through a function pointer: of the unit's function it holds (executed
         like a direct call, a stub call if the unit does not define it), or of a
-        callback (a stub call). Calling NULL is undefined: no path does."""
+        callback (a stub call). Calling NULL is a finding (see `dereference`)."""
         assert stmt.pointer is not None
         p = self.resolve(state, self.eval(state, stmt.pointer))
-        if not isinstance(p, PtrVal) or p.is_null:
-            raise PathError(f"call through a null function pointer {describe(stmt.pointer)}")
+        if not isinstance(p, PtrVal):
+            raise PathError(f"call through {describe(stmt.pointer)}, not a pointer")
+        self.dereference(state, p, "call through the NULL function pointer "
+                                   f"{describe(stmt.pointer)}")
         assert p.base is not None
         function = state.memory[p.base].function
         if function is None:
             raise PathError(f"call through {describe(stmt.pointer)}, which points to an "
                             "object", unsupported=True)
-        if p.null is not None:
-            state.assume(z3.Not(p.null))
         state.assume(p.offset == 0)  # into a function: undefined
         callback = self.callbacks.get(function)
         if callback is None:

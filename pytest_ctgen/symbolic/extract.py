@@ -8,7 +8,7 @@ import z3
 
 from ..cases import (
     ArrayValue, Binding, BytesValue, Expected, FloatValue, IntValue, PointerValue,
-    RecordValue, StubCall, StubScript, Value)
+    RecordValue, StubCall, StubScript, UNDEFINED_BEHAVIOUR, Value)
 from ..frontend.ctype import (
     INT, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
     declaration_of)
@@ -197,6 +197,8 @@ def expected(model: z3.ModelRef, state: State, result_type: CType,
              pointees: list[Pointee] | None = None) -> Expected:
     """The return value, the written globals and pointed-to objects after the call, and
     the stub call counts; `pointees`: the case's objects (`case_pointees`) if known."""
+    if state.ending is not None and state.ending[0] == UNDEFINED_BEHAVIOUR:
+        return Expected(None, ending=UNDEFINED_BEHAVIOUR)  # nothing after it is defined
     if pointees is None:
         pointees = case_pointees(model, state)
     names = object_names(state)
@@ -238,6 +240,8 @@ def _written(state: State, pointees: list[Pointee]
 def output_terms(state: State, pointees: list[Pointee]) -> list[z3.ExprRef]:
     """The terms `expected` reads the predictions of: the return value, the written
     globals and case objects, the exit status (a pointer by its offset and NULL-ness)."""
+    if state.ending is not None and state.ending[0] == UNDEFINED_BEHAVIOUR:
+        return []
     cells: list = []
     if state.result is not None:
         cells += list(state.result.cells) if isinstance(state.result, AggVal) \

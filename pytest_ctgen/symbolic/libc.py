@@ -65,8 +65,9 @@ def _room(state: State, p: PtrVal) -> int:
 def _byte(state: State, p: PtrVal, k: int) -> z3.BitVecRef:
     obj = state.memory[p.base]  # type: ignore[index]
     state.read_objects.add(obj.id)
-    value, in_bounds = memory.read(obj, p.offset + k, UCHAR)
+    value, in_bounds, readable = memory.read(obj, p.offset + k, UCHAR)
     state.assume_in_bounds(obj.id, in_bounds)
+    state.assume(readable)
     assert isinstance(value, z3.BitVecRef)
     return value
 
@@ -74,7 +75,9 @@ def _byte(state: State, p: PtrVal, k: int) -> z3.BitVecRef:
 def _store_byte(state: State, p: PtrVal, k: int, value: z3.BitVecRef) -> None:
     obj = state.writable(p.base)  # type: ignore[arg-type]
     state.written_objects.add(obj.id)
-    state.assume_in_bounds(obj.id, memory.write(obj, p.offset + k, UCHAR, value))
+    in_bounds, writable = memory.write(obj, p.offset + k, UCHAR, value)
+    state.assume_in_bounds(obj.id, in_bounds)
+    state.assume(writable)
 
 
 def _store_byte_where(state: State, p: PtrVal, k: int, condition: z3.BoolRef,

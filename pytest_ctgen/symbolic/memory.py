@@ -21,11 +21,13 @@ Cell = tuple  # (value, byte index)
 
 
 class OutOfBounds(IndexError):
-    """An access at a concrete offset outside object `object_id`."""
+    """An access at a concrete offset outside object `object_id`. `assumed`: through an
+    input pointer, whose inputs the generator assumes keep it inside (set by the caller)."""
 
     def __init__(self, message: str, object_id: int) -> None:
         super().__init__(message)
         self.object_id = object_id
+        self.assumed = False
 
 
 @dataclass(eq=False)
@@ -156,10 +158,11 @@ def _positions(obj: MemObject, offset: z3.BitVecRef, n: int) -> range:
 
 
 def read(obj: MemObject, offset: z3.BitVecRef, ctype: CType
-         ) -> tuple[SymValue, z3.BoolRef | None]:
-    """The value of type `ctype` at `offset`; second item: condition for being in bounds
-    (None when the offset is concrete and in bounds). Raises IndexError when a concrete
-    offset is out of bounds."""
+         ) -> tuple[SymValue, z3.BoolRef | None, z3.BoolRef | None]:
+    """The value of type `ctype` at `offset`; then the condition for the access to be in
+    bounds, and the condition that it does not read a pointer's bytes as a number (each
+    None when it always holds). Raises OutOfBounds when a concrete offset is out of
+    bounds."""
     n = ctype.size
     off = z3.simplify(offset)
     if z3.is_bv_value(off):
@@ -168,7 +171,7 @@ def read(obj: MemObject, offset: z3.BitVecRef, ctype: CType
         if k < 0 or k + n > obj.size:
             raise OutOfBounds(f"read of {n} bytes at offset {k} of '{obj.name}' "
                               f"({obj.size} bytes)", obj.id)
-        return value_from_cells(obj.cells[k:k + n], ctype), None
+        return value_from_cells(obj.cells[k:k + n], ctype), None, None
     if n > obj.size:
         raise OutOfBounds(f"read of {n} bytes from '{obj.name}' ({obj.size} bytes)", obj.id)
     if isinstance(ctype, (PointerType, RecordType, ArrayType)):
@@ -190,14 +193,13 @@ def read(obj: MemObject, offset: z3.BitVecRef, ctype: CType
             raise OutOfBounds(f"read of {n} bytes from '{obj.name}' ({obj.size} bytes) "
                               "at no offset inside it", obj.id)
         raise UnsupportedError("a number read from the bytes of a pointer")
-    if len(possible) == len(positions):
-        return result, z3.ULE(off, obj.size - n)
-    return result, z3.Or(*possible)
+    in_bounds = z3.ULE(off, obj.size - n)
+    return result, in_bounds, None if len(possible) == len(positions) else z3.Or(*possible)
 
 
 def write(obj: MemObject, offset: z3.BitVecRef, ctype: CType, value: SymValue
-          ) -> z3.BoolRef | None:
-    """Store `value` at `offset`; returns the in-bounds condition as `read` does."""
+          ) -> tuple[z3.BoolRef | None, z3.BoolRef | None]:
+    """Store `value` at `offset`; returns the conditions `read` does after its value."""
     n = ctype.size
     new_cells = cells_of(value, ctype)
     off = z3.simplify(offset)
@@ -208,7 +210,7 @@ def write(obj: MemObject, offset: z3.BitVecRef, ctype: CType, value: SymValue
             raise OutOfBounds(f"write of {n} bytes at offset {k} of '{obj.name}' "
                               f"({obj.size} bytes)", obj.id)
         obj.cells[k:k + n] = new_cells
-        return None
+        return None, None
     if n > obj.size:
         raise OutOfBounds(f"write of {n} bytes to '{obj.name}' ({obj.size} bytes)", obj.id)
     positions = _positions(obj, off, n)
@@ -231,9 +233,9 @@ def write(obj: MemObject, offset: z3.BitVecRef, ctype: CType, value: SymValue
         for j in range(n):
             old = obj.cells[k + j]
             obj.cells[k + j] = (z3.If(hit, new_bytes[j], byte_of(old)), 0)
-    if len(possible) == len(positions):
-        return z3.ULE(off, obj.size - n)
-    return z3.Or(*[off == k for k in possible])
+    in_bounds = z3.ULE(off, obj.size - n)
+    return in_bounds, None if len(possible) == len(positions) else \
+        z3.Or(*[off == k for k in possible])
 
 
 def read_bitfield(obj: MemObject, byte_offset: int, bit_offset: int, width: int,

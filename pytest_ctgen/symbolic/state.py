@@ -103,6 +103,8 @@ class State:
         self.steps = 0
         self.edges: list[Edge] = []  # outcomes of the function under test on this path
         self.notes: set[str] = set()
+        # the NULL conditions (z3 ids) of the input pointers the path tested for NULL
+        self.null_tested: set[int] = set()
         self.overflows: list[z3.BoolRef] = []  # conditions of signed overflow on the path
         self.callee_returns: list[tuple[int, int]] = []  # (id of the callee's CFG, block)
         self.result: SymValue | None = None
@@ -147,6 +149,7 @@ class State:
         s.steps = self.steps
         s.edges = list(self.edges)
         s.notes = set(self.notes)
+        s.null_tested = set(self.null_tested)
         s.overflows = list(self.overflows)
         s.callee_returns = list(self.callee_returns)
         s.result = self.result

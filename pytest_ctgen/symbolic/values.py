@@ -4,10 +4,10 @@ An integer of n bits is an n-bit z3 bit-vector (_Bool is 8 bits holding 0 or 1),
 double is a z3 IEEE floating-point term, a pointer is a `PtrVal` (memory object and byte
 offset), and a struct or union value is an `AggVal` (its bytes).
 
-Operations whose result C leaves undefined and that would trap or give a value gcc does not
-define (division by zero, INT_MIN / -1, float-to-integer conversion out of range) return,
-next to the value, the condition under which the operation is defined; the executor adds it
-to the path so generated inputs never rely on undefined behaviour.
+Operations that C leaves undefined for some operands (division by zero, INT_MIN / -1, a
+shift count outside the width, float-to-integer conversion out of range, clz of 0) return,
+next to the value, each `Undefined` error with the condition under which it happens: the
+executor makes the path into it a finding and goes on where the operation is defined.
 """
 from __future__ import annotations
 
@@ -24,6 +24,18 @@ from ..frontend.literals import round_to_float32
 
 RNE = z3.RNE()
 RTZ = z3.RTZ()
+
+
+@dataclass(frozen=True, eq=False)
+class Undefined:
+    """An error C leaves undefined: `condition` holds where the operation has it, `what`
+    names it as a report says it ("division by zero")."""
+
+    condition: z3.BoolRef
+    what: str
+
+
+Errors = tuple[Undefined, ...]
 
 
 @dataclass(frozen=True, eq=False)
@@ -134,59 +146,62 @@ def _representable(value: int, t: FloatType) -> bool:
     return round_to_float32(Fraction(value)) == value
 
 
-def convert(v: SymValue, src: CType, dst: CType) -> tuple[SymValue, z3.BoolRef | None]:
-    """`v` of type `src` converted to `dst`; second item: when the conversion is defined."""
+def convert(v: SymValue, src: CType, dst: CType) -> tuple[SymValue, Errors]:
+    """`v` of type `src` converted to `dst`; second item: where the conversion is
+    undefined (a floating value out of the integer type's range)."""
     src, dst = strip_enum(src), strip_enum(dst)
     if isinstance(dst, IntType):
         if isinstance(src, IntType):
             assert isinstance(v, z3.BitVecRef)
             if dst.is_bool:
-                return bool_to_int(v != 0, 8), None
+                return bool_to_int(v != 0, 8), ()
             if dst.bits == src.bits:
-                return v, None
+                return v, ()
             if dst.bits < src.bits:
-                return z3.Extract(dst.bits - 1, 0, v), None
+                return z3.Extract(dst.bits - 1, 0, v), ()
             ext = dst.bits - src.bits
-            return (z3.SignExt(ext, v) if src.signed else z3.ZeroExt(ext, v)), None
+            return (z3.SignExt(ext, v) if src.signed else z3.ZeroExt(ext, v)), ()
         if isinstance(src, FloatType):
             assert isinstance(v, z3.FPRef)
             if dst.is_bool:
-                return bool_to_int(z3.Not(z3.fpIsZero(v)), 8), None
+                return bool_to_int(z3.Not(z3.fpIsZero(v)), 8), ()
             sort = fp_sort(src)
             lo, hi = dst.min_value, dst.max_value + 1
             lower = z3.fpGT(v, z3.FPVal(lo - 1, sort)) if _representable(lo - 1, src) \
                 else z3.fpGEQ(v, z3.FPVal(lo, sort))
-            defined = z3.And(lower, z3.fpLT(v, z3.FPVal(hi, sort)))
+            out_of_range = (Undefined(
+                z3.Not(z3.And(lower, z3.fpLT(v, z3.FPVal(hi, sort)))),
+                f"conversion of a value out of the range of {dst}"),)
             if dst.signed:
-                return z3.fpToSBV(RTZ, v, z3.BitVecSort(dst.bits)), defined
-            return z3.fpToUBV(RTZ, v, z3.BitVecSort(dst.bits)), defined
+                return z3.fpToSBV(RTZ, v, z3.BitVecSort(dst.bits)), out_of_range
+            return z3.fpToUBV(RTZ, v, z3.BitVecSort(dst.bits)), out_of_range
         if isinstance(src, PointerType):
             if dst.is_bool and isinstance(v, (PtrVal, AliasPtr)):
-                return bool_to_int(z3.Not(v.null_condition()), 8), None
+                return bool_to_int(z3.Not(v.null_condition()), 8), ()
             raise UnsupportedError("conversion of a pointer to an integer")
     if isinstance(dst, FloatType):
         sort = fp_sort(dst)
         if isinstance(src, IntType):
             assert isinstance(v, z3.BitVecRef)
             if src.signed:
-                return z3.fpSignedToFP(RNE, v, sort), None
-            return z3.fpUnsignedToFP(RNE, v, sort), None
+                return z3.fpSignedToFP(RNE, v, sort), ()
+            return z3.fpUnsignedToFP(RNE, v, sort), ()
         if isinstance(src, FloatType):
             if src.size == dst.size:
-                return v, None
+                return v, ()
             assert isinstance(v, z3.FPRef)
-            return z3.fpFPToFP(RNE, v, sort), None
+            return z3.fpFPToFP(RNE, v, sort), ()
     if isinstance(dst, PointerType):
         if isinstance(v, (PtrVal, AliasPtr)):
-            return v, None
+            return v, ()
         if isinstance(src, IntType):
             assert isinstance(v, z3.BitVecRef)
             simple = z3.simplify(v)
             if z3.is_bv_value(simple) and simple.as_long() == 0:
-                return PtrVal(None, z3.BitVecVal(0, 64)), None
+                return PtrVal(None, z3.BitVecVal(0, 64)), ()
             raise UnsupportedError("conversion of an integer to a pointer")
     if isinstance(dst, (RecordType, ArrayType)) and isinstance(v, AggVal):
-        return v, None
+        return v, ()
     raise UnsupportedError(f"conversion from {src} to {dst}")
 
 
@@ -206,47 +221,57 @@ def unary(op: str, t: CType, v: SymValue) -> SymValue:
     raise UnsupportedError(f"unary operator {op}")
 
 
-def arithmetic(op: str, t: CType, a: SymValue, b: SymValue
-               ) -> tuple[SymValue, z3.BoolRef | None]:
-    """`a op b` in type `t`; second item: when the operation is defined."""
+def arithmetic(op: str, t: CType, a: SymValue, b: SymValue, right: CType | None = None
+               ) -> tuple[SymValue, Errors]:
+    """`a op b` in type `t` (`right`: the type of a shift's count, if not `t`); second
+    item: where the operation is undefined."""
     if isinstance(t, FloatType):
         assert isinstance(a, z3.FPRef) and isinstance(b, z3.FPRef)
         fn = {"+": z3.fpAdd, "-": z3.fpSub, "*": z3.fpMul, "/": z3.fpDiv}.get(op)
         if fn is None:
             raise UnsupportedError(f"operator {op} on floating values")
-        return fn(RNE, a, b), None
+        return fn(RNE, a, b), ()
     assert isinstance(t, IntType) and isinstance(a, z3.BitVecRef) and isinstance(b, z3.BitVecRef)
     n = t.bits
     if op == "+":
-        return a + b, None
+        return a + b, ()
     if op == "-":
-        return a - b, None
+        return a - b, ()
     if op == "*":
-        return a * b, None
+        return a * b, ()
     if op in ("/", "%"):
-        defined = b != 0
+        errors = [Undefined(b == 0, "division by zero")]
         if t.signed:
-            defined = z3.And(defined, z3.Not(z3.And(a == int_const(t, t.min_value), b == -1)))
-            return (a / b if op == "/" else z3.SRem(a, b)), defined
-        return (z3.UDiv(a, b) if op == "/" else z3.URem(a, b)), defined
+            errors.append(Undefined(z3.And(a == int_const(t, t.min_value), b == -1),
+                                    f"overflow: {t.min_value} {op} -1"))
+            return (a / b if op == "/" else z3.SRem(a, b)), tuple(errors)
+        return (z3.UDiv(a, b) if op == "/" else z3.URem(a, b)), tuple(errors)
     if op == "&":
-        return a & b, None
+        return a & b, ()
     if op == "|":
-        return a | b, None
+        return a | b, ()
     if op == "^":
-        return a ^ b, None
+        return a ^ b, ()
     if op in ("<<", ">>"):
+        if n < 32:
+            raise UnsupportedError("shift of an unpromoted operand")
+        count_type = strip_enum(right) if right is not None else t
+        assert isinstance(count_type, IntType)
+        # C: a count below 0 or from the width on is undefined
+        limit = z3.BitVecVal(n, b.size()) if b.size() >= n.bit_length() else None
+        beyond = z3.UGE(b, limit) if limit is not None else z3.BoolVal(False)
+        if count_type.signed:
+            beyond = z3.Or(b < 0, beyond)
+        errors = (Undefined(beyond, f"shift count out of range (0 to {n - 1})"),)
         # x86 masks the count of a variable shift to 5 bits (6 for 64-bit operands)
         if b.size() > n:
             b = z3.Extract(n - 1, 0, b)
         elif b.size() < n:
             b = z3.ZeroExt(n - b.size(), b)
-        count = b & (n - 1 if n >= 32 else 31)
-        if n < 32:
-            raise UnsupportedError("shift of an unpromoted operand")
+        count = b & (n - 1)
         if op == "<<":
-            return a << count, None
-        return (a >> count if t.signed else z3.LShR(a, count)), None
+            return a << count, errors
+        return (a >> count if t.signed else z3.LShR(a, count)), errors
     raise UnsupportedError(f"binary operator {op}")
 
 
@@ -336,9 +361,9 @@ def classify(name: str, x: z3.FPRef, results: tuple[int, ...] = ()) -> z3.BitVec
 
 
 def bit_builtin(operation: str, x: z3.BitVecRef, result: IntType
-                ) -> tuple[z3.BitVecRef, z3.BoolRef | None]:
-    """A GCC bit builtin (see frontend/builtins.py) on `x` and the condition for it to be
-    defined (None when it always is): clz and ctz of 0 are undefined."""
+                ) -> tuple[z3.BitVecRef, Errors]:
+    """A GCC bit builtin (see frontend/builtins.py) on `x`, and where it is undefined: clz
+    and ctz of 0."""
     w = x.size()
 
     def count(n: int) -> z3.BitVecRef:
@@ -355,19 +380,19 @@ def bit_builtin(operation: str, x: z3.BitVecRef, result: IntType
 
     if operation in ("popcount", "parity"):
         ones = z3.Sum([z3.ZeroExt(result.bits - 1, z3.Extract(i, i, x)) for i in range(w)])
-        return (ones if operation == "popcount" else ones & 1), None
+        return (ones if operation == "popcount" else ones & 1), ()
     if operation == "clz":
-        return leading_zeros(x), x != 0
+        return leading_zeros(x), (Undefined(x == 0, "__builtin_clz of 0"),)
     if operation == "ctz":
-        return leading_zeros(x, from_top=False), x != 0
+        return leading_zeros(x, from_top=False), (Undefined(x == 0, "__builtin_ctz of 0"),)
     if operation == "ffs":
-        return z3.If(x == 0, count(0), leading_zeros(x, from_top=False) + 1), None
+        return z3.If(x == 0, count(0), leading_zeros(x, from_top=False) + 1), ()
     if operation == "clrsb":
         # the bits after the sign that equal it: the leading zeros of x ^ (x >> (w-1)),
         # whose top bit is 0, less that bit (arithmetic shift: the sign over every bit)
-        return leading_zeros(x ^ (x >> (w - 1))) - 1, None
+        return leading_zeros(x ^ (x >> (w - 1))) - 1, ()
     if operation == "bswap":
-        return z3.Concat(*[z3.Extract(8 * i + 7, 8 * i, x) for i in range(w // 8)]), None
+        return z3.Concat(*[z3.Extract(8 * i + 7, 8 * i, x) for i in range(w // 8)]), ()
     raise UnsupportedError(f"builtin {operation}")
 
 

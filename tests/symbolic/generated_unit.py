@@ -1,6 +1,7 @@
 """Generate the cases of a C unit's text and run every case against the unit as gcc
 compiles it, the check most tests of C semantics make (the `generated_unit` fixture of
-tests/symbolic/conftest.py)."""
+tests/symbolic/conftest.py). A case that predicts a finding (undefined behaviour) must
+fail; every other case must pass."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -14,10 +15,12 @@ from pytest_ctgen.pipeline import FileRun, generate_file
 
 @dataclass
 class GeneratedUnit:
-    """A unit's generated functions by name, every case already run and passed."""
+    """A unit's generated functions by name, every case already run: passed, or failed
+    as its finding predicts (`findings`: function name -> the findings of its cases)."""
 
     functions: dict[str, FunctionCases]
     run: FileRun
+    findings: dict[str, list[str]]
 
     def assert_fully_covered(self, *names: str) -> None:
         """Each named function (all when none is named) was explored to the end, left no
@@ -39,10 +42,18 @@ def unit_generator(tmp_path: Path) -> Callable[[str, str], GeneratedUnit]:
         generated = generate_file(unit, file_name, Options())
         run = FileRun(unit, generated, Options(), tmp_path / "builds")
         functions = {f.name: f for f in generated.cases.functions}
+        findings: dict[str, list[str]] = {}
         for fn in functions.values():
             for case in fn.cases:
                 result = run.run(fn.name, case.number)
-                assert result.passed, (fn.name, case.id, result.message)
-        return GeneratedUnit(functions, run)
+                if case.finding is None:
+                    assert result.passed, (fn.name, case.id, result.message)
+                    continue
+                # the run crashed, or the harness failed it with the finding's words
+                assert not result.passed, (fn.name, case.id, case.finding)
+                assert result.signal is not None or case.finding in result.message, \
+                    (fn.name, case.id, result.message)
+                findings.setdefault(fn.name, []).append(case.finding)
+        return GeneratedUnit(functions, run, findings)
 
     return generate_and_run

@@ -365,14 +365,21 @@ int leading(unsigned x)
 """
 
 
-def test_an_outcome_behind_clz_of_zero_is_not_called_unreachable(
+def test_clz_of_zero_is_a_finding_and_its_outcome_is_reached(
         generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
-    """The compiled code does run that path: excluding it is no proof that no input
-    reaches the outcome, so it is listed as not reached, with the approximation named."""
+    """gcc leaves clz(0) undefined, and the compiled code does run that path: the path is
+    a finding (a failing case that names it), never a reason to call the outcome behind
+    it unreachable: what the compiled code does after it is not modelled, so that outcome
+    is listed as not reached, and gcov sees the finding's run take it."""
     unit = generated_unit("clz0.c", UNDEFINED_AT_ZERO_UNIT)
     fn = unit.functions["leading"]
-    line = UNDEFINED_AT_ZERO_UNIT.splitlines().index("    if (x == 0u) {") + 1
-    assert fn.stop_reason == "approximation"
-    assert not fn.unreachable
-    assert [(o.line, o.label) for o in fn.not_reached] == [(line, "true")]
-    assert {c.expected.returns.value for c in fn.cases} == {0, 1}
+    lines = UNDEFINED_AT_ZERO_UNIT.splitlines()
+    line = lines.index("    int n = __builtin_clz(x);") + 1
+    assert fn.stop_reason == "approximation" and not fn.unreachable
+    assert [(o.line, o.label) for o in fn.not_reached] == [
+        (lines.index("    if (x == 0u) {") + 1, "true")]
+    assert unit.findings["leading"] == [
+        f"undefined behaviour at clz0.c:{line}:9: __builtin_clz of 0 in __builtin_clz(x)"]
+    assert {c.expected.returns.value for c in fn.cases if c.finding is None} == {0, 1}
+    coverage = unit.run.coverage()["leading"]
+    assert coverage.branches_covered == coverage.branches_total

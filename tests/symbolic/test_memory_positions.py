@@ -31,7 +31,8 @@ def test_a_read_at_an_element_index_reads_whole_elements_only() -> None:
     obj = _ints(5)
     i = z3.BitVec("i", 64)
     before = execution_steps()
-    value, in_bounds = memory.read(obj, z3.simplify(i * 4), INT)
+    value, in_bounds, readable = memory.read(obj, z3.simplify(i * 4), INT)
+    assert readable is None  # no pointer bytes in it
     # the 5 element starts, 4 bytes each, of the 17 byte positions a 4-byte read could have
     assert execution_steps() - before == 5 * 4
     solver = z3.Solver()
@@ -47,9 +48,10 @@ def test_a_write_at_an_odd_offset_keeps_its_residue() -> None:
     i = z3.BitVec("i", 64)
     offset = z3.simplify(i * 2 + 1)  # odd offsets only: 1, 3, ..., 9
     before = execution_steps()
-    in_bounds = memory.write(obj, offset, SHORT, z3.BitVecVal(0x1234, 16))
+    in_bounds, writable = memory.write(obj, offset, SHORT, z3.BitVecVal(0x1234, 16))
+    assert writable is None
     assert execution_steps() - before == 5 * 2  # of the 11 positions, the 5 odd ones
-    value, _ = memory.read(obj, z3.BitVecVal(0, 64), INT)
+    value, _, _ = memory.read(obj, z3.BitVecVal(0, 64), INT)
     solver = z3.Solver()
     solver.add(in_bounds, i == 0, value != z3.Concat(
         z3.Extract(31, 24, z3.BitVec("a0", 32)), z3.BitVecVal(0x1234, 16),

@@ -491,12 +491,25 @@ def test_nan_only_on_the_path_that_needs_it(generated: dict[str, FunctionCases])
     assert len(nans) == 1  # `x != x` true needs a NaN; the other paths do not
 
 
-def test_no_case_relies_on_undefined_division(generated: dict[str, FunctionCases]) -> None:
+def test_undefined_division_is_a_finding(generated: dict[str, FunctionCases]) -> None:
+    """`a / b` unguarded: each way it is undefined is a case of its own that names it;
+    the other cases never rely on it."""
     fc = generated["divide"]
-    assert fc.stop_reason == STOP_EXHAUSTED and len(fc.cases) == 2
-    for c in fc.cases:
+    assert fc.stop_reason == STOP_EXHAUSTED and not fc.unreachable
+    returning = [c for c in fc.cases if c.finding is None]
+    assert len(returning) == 2
+    for c in returning:
         a, b = (p.value.value for p in c.params)
         assert b != 0 and not (a == -(1 << 31) and b == -1)
+    text = UNIT + MANY
+    line, column = line_of(text, "a / b > 2", text[:text.index("int divide(")].count(
+        "a / b > 2") + 1)  # the condition of the branch, where the division is
+    at = f"search_unit.c:{line}:{column}: "
+    findings = {c.finding.split(at, 1)[1]: tuple(p.value.value for p in c.params)
+                for c in fc.cases if c.finding is not None}
+    assert findings["division by zero in a / b"][1] == 0
+    assert findings["overflow: -2147483648 / -1 in a / b"] == (-(1 << 31), -1)
+    assert len(findings) == 2
 
 
 def test_enum_bool_and_char_inputs(generated: dict[str, FunctionCases]) -> None:
@@ -541,8 +554,9 @@ def test_every_prediction_holds_when_compiled(runs: dict[str, tuple[bool, str]],
                                               name: str) -> None:
     fc = generated[name]
     assert fc.cases, fc
+    findings = {f"{name}[{c.id}]" for c in fc.cases if c.finding is not None}
     failed = {k: v[1] for k, v in runs.items() if k.startswith(name + "[") and not v[0]}
-    assert not failed, failed
+    assert set(failed) == findings, failed  # a finding's case fails, every other passes
     assert sum(1 for k in runs if k.startswith(name + "[")) == len(fc.cases)
 
 

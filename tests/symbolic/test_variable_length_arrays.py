@@ -232,6 +232,13 @@ def _line(text: str) -> int:
     return UNIT.splitlines().index(text) + 1
 
 
+def _line_in(function: str, text: str) -> int:
+    """The line of `text` in the definition of `function`."""
+    lines = UNIT.splitlines()
+    start = next(i for i, line in enumerate(lines) if f" {function}(" in line)
+    return lines.index(text, start) + 1
+
+
 def _param(case: Case, name: str) -> int:
     value = next(p.value for p in case.params if p.name == name)
     assert isinstance(value, IntValue)
@@ -323,24 +330,32 @@ def test_alloca_objects_live_until_return(unit: GeneratedUnit) -> None:
         assert _returned(case) == (n + 1 if 1 <= n <= 3 else -1)
 
 
-def test_undefined_sizes_and_reads_past_the_end_are_excluded(unit: GeneratedUnit) -> None:
-    """A read past the end takes no case, as with an ordinary array: the outcome only
-    such a read reaches is unreachable. A size of 0 or less takes no case either, but gcc
-    runs such code (`no_empty` returns 9 for n = 0), so the outcome only it reaches is
-    left as not reached, stopped by the approximation, never called unreachable."""
+def test_reads_past_the_end_are_findings_and_undefined_sizes_not_explored(
+        unit: GeneratedUnit) -> None:
+    """A read past the end is a finding (a failing case naming it), as with an ordinary
+    array: the outcome only such a read reaches is reached by it, never unreachable. A
+    size of 0 or less takes no case, but gcc runs such code (`no_empty` returns 9 for
+    n = 0), so the outcome only it reaches is left as not reached, stopped by the
+    approximation, never called unreachable."""
     coverage = unit.run.coverage()
-    for name, text in (("past_end", "    if (i == n) {"), ("past_fixed", "    if (i == 4) {")):
+    for name in ("past_end", "past_fixed"):
         fn = unit.functions[name]
-        assert fn.stop_reason == "exhausted", name
-        assert _outcomes(fn.unreachable) == [(_line(text), "true")], name
-        assert coverage[name].branches_covered == coverage[name].branches_total - 1, name
+        assert fn.stop_reason == "exhausted" and not fn.unreachable, name
+        assert not fn.not_reached, name
+        assert coverage[name].branches_covered == coverage[name].branches_total, name
+        # past the end where i == n, and below or past it at the comparison after
+        lines = sorted(int(f.split(":")[1]) for f in unit.findings[name])
+        assert lines == [_line_in(name, "        return v[i];"),
+                         _line_in(name, "    return v[i] > 3 ? 1 : 0;")], name
+        assert all("out-of-bounds read from 'v'" in f for f in unit.findings[name]), name
     no_empty = unit.functions["no_empty"]
     assert no_empty.stop_reason == "approximation" and no_empty.unreachable == ()
     assert _outcomes(no_empty.not_reached) == [(_line("    if (n <= 0) {"), "true")]
     assert coverage["no_empty"].branches_covered == coverage["no_empty"].branches_total - 1
     past_end = unit.functions["past_end"]
-    assert _returns(past_end) == {-1, 0, 1}
-    for case in past_end.cases:
+    returning = [c for c in past_end.cases if c.finding is None]
+    assert {_returned(c) for c in returning} == {-1, 0, 1}
+    for case in returning:
         if _returned(case) != -1:
             assert 0 <= _param(case, "i") < _param(case, "n") <= 4
     for case in unit.functions["no_empty"].cases:
