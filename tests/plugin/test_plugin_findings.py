@@ -1,0 +1,77 @@
+"""End to end: a path into undefined behaviour is a failing case that names the error and
+its place, in pytest and in the exported driver, whether the compiled run crashes on it
+(a division by zero) or runs on (a read past the end of an array); the coverage table
+calls nothing behind it unreachable."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+
+import pytest
+from plugin_helpers import output, report_rows, run_ctgen
+
+UNIT = """\
+int scale(int total, int parts)
+{
+    if (total > 100) {
+        return total / parts;
+    }
+    return total;
+}
+
+int pick(int i)
+{
+    int t[4] = {5, 6, 7, 8};
+    if (i > 2) {
+        return t[i];
+    }
+    return 0;
+}
+"""
+
+DIVISION = "undefined behaviour at src/meter.c:4:9: division by zero in total / parts"
+PAST_END = "undefined behaviour at src/meter.c:13:9: out-of-bounds read from 't' (16 bytes)"
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_findings_fail_with_the_error_named_in_pytest_and_in_the_driver(
+        ctgen_dir: pytest.Pytester) -> None:
+    ctgen_dir.mkdir("src")
+    (ctgen_dir.path / "src" / "meter.c").write_text(UNIT, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "--ctgen-export", "out", "--ctgen-report",
+                       "json:r.json", "src/meter.c")
+    text = output(result)
+    assert result.ret == 1, text
+    failed = sorted(line.split(" - ")[0] for line in result.outlines
+                    if line.startswith("FAILED "))
+    assert failed == ["FAILED src/meter.c::pick[case1]", "FAILED src/meter.c::scale[case1]"]
+    # the division traps (SIGFPE); the read past the end runs on and the harness fails it
+    assert "scale[case1]: crashed with SIGFPE" in text
+    assert f"  ends: {DIVISION}" in text
+    assert "  parts = 0\n" in text
+    assert f"pick[case1]: {PAST_END}" in text
+    rows = report_rows(ctgen_dir.path / "r.json")
+    for name in ("scale", "pick"):
+        assert rows[name]["unreachable"] == [], rows[name]
+        assert rows[name]["branches_covered"] == rows[name]["branches_total"], rows[name]
+
+    run = subprocess.run(["make", "-s", "-C", str(ctgen_dir.path / "out" / "meter"), "run"],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode != 0
+    lines = run.stdout.splitlines()
+    assert f"FAIL scale[case1]: crashed with SIGFPE; predicted: {DIVISION}" in lines
+    assert f"FAIL pick[case1]: {PAST_END}" in lines
+    assert lines[-1] == f"{len(lines) - 3} passed, 2 failed"
+
+
+def test_a_finding_is_not_run_without_isolation(ctgen_dir: pytest.Pytester) -> None:
+    """In the session's own process a crash would end the session: the case fails unrun."""
+    (ctgen_dir.path / "meter.c").write_text(UNIT, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "--ctgen-isolate", "none", "meter.c", "-k", "scale")
+    text = output(result)
+    assert result.ret == 1, text
+    assert ("scale[case1]: undefined behaviour at meter.c:4:9: division by zero in "
+            "total / parts; not run: without --ctgen-isolate fork it could end the "
+            "session") in text
+    outcomes = result.parseoutcomes()
+    assert outcomes["failed"] == 1 and outcomes["passed"] >= 2, outcomes

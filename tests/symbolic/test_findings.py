@@ -1,0 +1,210 @@
+"""Undefined behaviour is a finding (DESIGN §4): a path into it is a failing case that names
+the error and its place, run against gcc's build of the unit, and never a reason to call
+the outcome behind it unreachable. Inputs the generator chooses (what an input pointer
+points to) never make such a path; NULL is a choice only where the code tests for it."""
+from __future__ import annotations
+
+from typing import Callable
+
+import pytest
+from generated_unit import GeneratedUnit
+
+UNIT = r"""
+#include <limits.h>
+#include <stddef.h>
+
+int table[4] = {1, 2, 3, 4};
+static const char name[] = "abc";
+
+int null_constant(int x)
+{
+    int *p = 0;
+    if (x == 13) {
+        return *p;
+    }
+    return x;
+}
+
+int null_tested(const int *p, int x)
+{
+    int r = 0;
+    if (p == NULL) {
+        r = 1;
+    }
+    return *p + r + x;
+}
+
+int untested(const int *p)
+{
+    return *p > 3 ? 1 : 0;
+}
+
+int divide(int a, int b)
+{
+    if (a > 3) {
+        return a / b;
+    }
+    return 0;
+}
+
+int remainder_min(int a, int b)
+{
+    if (a == INT_MIN && b == -1) {
+        return a % b;
+    }
+    return 1;
+}
+
+unsigned shift(unsigned a, int s)
+{
+    if (a > 2u) {
+        return a << s;
+    }
+    return 0u;
+}
+
+int local_read(int i)
+{
+    int t[4] = {1, 2, 3, 4};
+    if (i > 2) {
+        return t[i];
+    }
+    return 0;
+}
+
+void global_write(int i, int v)
+{
+    if (v > 0) {
+        table[i] = v;
+    }
+}
+
+char literal_read(unsigned i)
+{
+    return name[i];
+}
+
+int to_int(double d)
+{
+    if (d > 1.0) {
+        return (int)d;
+    }
+    return 0;
+}
+
+int guarded(int a, int b)
+{
+    return a > 0 && 100 / b > 1;
+}
+
+static int ratio(int a, int b)
+{
+    return a / b;
+}
+
+int through_callee(int a, int b)
+{
+    if (b < 10) {
+        return ratio(a, b) + 1;
+    }
+    return 0;
+}
+
+typedef int (*op_t)(int);
+
+int call_null(op_t op, int x)
+{
+    if (op == NULL && x > 0) {
+        return op(x);
+    }
+    return op != NULL ? op(x) : 0;
+}
+
+int through_input(const int *p, size_t n)
+{
+    int s = 0;
+    for (size_t i = 0; i < n; i++) {
+        s += p[i];
+    }
+    return s;
+}
+"""
+
+
+def _line(text: str, function: str) -> int:
+    """The line of `text` in the definition of `function`."""
+    lines = UNIT.splitlines()
+    start = next(i for i, line in enumerate(lines) if f" {function}(" in line)
+    return next(i for i in range(start, len(lines)) if text in lines[i]) + 1
+
+
+@pytest.fixture(scope="module")
+def unit(tmp_path_factory: pytest.TempPathFactory) -> GeneratedUnit:
+    from generated_unit import unit_generator
+
+    return unit_generator(tmp_path_factory.mktemp("findings"))("ub.c", UNIT)
+
+
+# (function, a text on the line of the error, what the finding says after "at ub.c:L:C: ")
+FINDINGS = [
+    ("null_constant", "return *p;", "NULL dereference of p"),
+    ("null_tested", "return *p + r + x;", "NULL dereference of p"),
+    ("divide", "return a / b;", "division by zero in a / b"),
+    ("remainder_min", "return a % b;", "overflow: -2147483648 % -1 in a % b"),
+    ("shift", "return a << s;", "shift count out of range (0 to 31) in a << s"),
+    ("local_read", "return t[i];", "out-of-bounds read from 't' (16 bytes)"),
+    ("global_write", "table[i] = v;", "out-of-bounds write to 'table' (16 bytes)"),
+    ("literal_read", "return name[i];", "out-of-bounds read from 'name' (4 bytes)"),
+    ("to_int", "return (int)d;", "conversion of a value out of the range of int in (int)d"),
+    ("guarded", "return a > 0 && 100 / b > 1;", "division by zero in 100 / b"),
+    ("through_callee", "return a / b;", "division by zero in a / b"),
+    ("call_null", "return op(x);", "call through the NULL function pointer op"),
+]
+
+
+@pytest.mark.parametrize("function, text, what", FINDINGS)
+def test_each_error_is_a_failing_case_that_names_it(unit: GeneratedUnit, function: str,
+                                                    text: str, what: str) -> None:
+    """One case per place and error; the fixture ran it against gcc's build: it failed
+    (crashed, or the harness failed it with these words)."""
+    where = "ratio" if function == "through_callee" else function
+    findings = [f for f in unit.findings.get(function, []) if f.endswith(": " + what)]
+    assert len(findings) == 1, unit.findings.get(function)
+    at = findings[0].removeprefix("undefined behaviour at ").removesuffix(": " + what)
+    file, line, column = at.split(":")
+    assert file == "ub.c" and int(line) == _line(text, where) and int(column) > 0
+
+
+@pytest.mark.parametrize("function", [f for f, _, _ in FINDINGS])
+def test_no_outcome_behind_a_finding_is_called_unreachable(unit: GeneratedUnit,
+                                                           function: str) -> None:
+    fn = unit.functions[function]
+    assert not fn.unreachable, (function, fn.unreachable)
+    coverage = unit.run.coverage()[function]
+    assert coverage.branches_covered == coverage.branches_total, (function, coverage)
+
+
+def test_the_cases_that_return_rely_on_no_undefined_behaviour(unit: GeneratedUnit) -> None:
+    """The inputs of every other case keep the operations defined (the fixture saw them
+    pass against gcc's build)."""
+    for case in unit.functions["divide"].cases:
+        if case.finding is None:
+            a, b = (p.value.value for p in case.params)
+            assert a <= 3 or b != 0
+    for case in unit.functions["shift"].cases:
+        if case.finding is None and case.params[0].value.value > 2:
+            assert 0 <= case.params[1].value.value < 32
+
+
+def test_pointer_inputs_never_make_a_finding(unit: GeneratedUnit) -> None:
+    """Where an input pointer points is the generator's choice: a pointer the code never
+    tests for NULL points to its object, and a loop over it stays inside it (its size is
+    a bound of the search, not the code's error)."""
+    assert "untested" not in unit.findings and "through_input" not in unit.findings
+    assert unit.functions["untested"].stop_reason == "exhausted"
+
+
+def test_findings_are_one_per_place(unit: GeneratedUnit) -> None:
+    """A loop or several paths through one erroneous statement give one case for it."""
+    assert all(len(fs) == len(set(fs)) for fs in unit.findings.values())
+    assert len(unit.findings["remainder_min"]) == 1  # b != 0 on the only path there
