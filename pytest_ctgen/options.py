@@ -25,6 +25,7 @@ class Options:
     timeout: float = DEFAULT_TIME_BUDGET  # per function, a safety net (symbolic/work.py)
     array_size: int = 10
     stub_globals: str = "modifies"  # which globals stubs may write: "modifies" or "all"
+    signed_overflow: str = "note"  # a path with signed overflow: "note" or "finding"
     # C files analysed with every unit: specifications of external functions (never
     # compiled) and implementations of them (executed and compiled with the unit)
     stub_specs: tuple[str, ...] = ()

@@ -297,7 +297,7 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
     search = SearchOptions(max_depth=options.max_depth, work=options.work,
                            timeout=options.timeout,
                            array_size=options.array_size, stub_globals=options.stub_globals,
-                           proof=options.proof)
+                           signed_overflow=options.signed_overflow, proof=options.proof)
     functions: list[FunctionCases] = []
     seconds: dict[str, float] = {}
     for fn in unit.defined_functions():

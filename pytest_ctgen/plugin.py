@@ -46,7 +46,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     option("exclude", "args", "glob patterns of functions to skip (comma-separated)")
     option("criterion", "string", "coverage goal (default branch; branch coverage implies "
                                   "statement coverage, MC/DC is not implemented yet)",
-           choices=("statement", "branch"))
+           choices=_CHOICES["criterion"])
     option("max-depth", "string", "bound on loop unwinding along a path (default 64)", type=int)
     option("work", "string", "generation budget per function in millions of solver and "
                              "execution steps, the same on every machine (default 100, "
@@ -60,11 +60,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     option("stub-globals", "string", "globals a stub call may write: those the function "
                                      "lists in __rtt_modifies and the volatile ones "
                                      "(modifies, default) or every global of the file (all)",
-           choices=("modifies", "all"))
+           choices=_CHOICES["stub_globals"])
+    option("signed-overflow", "string", "a path where signed + - * overflow (gcc wraps): "
+                                        "a note on its case (note, default) or a finding, "
+                                        "a failing case of its own (finding)",
+           choices=_CHOICES["signed_overflow"])
     option("case-timeout", "string", "seconds after which a running case fails as a hang "
                                      "(default 5)", type=float)
     option("isolate", "string", "run each case in a forked child (fork, default) or in "
-                                "the pytest process (none)", choices=("fork", "none"))
+                                "the pytest process (none)", choices=_CHOICES["isolate"])
     option("fail-under", "string", "fail if the total branch coverage is below PCT",
            type=float)
     option("fail-under-line", "string", "fail if the total line coverage is below PCT",
@@ -83,6 +87,22 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addini("ctgen_proof", "proof mode (see --ctgen-proof)", type="bool")
     group.addoption("--ctgen-regenerate", action="store_true", default=False,
                     dest="ctgen_regenerate", help="ignore cached generation results")
+
+
+# The values an option of a closed set takes (its first is the default); its ini twin is
+# checked against them too (argparse checks only the command line).
+_CHOICES = {"criterion": ("branch", "statement"), "stub_globals": ("modifies", "all"),
+            "signed_overflow": ("note", "finding"), "isolate": ("fork", "none")}
+
+
+def _choice(config: pytest.Config, name: str) -> str:
+    """The value of the closed-set option `name` (see _CHOICES)."""
+    choices = _CHOICES[name]
+    value = str(_setting(config, name, choices[0]))
+    if value not in choices:
+        raise pytest.UsageError(f"ctgen_{name}: {value!r} is not one of "
+                                f"{', '.join(choices)}")
+    return value
 
 
 def _setting(config: pytest.Config, name: str, default: Any) -> Any:
@@ -157,16 +177,17 @@ def _build_options(config: pytest.Config):
         defines=_defines(config.getini("ctgen_defines")),
         functions=_globs(_setting(config, "functions", None)),
         exclude=_globs(_setting(config, "exclude", None)),
-        criterion=str(_setting(config, "criterion", "branch")),
+        criterion=_choice(config, "criterion"),
         max_depth=int(_setting(config, "max_depth", 64)),
         work=_work_budget(_setting(config, "work", DEFAULT_WORK_UNITS)),
         timeout=float(_setting(config, "timeout", DEFAULT_TIME_BUDGET)),
         array_size=int(_setting(config, "array_size", 10)),
-        stub_globals=str(_setting(config, "stub_globals", "modifies")),
+        stub_globals=_choice(config, "stub_globals"),
+        signed_overflow=_choice(config, "signed_overflow"),
         stub_specs=_existing_files(config, "ctgen_stub_specs"),
         sources=_existing_files(config, "ctgen_sources"),
         case_timeout=float(_setting(config, "case_timeout", 5.0)),
-        isolate=str(_setting(config, "isolate", "fork")),
+        isolate=_choice(config, "isolate"),
         proof=bool(_setting(config, "proof", False)),
         regenerate=bool(config.option.ctgen_regenerate),
         compile_database=_compile_database(config),

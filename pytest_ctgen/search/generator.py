@@ -50,6 +50,7 @@ class SearchOptions:
     max_recursion: int = 8
     array_size: int = 10
     stub_globals: str = "modifies"  # or "all": which globals stub calls may write
+    signed_overflow: str = "note"  # or "finding": what a path with signed overflow is
     # proof mode: explore every path within the bounds, so that annotations nothing
     # violates are proved, and make robustness cases that violate the precondition
     proof: bool = False
@@ -191,7 +192,8 @@ class Generator:
         o = self.options
         executor = Executor(self.program, self.cfg.function.name, o.max_depth,
                             o.max_recursion, array_size=array_size,
-                            stub_globals=o.stub_globals, proof=o.proof, shown=self.shown)
+                            stub_globals=o.stub_globals, proof=o.proof, shown=self.shown,
+                            overflow_is_finding=o.signed_overflow == "finding")
         executor.ledger = self.ledger
         return executor
 

@@ -34,7 +34,7 @@ from .memory import MemObject, cells_of, zero_cells
 from .state import Frame, InputRoot, Pointee, State, StubCallRecord, StubWrite
 from .values import (
     AggVal, AliasPtr, Errors, PtrVal, SymValue, arithmetic, bit_builtin, bool_to_int,
-    classify, compare, constant, convert, exact_quotient, overflows,
+    Undefined, classify, compare, constant, convert, exact_quotient, overflows,
     signed_overflow, truth, unary)
 
 
@@ -227,7 +227,8 @@ class Executor:
     def __init__(self, program: Program, function: str, max_depth: int = 64,
                  max_recursion: int = 8, max_steps: int = 20000, array_size: int = 10,
                  pointer_depth: int = 2, stub_globals: str = "modifies", proof: bool = False,
-                 shown: Callable[[str], str] = str) -> None:
+                 shown: Callable[[str], str] = str, overflow_is_finding: bool = False
+                 ) -> None:
         self.program = program
         self.function = function
         self.cfg = program.cfgs[function]
@@ -237,6 +238,8 @@ class Executor:
         self.array_size = array_size
         self.pointer_depth = pointer_depth
         self.unbounded = False  # ignore the unwinding bound (concrete completion of a path)
+        # a path with signed overflow (gcc wraps): a finding, or a note on its case
+        self.overflow_is_finding = overflow_is_finding
         # why exploring every path within the bounds would still not prove unreachability
         self.approximation: str | None = None
         self.objects_too_small = False  # a path needed a larger object behind an input pointer
@@ -1368,7 +1371,12 @@ class Executor:
             self.undefined_unless(state, errors, describe(e)[1:-1])  # without its ( )
             if isinstance(e.type, IntType) and e.type.signed and e.op in ("+", "-", "*"):
                 overflow = signed_overflow(e.op, a, b)
-                if not z3.is_false(z3.simplify(overflow)):
+                if z3.is_false(z3.simplify(overflow)):
+                    pass
+                elif self.overflow_is_finding:
+                    self.undefined_unless(state, (Undefined(overflow, "signed overflow"),),
+                                          describe(e)[1:-1])
+                else:
                     state.overflows.append(overflow)
             return result
         if isinstance(e, Logical):

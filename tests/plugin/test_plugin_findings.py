@@ -75,3 +75,35 @@ def test_a_finding_is_not_run_without_isolation(ctgen_dir: pytest.Pytester) -> N
             "session") in text
     outcomes = result.parseoutcomes()
     assert outcomes["failed"] == 1 and outcomes["passed"] >= 2, outcomes
+
+
+OVERFLOW = """\
+int add(int a, int b)
+{
+    if (a > 1000) {
+        return a + b;
+    }
+    return 0;
+}
+"""
+
+
+def test_signed_overflow_is_a_note_or_on_request_a_finding(ctgen_dir: pytest.Pytester) -> None:
+    (ctgen_dir.path / "acc.c").write_text(OVERFLOW, encoding="utf-8")
+    noted = run_ctgen(ctgen_dir, "acc.c")
+    assert noted.ret == 0, output(noted)
+    ctgen_dir.makeini("[pytest]\nctgen_signed_overflow = finding\n")
+    found = run_ctgen(ctgen_dir, "acc.c")
+    text = output(found)
+    assert found.ret == 1, text
+    assert "undefined behaviour at acc.c:4:9: signed overflow in a + b" in text
+    found.assert_outcomes(failed=1, passed=2)
+
+
+def test_a_closed_set_option_refuses_other_values_also_from_the_ini(
+        ctgen_dir: pytest.Pytester) -> None:
+    (ctgen_dir.path / "acc.c").write_text(OVERFLOW, encoding="utf-8")
+    ctgen_dir.makeini("[pytest]\nctgen_signed_overflow = trap\n")
+    result = run_ctgen(ctgen_dir, "acc.c")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert "ctgen_signed_overflow: 'trap' is not one of note, finding" in output(result)
