@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "ctgen_runtime.h"
 
@@ -410,6 +411,19 @@ static jmp_buf ctgen_end_jump;
 static int ctgen_end_armed;
 static int ctgen_end_how = CTGEN_RETURNED;
 static int ctgen_end_status;
+/* the failed assertion's text, file, line and function (__assert_fail's arguments) */
+static const char *ctgen_end_assertion;
+static const char *ctgen_end_file;
+static unsigned int ctgen_end_line;
+static const char *ctgen_end_function;
+/* Where a case returns to when the unit ends the program although the case predicts a
+ * return (see ctgen_run_case_body). */
+static jmp_buf ctgen_case_jump;
+static int ctgen_case_armed;
+
+/* The running case, for the checks made inside the call: annotations compiled into the
+   unit, the preconditions of specified stubs, an unpredicted end of the program. */
+static ctgen_ctx *ctgen_running;
 
 /* Where the call of a case that predicts that it ends the program returns to. */
 void ctgen_call_catching_end(void (*call)(void *), void *data)
@@ -421,14 +435,50 @@ void ctgen_call_catching_end(void (*call)(void *), void *data)
     }
 }
 
+/* Fails `ctx` with how the unit ended the program ("called exit(4)"). */
+static void ctgen_fail_end(ctgen_ctx *ctx, const char *predicted)
+{
+    switch (ctgen_end_how) {
+    case CTGEN_EXITED:
+        ctgen_fail(ctx, "the unit ended the program with exit status %d%s", ctgen_end_status,
+                   predicted);
+        break;
+    case CTGEN_ABORTED:
+        ctgen_fail(ctx, "the unit called abort()%s", predicted);
+        break;
+    case CTGEN_ASSERT_FAILED:
+        ctgen_fail(ctx, "assertion `%s` failed at %s:%u in %s()%s", ctgen_end_assertion,
+                   ctgen_end_file, ctgen_end_line, ctgen_end_function, predicted);
+        break;
+    default:
+        break;
+    }
+}
+
 CTGEN_NORETURN static void ctgen_end(int how, int status)
 {
-    if (!ctgen_end_armed) /* a case that predicts a return: end as a crash does */
-        raise(SIGABRT);
-    ctgen_end_armed = 0;
     ctgen_end_how = how;
     ctgen_end_status = status;
-    longjmp(ctgen_end_jump, 1);
+    if (ctgen_end_armed) { /* a case that predicts an end: its call returns */
+        ctgen_end_armed = 0;
+        longjmp(ctgen_end_jump, 1);
+    }
+    if (ctgen_case_armed && ctgen_running) { /* a case that predicts a return fails */
+        ctgen_fail_end(ctgen_running, "; predicted a return");
+        ctgen_case_armed = 0;
+        longjmp(ctgen_case_jump, 1);
+    }
+    raise(SIGABRT); /* outside a case: end as a crash does */
+    abort();
+}
+
+void ctgen_run_case_body(void (*body)(ctgen_ctx *), ctgen_ctx *ctx)
+{
+    if (setjmp(ctgen_case_jump) == 0) {
+        ctgen_case_armed = 1;
+        body(ctx);
+    }
+    ctgen_case_armed = 0;
 }
 
 void ctgen_exit(int status)
@@ -444,10 +494,10 @@ void ctgen_abort(void)
 void ctgen_assert_fail(const char *assertion, const char *file, unsigned int line,
                        const char *function)
 {
-    (void)assertion;
-    (void)file;
-    (void)line;
-    (void)function;
+    ctgen_end_assertion = assertion;
+    ctgen_end_file = file;
+    ctgen_end_line = line;
+    ctgen_end_function = function;
     ctgen_end(CTGEN_ASSERT_FAILED, 0);
 }
 
@@ -457,10 +507,6 @@ static const char *const ctgen_end_names[] = {"returned", "exited", "aborted",
                                               "failed an __rtt_assert"};
 
 /* ------------------------------------------------------------------ annotations */
-
-/* The running case, for the checks made inside the call: annotations compiled into the
-   unit, the preconditions of specified stubs. */
-static ctgen_ctx *ctgen_running;
 
 void ctgen_precondition_failed(const char *stub, unsigned long k, const char *condition,
                                const char *at)
@@ -586,7 +632,12 @@ void ctgen_check_unmodified(ctgen_ctx *ctx, const char *function, const char *gl
 /* Checks how the call of the function under test ended. */
 void ctgen_check_end(ctgen_ctx *ctx, int how, int status)
 {
-    if (ctgen_end_how != how)
+    if (ctgen_end_how != how && ctgen_end_how >= CTGEN_EXITED &&
+        ctgen_end_how <= CTGEN_ASSERT_FAILED)
+        ctgen_fail_end(ctx, how == CTGEN_EXITED ? "; predicted exit" :
+                            how == CTGEN_ABORTED ? "; predicted abort()" :
+                            "; predicted a failed assertion");
+    else if (ctgen_end_how != how)
         ctgen_fail(ctx, "predicted the call %s, observed it %s", ctgen_end_names[how],
                    ctgen_end_names[ctgen_end_how]);
     else if (how == CTGEN_EXITED && ctgen_end_status != status)

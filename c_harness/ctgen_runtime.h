@@ -144,9 +144,15 @@ void ctgen_precondition_failed(const char *ctgen_stub, unsigned long ctgen_k,
  * returns when the call returns or ends the program (the replacements below return here). */
 void ctgen_call_catching_end(void (*ctgen_call)(void *), void *ctgen_data);
 
-/* The harness renames exit, _Exit, quick_exit, abort and __assert_fail in the unit to
- * these, which return to the running case instead of ending the program. Outside
- * ctgen_call_catching_end they end the process as a crash does (SIGABRT). */
+/* Runs a case's body: where the unit ends the program although the case predicts that its
+ * call returns, the case fails saying how (the exit status, the assertion's text and line)
+ * and returns here. */
+void ctgen_run_case_body(void (*ctgen_body)(ctgen_ctx *), ctgen_ctx *ctgen_c);
+
+/* The harness renames exit, _Exit, _exit, quick_exit, abort and __assert_fail in the unit
+ * to these, which return to the running case instead of ending the program (to
+ * ctgen_call_catching_end, or failing a case that predicts a return). Outside a case they
+ * end the process as a crash does (SIGABRT). */
 CTGEN_NORETURN void ctgen_exit(int ctgen_status);
 CTGEN_NORETURN void ctgen_abort(void);
 CTGEN_NORETURN void ctgen_assert_fail(const char *ctgen_assertion, const char *ctgen_file,

@@ -314,7 +314,7 @@ def _counter(stub: str) -> str:
 
 
 #: How the harness renames, in the unit, the library functions that end the program.
-_PROGRAM_ENDS = (("exit", "ctgen_exit"), ("_Exit", "ctgen_exit"),
+_PROGRAM_ENDS = (("exit", "ctgen_exit"), ("_Exit", "ctgen_exit"), ("_exit", "ctgen_exit"),
                  ("quick_exit", "ctgen_exit"), ("abort", "ctgen_abort"),
                  ("__assert_fail", "ctgen_assert_fail"))
 
@@ -889,7 +889,7 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
         *resets,
         f"{INDENT}ctgen_current_case = index;",
         f"{INDENT}ctgen_case_begin(&ctgen_c);",
-        f"{INDENT}ctgen_cases[index](&ctgen_c);",
+        f"{INDENT}ctgen_run_case_body(ctgen_cases[index], &ctgen_c);",
         f"{INDENT}ctgen_current_case = -1;",
         f"{INDENT}return ctgen_case_end(&ctgen_c);",
         "}",

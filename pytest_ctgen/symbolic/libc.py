@@ -362,6 +362,7 @@ MODELS: dict[str, Model] = {
 PATH_ENDS: dict[str, str] = {
     "exit": "exit",
     "_Exit": "exit",
+    "_exit": "exit",
     "quick_exit": "exit",
     "abort": "abort",
     "__assert_fail": "assertion failure",
