@@ -88,6 +88,8 @@ class Program:
     cfgs: dict[str, CFG] = field(default_factory=dict)
     failures: dict[str, CtgenError] = field(default_factory=dict)
     static_inits: dict[Variable, list[Stmt]] = field(default_factory=dict)
+    # the globals whose initializer is not modelled: a function reading one of them skips
+    init_failures: dict[Variable, CtgenError] = field(default_factory=dict)
     static_locals: dict[str, list[Variable]] = field(default_factory=dict)
     # per function under test with annotations, what they state
     contracts: dict[str, FunctionContract] = field(default_factory=dict)
@@ -113,8 +115,8 @@ def lower_unit(unit: Unit) -> Program:
         if var.init is not None:
             try:
                 program.static_inits[var] = _StaticInitLowerer(unit).lower(var)
-            except CtgenError:
-                pass  # an initializer we cannot model: the global is then only an input
+            except CtgenError as err:
+                program.init_failures[var] = err
     for fn in unit.defined_functions():
         try:
             lowerer = FunctionLowerer(unit, program, fn)
@@ -1291,17 +1293,22 @@ class _ExprLowerer:
         members = [f for f in ctype.fields if f.name is not None or
                    isinstance(f.type, RecordType)]
         pos = 0
+        nested = False  # the last item had a nested designator (`.inner.b = 3`)
         for item in items:
             if isinstance(item, c_ast.NamedInitializer):
-                if len(item.name) != 1 or not isinstance(item.name[0], c_ast.ID):
-                    raise self.unsupported("nested designator in a struct initializer", item)
+                if not isinstance(item.name[0], c_ast.ID):
+                    raise self.unsupported("array designator in a struct initializer", item)
                 fname = item.name[0].name
                 lv = self.member(target, fname, item)
-                assert isinstance(lv, Member)
+                for designator in item.name[1:]:
+                    lv = self.designated(lv, designator, item)
                 self.init_item(lv, lv.type, item.expr, node)
                 names = [f.name for f in members]
                 pos = names.index(fname) + 1 if fname in names else pos
+                nested = len(item.name) > 1
                 continue
+            if nested:  # C goes on inside the designated member: elided braces
+                raise self.unsupported("initializer after a nested designator", item)
             if pos >= len(members):
                 raise CtgenError("excess elements in initializer", self.loc(item))
             f = members[pos]
@@ -1309,6 +1316,20 @@ class _ExprLowerer:
             pos += 1
             if ctype.is_union:
                 break
+
+    def designated(self, target: Expr, designator: c_ast.Node, item: c_ast.Node) -> Expr:
+        """The subobject of `target` one designator past the first names (`.b`, `[3]`)."""
+        if isinstance(designator, c_ast.ID):
+            return self.member(target, designator.name, item)
+        ctype = target.type
+        if not isinstance(ctype, ArrayType) or index_range(designator) is not None:
+            raise self.unsupported("array designator in a nested designator", item)
+        assert self.unit.resolver is not None
+        index = self.unit.resolver.eval_int_constant(designator)
+        if ctype.count is None or not 0 <= index < ctype.count:
+            raise CtgenError(f"array index {index} in initializer exceeds array bounds",
+                             self.loc(item))
+        return self.element(target, index, ctype.element)
 
     def init_item(self, target: Expr, ctype: CType, item: c_ast.Node,
                   node: c_ast.Node) -> None:

@@ -472,6 +472,10 @@ class Executor:
             return oid
         inits = self.program.static_inits.get(var)
         is_input = var.kind == GLOBAL and not var.is_const
+        failure = self.program.init_failures.get(var)
+        if failure is not None and not is_input:
+            raise PathError(f"the initializer of '{var.name}' is not supported: "
+                            f"{failure.message}", failure.location, unsupported=True)
         if is_input:
             cells = self.input_cells(state, var.name, var.type)
         else:
