@@ -293,6 +293,7 @@ class Contract:
 STOP_EXHAUSTED = "exhausted"
 STOP_DEPTH = "depth bound"
 STOP_TIME = "time budget"  # the safety net: what it cut depends on the machine
+STOP_MEMORY = "memory limit"  # generation needed more than --ctgen-memory
 STOP_WORK = "work budget"  # the deterministic budget of solver and execution steps
 STOP_SOLVER = "solver limit"  # the solver gave up on a query
 STOP_UNSUPPORTED = "unsupported"  # some paths use a construct the generator cannot model

@@ -11,6 +11,9 @@ from typing import Sequence
 from .compile_db import CompileDatabase
 from .symbolic.work import DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS
 
+#: The memory a generation child may take beyond what it has when it starts, in MiB.
+DEFAULT_MEMORY_MIB = 4096
+
 
 @dataclass(frozen=True)
 class Options:
@@ -23,6 +26,7 @@ class Options:
     max_depth: int = 64
     work: float = DEFAULT_WORK_UNITS  # per function, in millions of steps (symbolic/work.py)
     timeout: float = DEFAULT_TIME_BUDGET  # per function, a safety net (symbolic/work.py)
+    memory: int = DEFAULT_MEMORY_MIB  # MiB a generation child may take beyond its start; 0: none
     array_size: int = 10
     stub_globals: str = "modifies"  # which globals stubs may write: "modifies" or "all"
     signed_overflow: str = "note"  # a path with signed overflow: "note" or "finding"

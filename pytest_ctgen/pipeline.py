@@ -8,6 +8,7 @@ import logging
 import os
 import pickle
 import select
+import signal
 import sys
 import threading
 import time
@@ -18,8 +19,8 @@ from typing import Any, BinaryIO, Callable, Iterator, Sequence, TypeVar
 from filelock import FileLock, Timeout
 
 from . import __version__
-from .cases import FileCases, FunctionCases, GlobalStub, STOP_SKIPPED, StubPrototype, file_cases_from_json, \
-    file_cases_to_json, FORMAT_VERSION
+from .cases import FileCases, FunctionCases, GlobalStub, Outcome, STOP_MEMORY, STOP_SKIPPED, STOP_TIME, \
+    StubPrototype, file_cases_from_json, file_cases_to_json, FORMAT_VERSION
 from .errors import CtgenError, SourceLocation
 from .frontend.loader import load_unit
 from .frontend.preprocess import defined_macros, harness_dir, preprocess
@@ -98,11 +99,18 @@ class Progress:
     outcomes_covered: int = 0
     outcomes_total: int = 0
     stop_reason: str = ""
+    # "started": the function's result should its generation be stopped from outside;
+    # "done": its result
+    result: FunctionCases | None = None
 
 
 ProgressFn = Callable[[Progress], None]
 # How often a function that takes long reports that it is still working.
 WORKING_EVERY = 5.0
+#: How long past its time budget the generation of one function may run before its child
+#: is stopped from outside (the search checks the budget between its steps; one step, a
+#: solver query or a huge expression, can run long). The other functions still generate.
+HARD_STOP_GRACE = 10.0
 
 
 def generate_file(path: Path, display: str, options: Options,
@@ -142,16 +150,30 @@ def generate_file(path: Path, display: str, options: Options,
         return None
 
 
+class _ChildEnded(Exception):
+    """The generation child was stopped from outside, or died, before it finished."""
+
+    def __init__(self, signal_number: int | None) -> None:
+        super().__init__(f"signal {signal_number}")
+        self.signal_number = signal_number
+
+
 def _generate_isolated(path: Path, display: str, options: Options, text: str,
                        progress: ProgressFn | None) -> tuple[FileCases, dict[str, float]]:
     """_generate_cases in a forked child, its progress passed on, with a "working" report
-    every WORKING_EVERY seconds of a function that takes long."""
+    every WORKING_EVERY seconds of a function that takes long. A function still generating
+    HARD_STOP_GRACE seconds past its time budget, or whose generation kills its child (the
+    memory limit, a crash of the solver), keeps the cases of the functions before it: it
+    gets no case and says why, and a new child generates the functions after it."""
     current: list[Progress] = []
+    known: dict[str, FunctionCases] = {}  # the results the children sent
 
     def on_message(message: Progress) -> None:
         current[:] = [message] if message.state == "started" else []
+        if message.state == "done" and message.result is not None:
+            known[message.function] = message.result
         if progress is not None:
-            progress(message)
+            progress(replace(message, result=None))
 
     def on_idle() -> None:
         if current and progress is not None:
@@ -159,20 +181,46 @@ def _generate_isolated(path: Path, display: str, options: Options, text: str,
             progress(replace(started, state="working",
                              seconds=time.monotonic() - started.seconds))
 
-    return _isolated(_generate_cases, path, display, options, text,
-                     on_message=on_message, on_idle=on_idle)
+    def overran() -> bool:
+        return bool(current) and options.timeout > 0 and \
+            time.monotonic() - current[0].seconds > options.timeout + HARD_STOP_GRACE
+
+    while True:
+        try:
+            return _isolated(_generate_cases, path, display, options, text, dict(known),
+                             on_message=on_message, on_idle=on_idle, stop_when=overran,
+                             memory_mib=options.memory)
+        except _ChildEnded as ended:
+            if not current or current[0].result is None:
+                raise CtgenError(f"generation crashed with {ended}") from None
+            started = current[0]
+            seconds = time.monotonic() - started.seconds
+            if overran():
+                result = replace(started.result, stop_reason=STOP_TIME)
+            elif ended.signal_number == signal.SIGKILL:  # the kernel's, out of memory
+                result = replace(started.result, stop_reason=STOP_MEMORY)
+            else:
+                result = replace(started.result, skip_reason=(
+                    f"generation crashed with {ended}"), stop_reason=STOP_SKIPPED)
+            known[started.function] = replace(result, generation_seconds=seconds)
+            on_message(Progress(display, started.function, "done", seconds,
+                                outcomes_total=result.outcomes_total,
+                                stop_reason=result.stop_reason, result=known[started.function]))
 
 
 def _isolated(fn: Callable[..., T], *args: object,
               on_message: Callable[[Progress], None] | None = None,
-              on_idle: Callable[[], None] | None = None) -> T:
+              on_idle: Callable[[], None] | None = None,
+              stop_when: Callable[[], bool] | None = None, memory_mib: int = 0) -> T:
     """`fn(*args, send=...)` in a forked child where fork exists. Every generation then
     starts from the same z3 state, whatever this process did before (z3's shared context
     carries AST ids, and with them the solver's choices, from one generation into the
     next), so the same file gives the same cases in any session and on any xdist worker;
     and a crash of the solver cannot take the session down. What the child `send`s reaches
     `on_message` while it runs; `on_idle` is called after each WORKING_EVERY seconds
-    without a message."""
+    without a message. The child may take `memory_mib` MiB beyond what it has at the fork
+    (0: no limit); when `stop_when()` becomes true it is killed. Raises _ChildEnded when
+    the child ends without its result."""
     def deliver(message: Progress) -> None:
         if on_message is not None:
             on_message(message)
@@ -184,6 +232,7 @@ def _isolated(fn: Callable[..., T], *args: object,
     if pid == 0:  # the child
         os.close(read_fd)
         try:
+            _limit_memory(memory_mib)
             out = os.fdopen(write_fd, "wb")
 
             def send(message: Progress) -> None:
@@ -201,16 +250,17 @@ def _isolated(fn: Callable[..., T], *args: object,
     os.close(write_fd)
     result: tuple[bool, object] | None = None
     with os.fdopen(read_fd, "rb") as inp:
-        frames = _read_frames(inp, on_idle)
-        for final, body in frames:
-            if final:
-                result = body  # type: ignore[assignment]
-            else:
-                deliver(body)  # type: ignore[arg-type]
+        try:
+            for final, body in _read_frames(inp, on_idle, stop_when):
+                if final:
+                    result = body  # type: ignore[assignment]
+                else:
+                    deliver(body)  # type: ignore[arg-type]
+        except _StopChild:
+            os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
     if result is None:
-        sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
-        raise CtgenError(f"generation crashed{f' with signal {sig}' if sig else ''}")
+        raise _ChildEnded(os.WTERMSIG(status) if os.WIFSIGNALED(status) else None)
     ok, value = result
     if ok:
         return value  # type: ignore[return-value]
@@ -256,16 +306,40 @@ def _write_frame(out: BinaryIO, body: object) -> None:
     out.flush()
 
 
-def _read_frames(inp: BinaryIO, on_idle: Callable[[], None] | None) -> Iterator[Any]:
-    """The child's frames until it closes the pipe (a truncated frame ends them)."""
+class _StopChild(Exception):
+    """The parent stops reading a child it is about to kill."""
+
+
+def _limit_memory(mib: int) -> None:
+    """This process may take `mib` MiB of address space beyond what it has now and the
+    deep stack generation runs on (0: no limit): beyond, allocations fail (MemoryError)."""
+    if mib <= 0:
+        return
+    import resource
+
+    with open("/proc/self/statm", encoding="ascii") as statm:
+        now = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    limit = now + DEEP_STACK_BYTES + mib * (1 << 20)
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _read_frames(inp: BinaryIO, on_idle: Callable[[], None] | None,
+                 stop_when: Callable[[], bool] | None = None) -> Iterator[Any]:
+    """The child's frames until it closes the pipe (a truncated frame ends them). Raises
+    _StopChild as soon as `stop_when()` is true (it is asked every second)."""
     buffer = b""
     fd = inp.fileno()
+    quiet_since = time.monotonic()
     while True:
-        ready, _, _ = select.select([fd], [], [], WORKING_EVERY)
+        ready, _, _ = select.select([fd], [], [], 1.0)
+        if stop_when is not None and stop_when():
+            raise _StopChild
         if not ready:
-            if on_idle is not None:
+            if on_idle is not None and time.monotonic() - quiet_since >= WORKING_EVERY:
+                quiet_since = time.monotonic()
                 on_idle()
             continue
+        quiet_since = time.monotonic()
         chunk = os.read(fd, 1 << 16)
         if not chunk:
             return
@@ -287,8 +361,11 @@ def _picklable(err: BaseException) -> BaseException:
 
 
 def _generate_cases(path: Path, display: str, options: Options, text: str,
+                    known: dict[str, FunctionCases] | None = None,
                     send: Callable[[Progress], None] | None = None
                     ) -> tuple[FileCases, dict[str, float]]:
+    """The cases of the functions of `path`; those in `known` (a child before this one sent
+    them, or was stopped generating them) are not generated again."""
     from .search.generator import SearchOptions, generate_function  # z3: generation only
 
     flags = options.compiler_flags(path)
@@ -304,9 +381,14 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
         if not _same_file(fn.location.file, path) or not options.selects(fn.name) or \
                 fn.name in program.specs:
             continue
+        if known and fn.name in known:
+            functions.append(known[fn.name])
+            seconds[fn.name] = known[fn.name].generation_seconds
+            continue
         start = time.monotonic()
+        stopped = _stopped(fn, program.cfgs.get(fn.name), STOP_TIME)
         if send is not None:
-            send(Progress(display, fn.name, "started", start))
+            send(Progress(display, fn.name, "started", start, result=stopped))
         failure = program.failures.get(fn.name)
         if failure is not None:
             result = _skipped(fn, _shown_error(failure, path, display))
@@ -316,16 +398,22 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
                                            lambda file: shown_path(file, path, display))
             except CtgenError as err:
                 result = _skipped(fn, _shown_error(err, path, display))
+            except MemoryError:
+                result = replace(stopped, stop_reason=STOP_MEMORY)
             except Exception as err:  # a defect of ours must not end the session
-                log.exception("generation of %s failed", fn.name)
-                result = _skipped(fn, f"internal error of pytest-ctgen: "
-                                      f"{type(err).__name__}: {err}")
+                if "out of memory" in str(err):  # z3's words for a failed allocation
+                    result = replace(stopped, stop_reason=STOP_MEMORY)
+                else:
+                    log.exception("generation of %s failed", fn.name)
+                    result = _skipped(fn, f"internal error of pytest-ctgen: "
+                                          f"{type(err).__name__}: {err}")
         seconds[fn.name] = time.monotonic() - start
         functions.append(replace(result, generation_seconds=seconds[fn.name]))
         if send is not None:
             covered = {o for c in result.cases for o in c.covered}
             send(Progress(display, fn.name, "done", seconds[fn.name], len(result.cases),
-                          len(covered), result.outcomes_total, result.stop_reason))
+                          len(covered), result.outcomes_total, result.stop_reason,
+                          functions[-1]))
     for skipped in unit.skipped_definitions:  # among the others, by line
         if not _same_file(skipped.location.file, path) or not options.selects(skipped.name):
             continue
@@ -406,6 +494,17 @@ def _shown_error(err: CtgenError, path: Path, display: str) -> str:
         shown = err.location.shown(lambda file: shown_path(file, path, display))
         return f"{shown}: {err.message}"
     return str(err)
+
+
+def _stopped(fn: Function, cfg: Any, stop: str) -> FunctionCases:
+    """The result of `fn` (its CFG `cfg`, None if it has none) when its generation is
+    stopped before it has one: no case, every outcome not reached."""
+    outcomes: tuple[Outcome, ...] = ()
+    if cfg is not None:
+        outcomes = tuple(Outcome(cfg.edge_location(e).line, cfg.edge_location(e).column,
+                                 cfg.edge_label(e)) for e in cfg.branch_edges())
+    return FunctionCases(fn.name, fn.location.line, fn.prototype, (), stop,
+                         outcomes_total=len(outcomes), not_reached=outcomes)
 
 
 def _skipped(fn: Function | SkippedDefinition, reason: str) -> FunctionCases:

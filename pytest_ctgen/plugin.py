@@ -54,6 +54,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     option("timeout", "string", "safety net: seconds after which generation of a function "
                                 "stops (default 60); what it cuts depends on the machine",
            type=float)
+    option("memory", "string", "MiB of memory the generation of a file may take beyond its "
+                               "start (default 4096; 0 for no limit): a function that needs "
+                               "more stops with 'memory limit'", type=int)
     option("array-size", "string", "elements of the object a pointer input points to, "
                                    "and at most of a variable length array whose size the "
                                    "inputs choose (default 10)", type=int)
@@ -166,7 +169,7 @@ def _existing_files(config: pytest.Config, ini: str) -> tuple[str, ...]:
 
 
 def _build_options(config: pytest.Config):
-    from .options import Options
+    from .options import DEFAULT_MEMORY_MIB, Options
     from .symbolic.work import DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS
 
     cflags = _setting(config, "cflags", "")
@@ -181,6 +184,7 @@ def _build_options(config: pytest.Config):
         max_depth=int(_setting(config, "max_depth", 64)),
         work=_work_budget(_setting(config, "work", DEFAULT_WORK_UNITS)),
         timeout=float(_setting(config, "timeout", DEFAULT_TIME_BUDGET)),
+        memory=int(_setting(config, "memory", DEFAULT_MEMORY_MIB)),
         array_size=int(_setting(config, "array_size", 10)),
         stub_globals=_choice(config, "stub_globals"),
         signed_overflow=_choice(config, "signed_overflow"),
