@@ -421,7 +421,7 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
         at = next((i for i, f in enumerate(functions) if f.line > result.line), len(functions))
         functions.insert(at, result)
         seconds[skipped.name] = 0.0
-    global_stubs = tuple(GlobalStub(v.name, v.declaration)
+    global_stubs = tuple(GlobalStub(v.name, _defined_size(v.declaration))
                          for v in program.unit.undefined_globals())
     stubs = stubs_of(program, path, display)
     if stubs:
@@ -494,6 +494,18 @@ def _shown_error(err: CtgenError, path: Path, display: str) -> str:
         shown = err.location.shown(lambda file: shown_path(file, path, display))
         return f"{shown}: {err.message}"
     return str(err)
+
+
+#: How many elements the harness gives an extern array of unknown size that no file of the
+#: build defines (the generator does not model its contents: paths that use it stop as
+#: unsupported), so that the unit links.
+UNSIZED_EXTERN_ELEMENTS = 1024
+
+
+def _defined_size(declaration: str) -> str:
+    """The declaration template of a global the harness defines: an array of unknown size
+    (`int @[]`) gets UNSIZED_EXTERN_ELEMENTS elements."""
+    return declaration.replace("@[]", f"@[{UNSIZED_EXTERN_ELEMENTS}]", 1)
 
 
 def _stopped(fn: Function, cfg: Any, stop: str) -> FunctionCases:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 from pycparser import c_ast
 
 from ..errors import SourceLocation, UnsupportedError
-from .ctype import CType, FunctionType
+from .ctype import ArrayType, CType, FunctionType
 
 if TYPE_CHECKING:
     from .typeresolve import TypeResolver
@@ -21,6 +21,12 @@ _SYSTEM_DIRS = ("/usr/include/", "/usr/lib/gcc/", "/usr/local/include/", "/usr/l
 PARAM = "param"
 LOCAL = "local"
 STATIC_LOCAL = "static_local"
+
+
+def is_unsized_array(t: CType) -> bool:
+    """`T x[]`: an array of unknown size whose elements have a size."""
+    return isinstance(t, ArrayType) and t.count is None and t.length is None and \
+        t.element.is_complete and t.element.size > 0
 
 
 def in_system_dir(file: str) -> bool:
@@ -125,11 +131,11 @@ class Unit:
         return [f for f in self.functions.values() if f.is_defined]
 
     def undefined_globals(self) -> list[Variable]:
-        """Globals of complete type the unit declares `extern` in its own files (not the C
-        library's headers) and does not define."""
+        """Globals the unit declares `extern` in its own files (not the C library's headers)
+        and does not define: of complete type, or arrays of unknown size."""
         return [v for v in self.globals.values()
-                if v.is_extern and v.type.is_complete and v.type.size > 0
-                and not in_system_dir(v.location.file)]
+                if v.is_extern and not in_system_dir(v.location.file) and (
+                    (v.type.is_complete and v.type.size > 0) or is_unsized_array(v.type))]
 
     def undefined_functions(self) -> list[Function]:
         return [f for f in self.functions.values() if not f.is_defined]

@@ -20,7 +20,7 @@ from ..errors import UnsupportedError
 from ..frontend.ctype import (
     LONG, UCHAR, ULONG, ArrayType, CType, FloatType, FunctionType, IntType, PointerType,
     RecordType, VoidType, compatible, has_variable_size, prototype_of, strip_enum)
-from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
+from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable, is_unsized_array
 from ..ir.cfg import (
     CFG, Assign, Block, Branch, Call, Check, Edge, Goto, Init, Length, Return, Stmt, Switch,
     ZeroFill)
@@ -476,6 +476,9 @@ class Executor:
         if failure is not None and not is_input:
             raise PathError(f"the initializer of '{var.name}' is not supported: "
                             f"{failure.message}", failure.location, unsupported=True)
+        if is_input and is_unsized_array(var.type):
+            raise PathError(f"extern array '{var.name}' of unknown size, defined by no file "
+                            "of the build", unsupported=True)
         if is_input:
             cells = self.input_cells(state, var.name, var.type)
         else:

@@ -208,3 +208,28 @@ def test_findings_are_one_per_place(unit: GeneratedUnit) -> None:
     """A loop or several paths through one erroneous statement give one case for it."""
     assert all(len(fs) == len(set(fs)) for fs in unit.findings.values())
     assert len(unit.findings["remainder_min"]) == 1  # b != 0 on the only path there
+
+
+EXTERN_UNSIZED = r"""
+extern int table[];
+
+int get(int i)
+{
+    if (i > 2) {
+        return table[i];
+    }
+    return 0;
+}
+"""
+
+
+def test_an_extern_array_of_unknown_size_is_not_modelled_and_never_unreachable(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """No file of the build defines it: the harness does (so the unit links and runs), and
+    the paths that use it stop as unsupported, their outcomes not reached."""
+    unit = generated_unit("ext.c", EXTERN_UNSIZED)
+    fn = unit.functions["get"]
+    assert fn.stop_reason == "unsupported" and not fn.unreachable
+    assert [(o.line, o.label) for o in fn.not_reached] == [
+        (EXTERN_UNSIZED.splitlines().index("    if (i > 2) {") + 1, "true")]
+    assert [c.expected.returns.value for c in fn.cases] == [0]
