@@ -21,6 +21,7 @@ from filelock import FileLock, Timeout
 from . import __version__
 from .cases import FileCases, FunctionCases, GlobalStub, Outcome, STOP_MEMORY, STOP_SKIPPED, STOP_TIME, \
     StubPrototype, file_cases_from_json, file_cases_to_json, FORMAT_VERSION
+from .cache_bound import prune, unit_group, used
 from .errors import CtgenError, SourceLocation
 from .frontend.loader import load_unit
 from .frontend.preprocess import defined_macros, harness_dir, preprocess
@@ -131,13 +132,16 @@ def generate_file(path: Path, display: str, options: Options,
     if cache_dir is None:
         fc, seconds = _generate_isolated(path, display, options, text, progress)
         return Generated(fc, seconds, False, text)
-    cache_dir.mkdir(parents=True, exist_ok=True)
-    cache_file = cache_dir / f"{key}.json"
+    group = cache_dir / unit_group(display)  # this unit's results, the last few kept
+    group.mkdir(parents=True, exist_ok=True)
+    cache_file = group / f"{key}.json"
     try:
         with FileLock(str(cache_file) + ".lock", timeout=-1 if wait else 0):
             if cache_file.is_file() and (not options.regenerate or (
                     fresh_since is not None and cache_file.stat().st_mtime >= fresh_since)):
                 doc = json.loads(cache_file.read_text(encoding="utf-8"))
+                if not options.regenerate:
+                    used(cache_file)
                 return Generated(file_cases_from_json(doc["cases"]), doc.get("seconds", {}),
                                  True, text)
             fc, seconds = _generate_isolated(path, display, options, text, progress)
@@ -145,7 +149,8 @@ def generate_file(path: Path, display: str, options: Options,
             tmp.write_text(json.dumps({"cases": file_cases_to_json(fc), "seconds": seconds}),
                            encoding="utf-8")
             tmp.replace(cache_file)
-            return Generated(fc, seconds, False, text)
+        prune([p for p in group.glob("*.json") if p != cache_file])
+        return Generated(fc, seconds, False, text)
     except Timeout:
         return None
 
@@ -584,7 +589,9 @@ class FileRun:
                     self.path, self.cflags, tuple(self.sources))
                 self._build = build_harness(
                     source, cflags=cflags, key_material=key_material,
-                    cache_dir=self.build_dir, extra_files=extra_files)
+                    cache_dir=None if self.build_dir is None
+                    else self.build_dir / unit_group(str(self.path)),
+                    extra_files=extra_files, prune_others=self.build_dir is not None)
                 clear_coverage_data(self._build)
                 self._lib = load_library(self._build)
             except CtgenError as err:

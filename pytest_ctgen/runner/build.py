@@ -19,6 +19,7 @@ from typing import Mapping, Sequence
 
 from filelock import FileLock
 
+from ..cache_bound import prune, used
 from ..codegen.harness import RUNTIME, RUNTIME_SOURCE, runtime_flags
 from ..errors import BuildError, SourceLocation
 
@@ -150,14 +151,16 @@ def _run(cmd: list[str], what: str) -> None:
 def build_harness(harness_source: str, *, cflags: Sequence[str] = (),
                   ldflags: Sequence[str] = (), key_material: str | bytes = "",
                   cache_dir: Path | None = None, cc: str = "gcc",
-                  extra_files: Mapping[str, str] | None = None) -> Build:
+                  extra_files: Mapping[str, str] | None = None,
+                  prune_others: bool = False) -> Build:
     """Compile `harness_source` into a shared library with coverage, or reuse a finished build.
 
     `cflags` are the user's flags (include dirs, defines; relative paths are taken from the
     current directory); `key_material` is anything else that must change the key (e.g. the
     unit's preprocessed text, since the harness only #includes the unit by path);
-    `extra_files` are written beside the harness (name -> text), for it to include. Raises
-    BuildError with gcc's first error."""
+    `extra_files` are written beside the harness (name -> text), for it to include. With
+    `prune_others`, a new build leaves only the last few others in `cache_dir` (one unit's
+    builds, see cache_bound). Raises BuildError with gcc's first error."""
     cflags, ldflags = list(cflags), list(ldflags)
     extra = dict(sorted((extra_files or {}).items()))
     key = build_key(harness_source + "".join(f"\0{n}\0{t}" for n, t in extra.items()),
@@ -168,6 +171,7 @@ def build_harness(harness_source: str, *, cflags: Sequence[str] = (),
     build = Build(directory, key)
     with FileLock(str(root / f"{key[:32]}.lock")):
         if (directory / _DONE).is_file() and build.library.is_file():
+            used(directory)
             return build
         directory.mkdir(parents=True, exist_ok=True)
         for stale in directory.iterdir():
@@ -192,6 +196,8 @@ def build_harness(harness_source: str, *, cflags: Sequence[str] = (),
               str(runtime_obj), *ldflags, "-lm", "-Wl,-z,defs", "-Wl,-Bsymbolic"],
              "linking the harness")
         (directory / _DONE).write_text(key + "\n", encoding="utf-8")
+    if prune_others:
+        prune([d for d in root.iterdir() if d.is_dir() and d != directory])
     return build
 
 

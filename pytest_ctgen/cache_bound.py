@@ -1,0 +1,54 @@
+"""Keeping the caches bounded: generation results and harness builds are kept per unit, the
+few most recently used of each, so a long-lived cache directory does not grow with every
+edit of every file."""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+from filelock import FileLock, Timeout
+
+#: The entries (generation results, builds) kept per unit: the current one and a few
+#: before it, for switching back and forth between branches or options.
+KEEP_PER_UNIT = 4
+
+
+def unit_group(unit: str) -> str:
+    """The directory name a unit's cache entries share (its path as shown, hashed)."""
+    return hashlib.sha256(unit.encode("utf-8")).hexdigest()[:16]
+
+
+def used(entry: Path) -> None:
+    """`entry` was just used: it is the newest of its group."""
+    try:
+        os.utime(entry)
+    except OSError:
+        pass
+
+
+def prune(entries: list[Path], keep: int = KEEP_PER_UNIT - 1) -> list[Path]:
+    """Delete all but the `keep` most recently used of `entries` (files or directories,
+    each guarded by `<entry>.lock`): by default, the others of a group beside the one just
+    made. An entry another process holds stays. Returns what was deleted."""
+    def last_used(entry: Path) -> float:
+        try:
+            return entry.stat().st_mtime
+        except OSError:
+            return 0.0
+
+    deleted = []
+    for entry in sorted(entries, key=last_used, reverse=True)[keep:]:
+        lock = Path(f"{entry}.lock")
+        try:
+            with FileLock(str(lock), timeout=0):
+                if entry.is_dir():
+                    shutil.rmtree(entry, ignore_errors=True)
+                else:
+                    entry.unlink(missing_ok=True)
+        except Timeout:
+            continue  # in use
+        lock.unlink(missing_ok=True)
+        deleted.append(entry)
+    return deleted
