@@ -156,6 +156,10 @@ def _function_pointer(f: Field, scope: _Scope) -> PointerValue:
     return PointerValue(name, function=True)
 
 
+_SHOWN_KINDS = {"int": "an integer", "float": "a float", "double": "a double",
+                "pointer": "a pointer", "array": "an array", "any": "a value"}
+
+
 def _value(f: Field, shape: Shape, scope: _Scope, depth: int = 0) -> Value:
     """The value at `f`, of a type whose values look like `shape`."""
     if depth > MAX_NESTING:
@@ -163,16 +167,16 @@ def _value(f: Field, shape: Shape, scope: _Scope, depth: int = 0) -> Value:
     j = f.value
     if isinstance(j, (bool, int)):
         if shape.kind not in ("int", "any"):
-            f.fail(f"expected a {shape.kind} value, found an integer")
+            f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found an integer")
         return IntValue(f.integer(shape.low, shape.high) if not isinstance(j, bool)
                         else int(j))
     if j is None:
         if shape.kind not in ("pointer", "any"):
-            f.fail(f"expected a {shape.kind} value, found null (a NULL pointer)")
+            f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found null (a NULL pointer)")
         return PointerValue(None)
     if isinstance(j, list):
         if shape.kind not in ("array", "any"):
-            f.fail(f"expected a {shape.kind} value, found a list")
+            f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a list")
         if shape.count is not None and len(j) > shape.count:
             f.fail(f"has {len(j)} elements, the array {shape.count}")
         element = shape.element or ANY
@@ -182,7 +186,7 @@ def _value(f: Field, shape: Shape, scope: _Scope, depth: int = 0) -> Value:
     for kind, size in (("float", 4), ("double", 8)):
         if kind in j:
             if shape.kind not in (kind, "any"):
-                f.fail(f"expected a {shape.kind} value, found a {kind}")
+                f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a {kind}")
             return _float(f, kind, size)
     if "@bytes" in j:
         if len(j) != 1:
@@ -193,13 +197,13 @@ def _value(f: Field, shape: Shape, scope: _Scope, depth: int = 0) -> Value:
         except ValueError:
             f["@bytes"].fail(f"{shown(text)} is not bytes in hexadecimal")
     if shape.kind not in ("pointer", "any") and ("@pointer" in j or "@function" in j):
-        f.fail(f"expected a {shape.kind} value, found a pointer")
+        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a pointer")
     if "@pointer" in j:
         return _pointer(f, scope)
     if "@function" in j:
         return _function_pointer(f, scope)
     if shape.kind != "any":
-        f.fail(f"expected a {shape.kind} value, found a struct")
+        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a struct")
     fields = []
     for name, member in f.members():
         Field(name, member.where).identifier()  # a member name becomes `.name` in C
@@ -360,11 +364,11 @@ def _case(f: Field, function: str, returns: Shape | None, file: _File) -> Case:
     inputs = _Scope(frozenset(names), file.functions, file.callbacks, file.globals)
     outputs = _Scope(frozenset(names), file.functions, file.callbacks, file.globals,
                      input=False)
-    violations = tuple(
-        _violation(v) for v in f.get("violations", []).items())
+    objects = _bindings(objects_field, inputs, name_rule="object", placed=True)
+    number = f["number"].integer(1, _COUNT[1])
     return Case(
         function=function,
-        number=f["number"].integer(1, _COUNT[1]),
+        number=number,
         params=_bindings(f["params"], inputs),
         globals=_bindings(f.get("globals", []), inputs, name_rule="global"),
         expected=_expected(f["expected"], outputs, file, returns, frozenset(names)),
@@ -372,8 +376,8 @@ def _case(f: Field, function: str, returns: Shape | None, file: _File) -> Case:
         covered=_outcomes(f.get("covered", [])),
         requirements=_requirements(f.get("requirements", [])),
         notes=f.get("notes", []).strings(),
-        objects=_bindings(objects_field, inputs, name_rule="object", placed=True),
-        violations=violations,
+        objects=objects,
+        violations=tuple(_violation(v) for v in f.get("violations", []).items()),
         robustness=f.get("robustness", False).boolean(),
     )
 
@@ -457,11 +461,11 @@ def _parameters(f: Field, variadic: bool = True) -> tuple[tuple[str, str], ...]:
 def _stub(f: Field, unit: UnitNames | None) -> StubPrototype:
     name = f["name"].identifier()
     specified = f.get("specified_in_unit", False).boolean()
+    if unit is not None and name in unit.defined and not specified:
+        f["name"].fail(f"{name} is defined in the unit: it is no stub")
     prototype = f["prototype"].checked(lambda text: prototype_problem(text, name))
     params = _parameters(f.get("params", []))
     if unit is not None and name in unit.prototypes:  # the unit's own declaration
-        if name in unit.defined and not specified:
-            f["name"].fail(f"{name} is defined in the unit: it is no stub")
         prototype = unit.prototypes[name]
         own = set(unit.params.get(name, ()))
         for i, (param, _) in enumerate(params):

@@ -351,11 +351,25 @@ def _declarator_problem(text: str, template: bool) -> str | None:
         return tokens
     if _ATTRIBUTE_WORDS.search(text):
         return "holds an attribute, asm or pragma"
+    if "??" in text:
+        return "holds a trigraph (??)"
     depth, i = 0, 0
     while i < len(tokens):
         kind, tok = tokens[i]
         if kind in ("string", "char"):
             return "holds a literal"
+        if tok == "{" and kind == "punct":
+            # the body of an anonymous struct, union or enum type (`struct { int a; } @`):
+            # member declarations, whose sizes and values the compiler requires constant
+            opener = [t for _, t in tokens[max(0, i - 2):i]]
+            end = _closing(tokens, i)
+            if not (opener[-1:] and opener[-1] in _TAG_WORDS or
+                    opener[:1] and opener[0] in _TAG_WORDS and tokens[i - 1][0] == "name"):
+                return "holds '{'"
+            if end < 0:
+                return "has unbalanced braces"
+            i = end + 1
+            continue
         if tok == "[" and kind == "punct":
             end = _closing(tokens, i)
             if end < 0:
