@@ -94,6 +94,7 @@ class _Scope:
 
 
 def _float(f: Field, kind: str, size: int) -> FloatValue:
+    """`{"float": 1.5}`, `{"double": "-inf"}` or a NaN by its bits, fitting `size` bytes."""
     j = f.obj()
     raw = f[kind].value
     if set(j) - {kind, "bits"}:
@@ -123,6 +124,8 @@ def _float(f: Field, kind: str, size: int) -> FloatValue:
 
 
 def _pointer(f: Field, scope: _Scope) -> PointerValue:
+    """`{"@pointer": target, "offset": n}`: into an object of the case, a global
+    (`&name`) or, predicted only, an object the case cannot name (`*`)."""
     j = f.obj()
     if set(j) - {"@pointer", "offset"}:
         f.fail("a pointer is {\"@pointer\": target, \"offset\": bytes}")
@@ -144,6 +147,7 @@ def _pointer(f: Field, scope: _Scope) -> PointerValue:
 
 
 def _function_pointer(f: Field, scope: _Scope) -> PointerValue:
+    """`{"@function": name}`: a function of the unit, a stub or a listed callback."""
     if len(f.obj()) != 1:
         f.fail("a function pointer is {\"@function\": name} alone")
     where = f["@function"]

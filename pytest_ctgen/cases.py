@@ -178,7 +178,7 @@ class Expected:
     globals: tuple[Binding, ...] = ()
     stub_call_counts: tuple[tuple[str, int], ...] = ()
     objects: tuple[Binding, ...] = ()  # contents of written pointed-to objects after the call
-    ending: str | None = None  # the call does not return: "exit", "abort", "assertion failure"
+    ending: str | None = None  # the call does not return: one of ENDINGS
     exit_status: int | None = None  # the status passed to exit
 
 

@@ -15,7 +15,7 @@ import json
 import os
 import re
 from dataclasses import dataclass
-from typing import Any, Collection, Iterator, NoReturn
+from typing import Any, Callable, Collection, Iterator, NoReturn
 
 #: How deep the values of an export may nest (a struct of arrays of structs...): deeper
 #: documents are refused before anything recursive reads them.
@@ -156,7 +156,7 @@ class Field:
             self.fail(f"{shown(text)} is not a C identifier")
         return text
 
-    def checked(self, problem: Any) -> str:
+    def checked(self, problem: Callable[[str], str | None]) -> str:
         """The string, refused with the message `problem(string)` returns, if any."""
         text = self.string()
         message = problem(text)
@@ -509,12 +509,19 @@ def include_problem(path: str) -> str | None:
     return None
 
 
+_MACRO = re.compile(r"([A-Za-z_]\w*)(?:\((\s*(?:[A-Za-z_]\w*\s*,\s*)*"
+                    r"(?:[A-Za-z_]\w*|\.\.\.)?\s*)\))?", re.ASCII)
+
+
 def _macro_problem(text: str) -> str | None:
-    """A `-D`/`-U` argument: an object-like macro's name (not the harness's), and a
-    value that is a side-effect-free expression."""
-    name, _, value = text.partition("=")
-    if not is_identifier(name):
-        return f"defines {shown(name)}, which is not an object-like macro's name"
+    """A `-D`/`-U` argument: a macro's name (not the harness's), with its parameters for a
+    function-like one, and a value that is a side-effect-free expression (it may call
+    nothing: `-Dread_sensor(x)=system(x)` is refused)."""
+    head, _, value = text.partition("=")
+    m = _MACRO.fullmatch(head)
+    if m is None:
+        return f"defines {shown(head)}, which is not a macro's name"
+    name = m.group(1)
     if name.startswith(_RESERVED_MACROS):
         return f"defines {name}, a name of pytest-ctgen's harness"
     problem = expression_problem(value, typedefs=frozenset(), strings=True, braces=True)

@@ -318,7 +318,7 @@ def _owned(path: Path, source: str, force: bool) -> None:
     if path.suffix == ".json":
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             doc = None
         if not isinstance(doc, dict) or doc.get("format") != "pytest-ctgen cases":
             raise ExportError(f"{path} was not written by pytest-ctgen; not overwriting it")

@@ -53,6 +53,7 @@ ACCEPTED_FLAGS = [
     ["-isysroot", "/opt/sys"], ["--sysroot=/opt/sys"], ["-I-"], ["-nostdinc"],
     ["-DGAIN=3"], ["-D", "GAIN=3"], ["-DNDEBUG"], ['-DVERSION="1.2"'], ["-DEMPTY="],
     ["-DREG=((volatile unsigned *)0x40000000u)"], ["-DINIT={0, 1}"], ["-UNDEBUG"],
+    ["-DUNUSED(x)=(void)(x)"], ["-D__attribute__(x)="], ["-DMAX(a, b)=((a) > (b) ? a : b)"],
     ["-U", "X"], ["-std=c99"], ["-std=gnu11"], ["--std=c11"], ["-ansi"], ["-pedantic"],
     ["-m32"], ["-march=armv7-m"], ["-mthumb"], ["-mabi=aapcs"], ["-funsigned-char"],
     ["-fno-signed-char"], ["-fshort-enums"], ["-fpack-struct=4"], ["-fno-builtin"],
@@ -70,7 +71,7 @@ REFUSED_FLAGS = [
     (["-fprofile-generate"], 0), (["-fsanitize=address"], 0), (["-save-temps"], 0),
     (["-MD"], 0), (["-MF", "x"], 0), (["-c"], 0), (["-L/tmp"], 0), (["-lfoo"], 0),
     (["-DX=system(0)"], 0), (["-DX=(abort)()"], 0), (["-DX=1;abort()"], 0),
-    (["-D'f(x)=x'"], 0), (["-Dctgen_c=1"], 0), (["-DX=a=1"], 0), (["-DX=a++"], 0),
+    (["-D'f(x)=x'"], 0), (["-Dread(x)=system(x)"], 0), (["-Dread(x)=(x)(0)"], 0), (["-Dctgen_c=1"], 0), (["-DX=a=1"], 0), (["-DX=a++"], 0),
     (["-isystem", "-wrapper"], 1), (["-I", "--help"], 1), (["-I-x"], 0), (["-I"], 0),
     (["-include"], 0), (["-O0", "-I/a\nb"], 1), (["-O0", 3], 1), (["-fno-ident\n"], 0),
 ]
