@@ -13,7 +13,8 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pytest_ctgen.cases import FileCases, FunctionCases, file_cases_from_json
+from pytest_ctgen.case_reader import file_cases_from_json
+from pytest_ctgen.cases import FileCases, FunctionCases
 from pytest_ctgen.codegen.export import write_export
 from pytest_ctgen.coverage.gcov import FunctionCoverage, measure
 

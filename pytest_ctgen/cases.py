@@ -1,7 +1,8 @@
 """Plain, frozen data for generated test cases, and its JSON form (the export of DESIGN §2).
 
 Nothing here knows about z3, pycparser or pytest: the generator produces these objects, the
-code generator turns them into C, and the export writes them as diff-friendly JSON.
+code generator turns them into C, and the export writes them as diff-friendly JSON
+(`file_cases_to_json`; case_reader reads it back, every field checked).
 
 C declarations are kept as text templates in which `@` stands for the declared name, e.g.
 `"const uint8_t @[4]"`; `declare(template, name)` fills it in.
@@ -10,7 +11,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import struct
 from dataclasses import dataclass, field
 from typing import Any, Union
@@ -161,6 +161,20 @@ class StubScript:
     calls: tuple[StubCall, ...]
 
 
+#: How a case ends that runs into undefined behaviour (DESIGN §4: a finding).
+UNDEFINED_BEHAVIOUR = "undefined behaviour"
+#: The kind of the `Violation` that names the undefined behaviour of such a case.
+UNDEFINED = "undefined"
+#: How a call may end without returning (`Expected.ending`): the harness catches each.
+ENDINGS = frozenset({"exit", "abort", "assertion failure", "precondition violation",
+                     "__rtt_assert violation", UNDEFINED_BEHAVIOUR})
+#: The library functions that end the program, and how a path through each ends (an
+#: ending): the harness renames them in the unit and returns from them to the running
+#: case (a function pointer of a case may name them).
+PROGRAM_ENDS = {"exit": "exit", "_Exit": "exit", "_exit": "exit", "quick_exit": "exit",
+                "abort": "abort", "__assert_fail": "assertion failure"}
+
+
 @dataclass(frozen=True)
 class Expected:
     """What the symbolic execution predicts for a case: the return value (None for void),
@@ -170,23 +184,21 @@ class Expected:
     globals: tuple[Binding, ...] = ()
     stub_call_counts: tuple[tuple[str, int], ...] = ()
     objects: tuple[Binding, ...] = ()  # contents of written pointed-to objects after the call
-    # the call does not return: "exit", "abort", "assertion failure", or UNDEFINED_BEHAVIOUR
-    # (a finding: the path runs into an error C leaves undefined; nothing after it is
-    # predicted, see the case's "undefined" violation)
+    # the call does not return: one of ENDINGS; UNDEFINED_BEHAVIOUR is a finding (the path
+    # runs into an error C leaves undefined; nothing after it is predicted, see the case's
+    # UNDEFINED violation)
     ending: str | None = None
     exit_status: int | None = None  # the status passed to exit
 
 
-#: How a case ends that runs into undefined behaviour (DESIGN §4: a finding).
-UNDEFINED_BEHAVIOUR = "undefined behaviour"
-#: The kind of the `Violation` that names the undefined behaviour of such a case.
-UNDEFINED = "undefined"
+#: What a case may be predicted to violate (`Violation.kind`).
+VIOLATION_KINDS = frozenset({"postcondition", "testcase", "assert", "modifies", UNDEFINED})
 
 
 @dataclass(frozen=True)
 class Violation:
-    """An annotation the generator predicts a case violates. `kind` is "postcondition",
-    "testcase", "assert" or "modifies"; `at` is "file:line:col" of the annotation (for
+    """An annotation the generator predicts a case violates. `kind` is one of
+    VIOLATION_KINDS ("undefined": the run has undefined behaviour); `at` is "file:line:col" of the annotation (for
     "modifies", of the write); `detail` the condition as written (for "modifies", the
     global written). Kind UNDEFINED: the case runs into undefined behaviour at `at`, which
     `detail` names ("division by zero in a / b")."""
@@ -244,6 +256,12 @@ def functions_named(c: Case) -> set[str]:
     return {leaf.target for v in c.values() for leaf in leaf_values(v)
             if isinstance(leaf, PointerValue) and leaf.function and leaf.target} | \
         {s.name for s in c.stubs}
+
+
+#: The kinds of a function's annotations (`ContractCheck.kind`) and what generation found
+#: of them (`ContractCheck.verdict`, "" when it did not decide).
+CHECK_KINDS = frozenset({"postcondition", "testcase", "assert", "modifies"})
+VERDICTS = frozenset({"", "violated", "holds", "unreachable"})
 
 
 @dataclass(frozen=True)
@@ -349,6 +367,10 @@ class StubPrototype:
 
 #: How the names of callbacks (`StubPrototype.callback`) start.
 CALLBACK_PREFIX = "ctgen_cb_"
+#: How the names of the objects pointer inputs point to (`Case.objects`) start.
+OBJECT_PREFIX = "ctgen_obj_"
+#: How a stub logs an argument (`StubPrototype.params`).
+ARGUMENT_KINDS = frozenset({"signed", "unsigned", "float", "pointer", "function", "other"})
 
 
 @dataclass(frozen=True)
@@ -425,69 +447,13 @@ def value_to_json(v: Value) -> Any:
     raise TypeError(f"not a case value: {v!r}")
 
 
-def value_from_json(j: Any) -> Value:
-    if isinstance(j, bool):
-        return IntValue(int(j))
-    if isinstance(j, int):
-        return IntValue(j)
-    if j is None:
-        return PointerValue(None)
-    if isinstance(j, list):
-        return ArrayValue(tuple(value_from_json(x) for x in j))
-    if isinstance(j, dict):
-        for kind, size in (("float", 4), ("double", 8)):
-            if kind in j and len(j) <= 2 and (len(j) == 1 or "bits" in j):
-                raw = j[kind]
-                if raw == "nan":
-                    return FloatValue(int(j["bits"], 16), size)
-                return FloatValue.of(float(raw), size)
-        if "@bytes" in j:
-            return BytesValue(bytes.fromhex(j["@bytes"]))
-        if "@pointer" in j:
-            return PointerValue(j["@pointer"], j.get("offset", 0))
-        if "@function" in j:
-            name = j["@function"]
-            if len(j) != 1 or not isinstance(name, str) or not _IDENTIFIER.fullmatch(name):
-                raise ValueError(f"a function pointer's \"@function\" is not a C "
-                                 f"identifier alone: {j!r}")
-            return PointerValue(name, function=True)
-        return RecordValue(tuple((k, value_from_json(x)) for k, x in j.items()))
-    raise ValueError(f"not a case value: {j!r}")
-
-
 def _bindings_to_json(bs: tuple[Binding, ...]) -> list[dict[str, Any]]:
     return [{"name": b.name, "declaration": b.declaration, "value": value_to_json(b.value),
              **({} if b.placement is None else {"placement": b.placement})} for b in bs]
 
 
-def _placement_from_json(j: dict[str, Any]) -> int | None:
-    placement = j.get("placement")
-    if placement is None:
-        return None
-    if isinstance(placement, bool) or not isinstance(placement, int) or \
-            not 0 <= placement < PLACEMENT:
-        raise ValueError(f"placement of {j.get('name')!r} is not an address residue "
-                         f"below {PLACEMENT}: {placement!r}")
-    return placement
-
-
-def _bindings_from_json(js: list[dict[str, Any]], named: bool = True
-                        ) -> tuple[Binding, ...]:
-    """Bindings as an export lists them; `named`: each names a C object by an identifier
-    (a stub's writes name lvalues such as `*buf` instead)."""
-    for j in js:
-        if named and not (isinstance(j.get("name"), str) and _IDENTIFIER.fullmatch(j["name"])):
-            raise ValueError(f"binding name is not a C identifier: {j.get('name')!r}")
-    return tuple(Binding(j["name"], j["declaration"], value_from_json(j["value"]),
-                         _placement_from_json(j)) for j in js)
-
-
 def _outcomes_to_json(os_: tuple[Outcome, ...]) -> list[dict[str, Any]]:
     return [{"line": o.line, "column": o.column, "outcome": o.label} for o in os_]
-
-
-def _outcomes_from_json(js: list[dict[str, Any]]) -> tuple[Outcome, ...]:
-    return tuple(Outcome(j["line"], j["column"], j["outcome"]) for j in js)
 
 
 def case_to_json(c: Case) -> dict[str, Any]:
@@ -534,49 +500,6 @@ def contract_to_json(k: Contract) -> dict[str, Any]:
     }
 
 
-def contract_from_json(j: dict[str, Any]) -> Contract:
-    return Contract(
-        checks=tuple(ContractCheck(c["kind"], c["condition"], c["text"], c["at"],
-                                   c.get("pre", ""), c.get("pre_text", ""),
-                                   tuple(c.get("requirements", [])), c.get("verdict", ""))
-                     for c in j.get("checks", [])),
-        initials=tuple((i["declaration"], i["expression"]) for i in j.get("initials", [])),
-        aux=tuple((a["name"], a["declaration"]) for a in j.get("aux", [])),
-        modifies=None if j.get("modifies") is None else tuple(j["modifies"]),
-        unmodified=tuple(j.get("unmodified", [])),
-        bounds=j.get("bounds", ""),
-    )
-
-
-def case_from_json(function: str, j: dict[str, Any]) -> Case:
-    e = j["expected"]
-    return Case(
-        function=function,
-        number=j["number"],
-        params=_bindings_from_json(j["params"]),
-        globals=_bindings_from_json(j["globals"]),
-        expected=Expected(
-            returns=None if e.get("void") else value_from_json(e["returns"]),
-            globals=_bindings_from_json(e["globals"]),
-            stub_call_counts=tuple(e.get("stub_calls", {}).items()),
-            objects=_bindings_from_json(e.get("objects", [])),
-            ending=e["ends"]["how"] if "ends" in e else None,
-            exit_status=e["ends"]["status"] if "ends" in e else None,
-        ),
-        stubs=tuple(StubScript(s["name"], tuple(
-            StubCall(value_from_json(k["returns"]) if "returns" in k else None,
-                     _bindings_from_json(k["writes"], named=False)) for k in s["calls"]))
-            for s in j.get("stubs", [])),
-        covered=_outcomes_from_json(j.get("covered", [])),
-        requirements=tuple(j.get("requirements", [])),
-        notes=tuple(j.get("notes", [])),
-        objects=_bindings_from_json(j.get("objects", [])),
-        violations=tuple(Violation(v["kind"], v["at"], v["detail"])
-                         for v in j.get("violations", [])),
-        robustness=j.get("robustness", False),
-    )
-
-
 def _stub_to_json(s: StubPrototype) -> dict[str, Any]:
     return {"name": s.name, "prototype": s.prototype,
             "params": [list(p) for p in s.params],
@@ -615,111 +538,3 @@ def file_cases_to_json(fc: FileCases) -> str:
         } for f in fc.functions],
     }
     return json.dumps(doc, indent=2) + "\n"
-
-
-_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
-# a declaration template of a global: type words, pointers, array sizes, '@' once
-_GLOBAL_TEMPLATE = re.compile(r"[\w\s*()\[\]]*@[\w\s*()\[\]]*")
-# the prototype of a callback: type words, pointers, arrays, parameter lists
-_CALLBACK_PROTOTYPE = re.compile(r"(?:[\w\s*(),\[\]]|\.\.\.)*")
-
-
-def _declarator_text_ok(text: str, pattern: re.Pattern[str]) -> bool:
-    """Whether `text` (from an export, pasted into C) has only `pattern`'s characters, no
-    attribute, asm or pragma, and array sizes that are plain numbers (a size expression
-    in a parameter would run when the function is entered)."""
-    return bool(pattern.fullmatch(text)) and \
-        not re.search(r"\b(__attribute|__asm|asm|_Pragma)", text) and \
-        all(re.fullmatch(r"\s*\d*\s*", size) for size in re.findall(r"\[([^\]]*)\]", text))
-_ARGUMENT_KINDS = frozenset({"signed", "unsigned", "float", "pointer", "function", "other"})
-
-
-def _callback_from_json(j: dict[str, Any]) -> StubPrototype:
-    """A callback as an export lists it, checked: its text becomes C."""
-    name, prototype, shown = j.get("name"), j.get("prototype"), j.get("callback")
-    if not isinstance(name, str) or not _IDENTIFIER.fullmatch(name) or \
-            not name.startswith(CALLBACK_PREFIX):
-        raise ValueError(f"callback name is not a C identifier starting with "
-                         f"{CALLBACK_PREFIX}: {name!r}")
-    if not isinstance(prototype, str) or \
-            not _declarator_text_ok(prototype, _CALLBACK_PROTOTYPE) or \
-            not re.search(rf"(?<!\w){name}\s*\(", prototype):
-        raise ValueError(f"prototype of callback {name} is not a prototype of it: "
-                         f"{prototype!r}")
-    if not isinstance(shown, str) or not shown:
-        raise ValueError(f"callback {name} names no input: {shown!r}")
-    params = j.get("params", [])
-    if not isinstance(params, list) or not all(
-            isinstance(p, list) and len(p) == 2 and isinstance(p[0], str) and
-            _IDENTIFIER.fullmatch(p[0]) and p[1] in _ARGUMENT_KINDS for p in params):
-        raise ValueError(f"parameters of callback {name} are not (name, kind) pairs: "
-                         f"{params!r}")
-    return StubPrototype(name, prototype, params=tuple((n, k) for n, k in params),
-                         callback=shown)
-
-
-def _check_function_targets(fc: FileCases) -> None:
-    """A function pointer of a case that names a callback names one the file defines."""
-    callbacks = {s.name for s in fc.callbacks()}
-    for f in fc.functions:
-        for c in f.cases:
-            for name in sorted(functions_named(c)):
-                if name.startswith(CALLBACK_PREFIX) and name not in callbacks:
-                    raise ValueError(f"{f.name}[{c.id}] points to the callback {name}, "
-                                     "which the file does not list")
-
-
-def _stub_name(name: object) -> str:
-    """A stub's name from an export: an identifier (it is pasted into #define lines)."""
-    if not isinstance(name, str) or not _IDENTIFIER.fullmatch(name):
-        raise ValueError(f"stub name is not a C identifier: {name!r}")
-    return name
-
-
-def _global_stub_from_json(j: dict[str, Any]) -> GlobalStub:
-    name, declaration = j.get("name"), j.get("declaration")
-    if not isinstance(name, str) or not _IDENTIFIER.fullmatch(name):
-        raise ValueError(f"global stub name is not a C identifier: {name!r}")
-    if not isinstance(declaration, str) or \
-            not _declarator_text_ok(declaration, _GLOBAL_TEMPLATE):
-        raise ValueError(f"declaration of global stub {name} is not a declaration "
-                         f"template: {declaration!r}")
-    return GlobalStub(name, declaration)
-
-
-def file_cases_from_json(text: str) -> FileCases:
-    doc = json.loads(text)
-    if doc.get("format") != "pytest-ctgen cases":
-        raise ValueError("not a pytest-ctgen cases file")
-    build = doc.get("build")
-    fc = FileCases(
-        source=doc["source"],
-        build=BuildRecipe(build["unit"], tuple(build.get("cflags", [])),
-                          tuple(build.get("sources", []))) if build else None,
-        stubs=tuple(StubPrototype(_stub_name(s.get("name")), s["prototype"],
-                                  s.get("library", False),
-                                  tuple((n, k) for n, k in s.get("params", [])),
-                                  s.get("header", ""),
-                                  tuple((c["condition"], c["at"])
-                                        for c in s.get("preconditions", [])),
-                                  s.get("specified_in_unit", False),
-                                  s.get("static", False),
-                                  s.get("macro", False) is True)
-                    for s in doc.get("stubs", [])),
-        global_stubs=tuple(_global_stub_from_json(g) for g in doc.get("global_stubs", [])),
-        functions=tuple(FunctionCases(
-            name=f["name"],
-            line=f["line"],
-            prototype=f["prototype"],
-            stop_reason=f["stop_reason"],
-            skip_reason=f.get("skip_reason"),
-            outcomes_total=f.get("outcomes_total", 0),
-            unreachable=_outcomes_from_json(f.get("unreachable", [])),
-            not_reached=_outcomes_from_json(f.get("not_reached", [])),
-            cases=tuple(case_from_json(f["name"], c) for c in f["cases"]),
-            contract=contract_from_json(f["contract"]) if "contract" in f else None,
-            callbacks=tuple(_callback_from_json(s) for s in f.get("callbacks", [])),
-        ) for f in doc["functions"]),
-    )
-    _check_function_targets(fc)
-    return fc

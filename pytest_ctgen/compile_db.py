@@ -103,6 +103,8 @@ def read_compile_database(path: Path | str) -> CompileDatabase:
     except json.JSONDecodeError as exc:
         raise CompileDatabaseError(
             f"{path}:{exc.lineno}:{exc.colno}: invalid JSON: {exc.msg}") from None
+    except RecursionError:
+        raise CompileDatabaseError(f"{path}: invalid JSON: nested too deeply") from None
     if not isinstance(data, list):
         raise CompileDatabaseError(
             f"{path}: expected a JSON list of entries, found {_json_type(data)}")

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .compile_db import CompileDatabase
+from .export_schema import PATH_FLAGS
 from .symbolic.work import DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS
 
 #: The memory a generation child may take beyond what it has when it starts, in MiB.
@@ -76,8 +77,6 @@ def _other_files(files: tuple[str, ...], unit: Path) -> tuple[Path, ...]:
     return tuple(Path(f) for f in files if Path(f).resolve() != own)
 
 
-# Flags whose argument is a path (attached, `-Iinc`, or separate, `-isystem inc`).
-PATH_FLAGS = ("-I", "-iquote", "-isystem", "-idirafter", "-include", "-imacros")
 
 
 def absolute_flags(cflags: Sequence[str], base: Path) -> list[str]:

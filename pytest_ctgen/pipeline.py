@@ -19,10 +19,12 @@ from typing import Any, BinaryIO, Callable, Iterator, Sequence, TypeVar
 from filelock import FileLock, Timeout
 
 from . import __version__
-from .cases import FileCases, FunctionCases, GlobalStub, Outcome, STOP_MEMORY, STOP_SKIPPED, STOP_TIME, \
-    StubPrototype, file_cases_from_json, file_cases_to_json, FORMAT_VERSION
 from .cache_bound import prune, unit_group, used
+from .case_reader import build_from_json, file_cases_from_doc, file_cases_from_json, load_json
+from .cases import FileCases, FunctionCases, GlobalStub, Outcome, STOP_MEMORY, STOP_SKIPPED, STOP_TIME, \
+    StubPrototype, file_cases_to_json, FORMAT_VERSION
 from .errors import CtgenError, SourceLocation
+from .export_schema import SchemaError, UnitNames
 from .frontend.loader import load_unit
 from .frontend.preprocess import defined_macros, harness_dir, preprocess
 from .frontend.unit import Function, SkippedDefinition
@@ -548,7 +550,8 @@ class FileRun:
 
     def __init__(self, path: Path, generated: Generated, options: Options,
                  build_dir: Path | None, *, cflags: Sequence[str] | None = None,
-                 sources: Sequence[Path] | None = None) -> None:
+                 sources: Sequence[Path] | None = None,
+                 missing: frozenset[str] = frozenset()) -> None:
         self.path = path.resolve()
         self.generated = generated
         self.options = options
@@ -561,10 +564,14 @@ class FileRun:
         self._lib = None
         self._build = None
         self._error: CtgenError | None = None
+        # a replay's functions the unit no longer defines: their cases are not built
+        self.missing = missing
+        self.built = replace(generated.cases, functions=tuple(
+            f for f in generated.cases.functions if f.name not in missing))
         self.index = {(c.function, c.number): i
-                      for i, c in enumerate(generated.cases.all_cases())}
+                      for i, c in enumerate(self.built.all_cases())}
         self.findings = {(c.function, c.number): c.finding
-                         for c in generated.cases.all_cases() if c.finding}
+                         for c in self.built.all_cases() if c.finding}
         self.ran = False
         self.results: dict[tuple[str, int], bool] = {}  # (function, case number) -> passed
 
@@ -582,9 +589,12 @@ class FileRun:
         if self._lib is None:
             try:
                 unit_include, extra_files, cflags = unit_for_build(
-                    self.path, self.generated.cases, self.cflags)
+                    self.path, self.built, self.cflags)
                 sources = [str(p.resolve()) for p in self.sources]
-                source = generate_harness(self.generated.cases, unit_include, sources)
+                try:
+                    source = generate_harness(self.built, unit_include, sources)
+                except ValueError as err:  # cases that do not fit the unit as it is now
+                    raise CtgenError(f"cannot generate the harness: {err}") from None
                 key_material = self.generated.preprocessed or preprocess(
                     self.path, self.cflags, tuple(self.sources))
                 self._build = build_harness(
@@ -608,6 +618,9 @@ class FileRun:
     def run(self, function: str, number: int):  # -> runner.execute.CaseRun
         from .runner.execute import FAILED, ISOLATE_FORK, CaseRun, run_case
 
+        if function in self.missing:
+            raise CtgenError(f"{function} is not defined in {self.path.name} any more: "
+                             "its cases cannot run")
         lib = self.library()
         finding = self.findings.get((function, number))
         if finding is not None and self.options.isolate != ISOLATE_FORK:
@@ -636,33 +649,67 @@ class ReplayError(CtgenError):
 
 def replay_run(json_path: Path, options: Options, build_dir: Path | None) -> FileRun:
     """The run of an export's cases (`name.ctgen.json`, DESIGN §2) against the unit its
-    build recipe names, as it is now: no solver, no generation."""
+    build recipe names, as it is now: no solver, no generation. Every field is checked
+    (case_reader) and the unit's own prototypes replace the file's; a function the unit
+    no longer defines fails its cases. Raises ReplayError naming the file and field."""
     try:
         text = json_path.read_text(encoding="utf-8")
-        doc = json.loads(text)
+        doc = load_json(text)
     except (OSError, UnicodeDecodeError) as err:
         raise ReplayError(f"{json_path}: cannot read it: {err}") from None
     except json.JSONDecodeError as err:
         raise ReplayError(f"{json_path}:{err.lineno}:{err.colno}: not valid JSON: "
                           f"{err.msg}") from None
+    except SchemaError as err:
+        raise ReplayError(f"{json_path}: {err}") from None
     version = doc.get("version") if isinstance(doc, dict) else None
-    if isinstance(version, int) and version > FORMAT_VERSION:
+    if isinstance(version, int) and not isinstance(version, bool) and \
+            version > FORMAT_VERSION:
         raise ReplayError(f"{json_path}: written by a newer pytest-ctgen (format version "
                           f"{version}, this one reads {FORMAT_VERSION})")
     try:
-        cases = file_cases_from_json(text)
-    except (ValueError, KeyError, TypeError, AttributeError) as err:
+        recipe = build_from_json(doc)
+        if recipe is None:
+            raise ReplayError(f"{json_path}: has no build recipe (\"build\"); export the "
+                              "cases again with --ctgen-export to replay them")
+        here = json_path.parent
+        unit = here / recipe.unit
+        if not unit.is_file():
+            raise ReplayError(f"{json_path}: the unit it tests, {recipe.unit} "
+                              f"({os.path.normpath(unit)}), does not exist")
+        cflags = absolute_flags(recipe.cflags, here)
+        sources = [here / s for s in recipe.sources]
+        try:
+            preprocessed = preprocess(unit, cflags, tuple(sources))
+            names = unit_names(unit, cflags, preprocessed)
+        except CtgenError as err:
+            raise ReplayError(f"{json_path}: cannot read the unit it tests, "
+                              f"{recipe.unit}: {err}") from None
+        cases = file_cases_from_doc(doc, names)
+    except SchemaError as err:
+        raise ReplayError(f"{json_path}: {err}") from None
+    except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:
+        # a defect of ours must not end the session either
         raise ReplayError(f"{json_path}: not a valid pytest-ctgen cases file "
                           f"({type(err).__name__}: {err})") from None
-    if cases.build is None:
-        raise ReplayError(f"{json_path}: has no build recipe (\"build\"); export the cases "
-                          "again with --ctgen-export to replay them")
-    here = json_path.parent
-    unit = here / cases.build.unit
-    if not unit.is_file():
-        raise ReplayError(f"{json_path}: the unit it tests, {cases.build.unit} "
-                          f"({os.path.normpath(unit)}), does not exist")
-    return FileRun(unit, Generated(cases, from_cache=True), options, build_dir,
-                   cflags=absolute_flags(cases.build.cflags, here),
-                   sources=[here / s for s in cases.build.sources])
+    missing = frozenset(f.name for f in cases.functions
+                        if f.cases and f.name not in names.defined)
+    return FileRun(unit, Generated(cases, from_cache=True, preprocessed=preprocessed),
+                   options, build_dir, cflags=cflags, sources=sources, missing=missing)
 
+
+def unit_names(path: Path, cflags: Sequence[str], preprocessed: str) -> UnitNames:
+    """What a replay checks an export against: the names and prototypes of the unit at
+    `path`, read from its preprocessed text with nothing of it compiled or run."""
+    unit = load_unit(path, cflags, preprocessed=preprocessed, probe=False)
+    prototypes = {f.name: f.prototype for f in unit.functions.values()}
+    prototypes.update({s.name: s.prototype for s in unit.skipped_definitions})
+    return UnitNames(
+        defined=frozenset(f.name for f in unit.defined_functions()) |
+        frozenset(s.name for s in unit.skipped_definitions),
+        prototypes=prototypes,
+        params={f.name: tuple(p.name for p in f.params) for f in unit.functions.values()},
+        globals=frozenset(unit.globals),
+        extern_globals=frozenset(v.name for v in unit.globals.values() if v.is_extern),
+        enum_constants=frozenset(unit.enum_constants),
+        typedefs=frozenset(unit.typedefs))

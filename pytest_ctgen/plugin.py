@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import re
 import shlex
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Sequence
 
 import pytest
 
@@ -239,6 +240,7 @@ class CtgenSession:
     worker_rows: list[list[Any]] = field(default_factory=list)  # xdist: each worker's rows
     worker_units: list[list[Any]] = field(default_factory=list)  # and cfg_picture.ReportUnit
     worker_verdicts: list[str] = field(default_factory=list)  # and annotation verdict lines
+    replay_errors: int = 0  # exported cases files that could not be collected
 
     @functools.cached_property
     def options(self) -> Any:  # options.Options
@@ -371,6 +373,9 @@ class CtgenFile(_CasesFile):
         from .pipeline import FileRun, generate_file
 
         session: CtgenSession = self.config.stash[CTGEN_KEY]
+        problem = _unbuildable(self.path, session.options.sources_for(self.path))
+        if problem:
+            raise self.CollectError(f"{_display(self.config, self.path)}: {problem}")
         try:
             generated = generate_file(self.path, _display(self.config, self.path),
                                       session.options, session.generated_dir,
@@ -384,6 +389,19 @@ class CtgenFile(_CasesFile):
             not generated.from_cache
         yield from self.items(session, FileRun(self.path, generated, session.options,
                                                session.build_dir))
+
+
+def _unbuildable(unit: Path, sources: Sequence[Path]) -> str | None:
+    """Why the harness cannot `#include` the unit or a source file compiled with it (a
+    name holding '"'...), or None."""
+    from .export_schema import include_problem
+
+    for path in (unit, *sources):
+        problem = include_problem(Path(os.path.abspath(path)).as_posix())
+        if problem:
+            return f"{path.name}: the harness #includes the file by its path, which " \
+                f"{problem}; rename it"
+    return None
 
 
 def _display(config: pytest.Config, path: Path) -> str:
@@ -436,6 +454,7 @@ class CtgenReplayFile(_CasesFile):
         try:
             run = replay_run(self.path, session.options, session.build_dir)
         except CtgenError as err:
+            session.replay_errors += 1  # the other files still replay
             raise self.CollectError(str(err)) from None
         yield from self.items(session, run)
 
@@ -549,8 +568,14 @@ def _show(v: Any) -> str:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtestloop(session: pytest.Session) -> Iterator[None]:
-    yield
     ctgen: CtgenSession | None = session.config.stash.get(CTGEN_KEY, None)
+    if ctgen is not None and ctgen.replay_errors and \
+            session.testsfailed == ctgen.replay_errors:
+        # replay continues past exported cases files that could not be collected, as
+        # --ctgen past C files that do not parse, when they are the only collection
+        # errors: the other files' cases still run (the session fails all the same)
+        session.config.option.continue_on_collection_errors = True
+    yield
     if ctgen is None or session.config.option.collectonly:
         return
     from .errors import CtgenError
@@ -570,10 +595,7 @@ def pytest_runtestloop(session: pytest.Session) -> Iterator[None]:
     worker = getattr(session.config, "workerinput", None)
     export = _setting(session.config, "export", None)
     if export and (worker is None or worker.get("workerid") == "gw0"):
-        try:
-            _write_exports(ctgen, Path(export))  # every xdist worker collected every file
-        except CtgenError as err:  # nothing of another owner is overwritten
-            ctgen.gate_failures.append(f"export: {err}")
+        _write_exports(ctgen, Path(export))  # every xdist worker collected every file
     if worker is not None:
         return  # the controller writes the reports and applies the gates, on every share
     from .coverage.reports import parse_report_spec
@@ -607,12 +629,21 @@ def pytest_runtestloop(session: pytest.Session) -> Iterator[None]:
 
 
 def _write_exports(ctgen: CtgenSession, out_dir: Path) -> None:
-    from .codegen.export import write_export
+    """Export every generated unit, each into a directory of its own (export_names); a
+    unit that cannot be exported is a gate failure, the others are exported still."""
+    from .codegen.export import export_names, write_export
+    from .errors import CtgenError
 
-    for run in ctgen.runs.values():
-        if run.generated.cases.build is not None:  # replayed from an export
-            continue
-        write_export(run.generated.cases, run.path, out_dir, run.cflags, sources=run.sources)
+    runs = [run for run in ctgen.runs.values()
+            if run.generated.cases.build is None]  # not replayed from an export
+    names = export_names([run.generated.cases.source for run in runs])
+    for run in runs:
+        cases = run.generated.cases
+        try:
+            write_export(cases, run.path, out_dir, run.cflags, sources=run.sources,
+                         name=names[cases.source])
+        except CtgenError as err:  # nothing of another owner is overwritten
+            ctgen.gate_failures.append(f"export: {err}")
 
 
 # ------------------------------------------------------------------ pytest-xdist

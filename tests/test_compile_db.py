@@ -187,6 +187,14 @@ def test_error_invalid_json_has_line_and_column(tmp_path: Path) -> None:
     assert str(info.value).startswith(f"{db}:3:18: invalid JSON: ")
 
 
+def test_error_deeply_nested_json_is_no_traceback(tmp_path: Path) -> None:
+    db = tmp_path / "compile_commands.json"
+    db.write_text("[" * 100_000 + "]" * 100_000)
+    with pytest.raises(CompileDatabaseError) as info:
+        read_compile_database(db)
+    assert str(info.value) == f"{db}: invalid JSON: nested too deeply"
+
+
 def test_error_not_a_list(tmp_path: Path) -> None:
     db = write_db(tmp_path, {"directory": "/x"})
     with pytest.raises(CompileDatabaseError) as info:

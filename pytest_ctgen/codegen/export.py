@@ -9,14 +9,16 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shlex
 from dataclasses import replace
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Callable, Sequence
 
 from ..cases import BuildRecipe, FileCases, file_cases_to_json
 from ..coverage.gcov import ANNOTATION_LINES  # the pytest run's exclusion, for the Makefile
 from ..errors import CtgenError
+from ..export_schema import PATH_FLAGS, cflags_problem, include_problem, text_problem
 from .harness import RUNTIME, RUNTIME_SOURCE, generate_harness, runtime_flags
 from .unit_copy import UNIT_COPY, unit_copy_text
 
@@ -25,8 +27,6 @@ ANNOTATIONS = "ctgen.h"  # the annotation macros a unit may include
 MAKEFILE = "Makefile"
 _MARK = "pytest-ctgen"
 
-# Flags whose argument is a path (attached, `-Iinc`, or separate, `-isystem inc`).
-_PATH_FLAGS = ("-I", "-iquote", "-isystem", "-idirafter", "-include", "-imacros")
 
 HarnessSourceFn = Callable[[FileCases, str, Sequence[str]], str]
 
@@ -48,8 +48,31 @@ def _c_harness_dir() -> Path:
 
 
 def export_name(fc: FileCases) -> str:
-    """The export's directory name for a source file: `src/motor.c` -> `motor`."""
+    """The export's directory name for a source file alone: `src/motor.c` -> `motor`."""
     return Path(fc.source).stem
+
+
+def export_names(sources: Sequence[str]) -> dict[str, str]:
+    """The directory of each unit (by `FileCases.source`) of one export, relative to it:
+    `motor` for `src/motor.c`, unless another unit has the same base name; then each of
+    those gets its path without the suffix (`src/a/util`, `src/b/util`), and where that
+    is not enough either (`util.c` beside `util.h`), the suffix too (`src/util_c`)."""
+    def counted(names: dict[str, str]) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for name in names.values():
+            counts[name] = counts.get(name, 0) + 1
+        return counts
+
+    def path_name(source: str) -> str:
+        parts = PurePosixPath(Path(source).as_posix()).with_suffix("").parts
+        return "/".join(p for p in parts if p not in ("/", "..", ".", ""))
+
+    names = {s: Path(s).stem for s in sources}
+    clash = counted(names)
+    names = {s: n if clash[n] == 1 else path_name(s) for s, n in names.items()}
+    clash = counted(names)
+    return {s: n if clash[n] == 1 else f"{n}_{Path(s).suffix.lstrip('.')}"
+            for s, n in names.items()}
 
 
 def _from_export(path: Path, export_dir: Path) -> str:
@@ -76,7 +99,7 @@ def rebase_flags(cflags: Sequence[str], base_dir: Path, export_dir: Path) -> lis
             out.append(_relative(flag, base_dir, export_dir))
             expect_path = False
             continue
-        for opt in _PATH_FLAGS:
+        for opt in PATH_FLAGS:
             if flag == opt:
                 out.append(flag)
                 expect_path = True
@@ -90,8 +113,14 @@ def rebase_flags(cflags: Sequence[str], base_dir: Path, export_dir: Path) -> lis
 
 
 def _make_word(flag: str) -> str:
-    """A flag as a shell word inside a Makefile recipe."""
-    return shlex.quote(flag).replace("$", "$$")
+    """A flag as a shell word in the value of a Makefile variable that a recipe uses."""
+    return _make_value(shlex.quote(flag))
+
+
+def _make_value(text: str) -> str:
+    """`text` as the value of a Makefile variable: `$` doubled, `#` escaped (it would
+    start a comment)."""
+    return text.replace("$", "$$").replace("#", "\\#")
 
 
 def _crc_table() -> list[int]:
@@ -129,10 +158,10 @@ def makefile_text(fc: FileCases, unit_rel: str, cflags: Sequence[str],
     unit it was made from and `original_cksum` that file's `cksum` when it was made."""
     flags = " ".join(_make_word(f) for f in cflags)
     runtime = " ".join(_make_word(f) for f in runtime_flags(cflags))
-    unit = unit_rel.replace("$", "$$")
-    source = fc.source.replace("\n", " ")
+    unit = _make_value(unit_rel)
+    source = re.sub(r"[\x00-\x1f\x7f\\]", "?", fc.source)  # one line of a comment
     copied = original_rel is not None
-    coverage_src = original_rel.replace("$", "$$") if original_rel is not None else "$(UNIT_SRC)"
+    coverage_src = _make_value(original_rel) if original_rel is not None else "$(UNIT_SRC)"
     if copied:
         copy_doc = f"""\
 #
@@ -151,10 +180,11 @@ def makefile_text(fc: FileCases, unit_rel: str, cflags: Sequence[str],
 CTGEN_UNIT_CKSUM = {original_cksum}
 
 ctgen-check-copy:
-\t@if [ '$(UNIT_SRC)' = '{UNIT_COPY}' ] && [ -n '$(CTGEN_UNIT_CKSUM)' ] && \\
+\t@if [ $(call ctgen_sq,$(UNIT_SRC)) = '{UNIT_COPY}' ] && [ -n '$(CTGEN_UNIT_CKSUM)' ] && \\
 \t  command -v cksum >/dev/null && \\
-\t  [ "`cksum < '$(COVERAGE_SRC)'`" != '$(CTGEN_UNIT_CKSUM)' ]; then \\
-\t  echo "$(COVERAGE_SRC) changed after the export: {UNIT_COPY} is a stale copy of it;" \\
+\t  [ "`cksum < $(call ctgen_sq,$(COVERAGE_SRC))`" != '$(CTGEN_UNIT_CKSUM)' ]; then \\
+\t  echo $(call ctgen_sq,$(COVERAGE_SRC))" changed after the export: {UNIT_COPY} is a" \\
+\t    "stale copy of it;" \\
 \t    "export again (pytest --ctgen ... --ctgen-export DIR)," \\
 \t    "or run the old copy with CTGEN_UNIT_CKSUM=" >&2; \\
 \t  exit 1; \\
@@ -173,7 +203,7 @@ ctgen-check-copy:
 #   make run CFLAGS='--coverage -O0'   instrumented too; read the .gcda files with any tool
 #   make clean
 # Overridable: CC, CFLAGS, CPPFLAGS, LDFLAGS, LDLIBS, UNIT_SRC (the unit under test,
-# relative to this directory), CTGEN_HARNESS_DIR (where ctgen_runtime.h and
+# relative to this directory; passed on as it is, whatever characters its name has), CTGEN_HARNESS_DIR (where ctgen_runtime.h and
 # ctgen_runtime.c are), COVERAGE_SRC (the file coverage is reported for), COVERAGE_CFLAGS,
 # GCOV, GCOVR.
 # `run` always rebuilds (two files), so a change of CFLAGS always takes effect; it exits
@@ -192,6 +222,9 @@ ctgen-check-copy:
 # __rtt_aux, which are code only in the test build (an ordinary build compiles them to
 # nothing). Without gcovr it prints gcov's own counts, which include those lines.
 {copy_doc}
+# a value as one shell word: in single quotes, each of its own as '\\''
+ctgen_sq = '$(subst ','\\'',$(1))'
+
 UNIT_SRC ?= {unit}
 COVERAGE_SRC ?= {coverage_src}
 CTGEN_HARNESS_DIR ?= .
@@ -214,8 +247,9 @@ CTGEN_ALL_CFLAGS = $(CFLAGS) $(CTGEN_EXTRA_CFLAGS)
 # With gcov instrumentation the driver also flushes coverage when a case crashes.
 CTGEN_COVERAGE_DEF = $(if $(filter --coverage -fprofile-arcs,$(CTGEN_ALL_CFLAGS)),-DCTGEN_COVERAGE)
 # gcovr as the pytest run calls it (coverage/gcov.py); the filter is COVERAGE_SRC as a regex
-CTGEN_GCOVR_OPTIONS = --config /dev/null --root '$(dir $(COVERAGE_SRC))' \\
-  --filter '$(subst .,\\.,$(COVERAGE_SRC))$$' \\
+CTGEN_GCOVR_OPTIONS = --config /dev/null \\
+  --root "$$(dirname -- $(call ctgen_sq,$(COVERAGE_SRC)))" \\
+  --filter $(call ctgen_sq,$(subst .,\\.,$(COVERAGE_SRC))$$) \\
   --exclude-lines-by-pattern {_make_word(ANNOTATION_LINES)} --include-internal-functions \\
   --gcov-object-directory . --gcov-executable '$(GCOV)'
 
@@ -227,7 +261,7 @@ run: build
 build:{' ctgen-check-copy' if copied else ''}
 \trm -f $(DRIVER).gcda ctgen_runtime.gcda
 \t$(CC) $(CTGEN_ALL_CFLAGS) $(CPPFLAGS) -I$(CTGEN_HARNESS_DIR) $(CTGEN_CFLAGS) \\
-\t  $(CTGEN_COVERAGE_DEF) '-DCTGEN_UNIT_SRC="$(UNIT_SRC)"' \\
+\t  $(CTGEN_COVERAGE_DEF) $(call ctgen_sq,-DCTGEN_UNIT_SRC="$(UNIT_SRC)") \\
 \t  '-DCTGEN_RUNTIME_HEADER="$(CTGEN_HARNESS_DIR)/{RUNTIME}"' -c -o $(DRIVER).o {DRIVER}
 \t$(CC) $(CTGEN_ALL_CFLAGS) $(CPPFLAGS) -I$(CTGEN_HARNESS_DIR) $(CTGEN_RUNTIME_CFLAGS) \\
 \t  $(CTGEN_COVERAGE_DEF) -c -o ctgen_runtime.o '$(CTGEN_HARNESS_DIR)/{RUNTIME_SOURCE}'
@@ -260,6 +294,20 @@ def driver_text(fc: FileCases, unit_rel: str, harness_source_fn: HarnessSourceFn
             + harness_source_fn(fc, unit_rel, sources_rel))
 
 
+def _check_recipe(fc: FileCases, recipe: BuildRecipe) -> None:
+    """Raise ExportError when a replay would refuse `recipe` (or the unit's name)."""
+    problems = [f"the unit's name {problem}" for problem in (text_problem(fc.source),)
+                if problem]
+    problems += [f"{path} {problem}" for path in (recipe.unit, *recipe.sources)
+                 for problem in (include_problem(path) or text_problem(path),) if problem]
+    flag = cflags_problem(recipe.cflags)
+    if flag is not None:
+        problems.append(f"the flag {flag[1]}; a replay passes only preprocessor, "
+                        "language, warning, optimisation and ABI flags to the compiler")
+    if problems:
+        raise ExportError(f"cannot export {fc.source}: {problems[0]}")
+
+
 def _owned(path: Path, source: str, force: bool) -> None:
     """Raise unless writing `path` is allowed: absent, forced, or written by pytest-ctgen."""
     if force or not path.exists():
@@ -270,7 +318,7 @@ def _owned(path: Path, source: str, force: bool) -> None:
     if path.suffix == ".json":
         try:
             doc = json.loads(path.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):
             doc = None
         if not isinstance(doc, dict) or doc.get("format") != "pytest-ctgen cases":
             raise ExportError(f"{path} was not written by pytest-ctgen; not overwriting it")
@@ -294,8 +342,11 @@ def _write(path: Path, text: str) -> None:
 def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence[str] = (),
                  *, harness_source_fn: HarnessSourceFn | None = None,
                  base_dir: Path | None = None, force: bool = False,
-                 sources: Sequence[Path] = ()) -> Path:
+                 sources: Sequence[Path] = (), name: str | None = None) -> Path:
     """Write the export of `fc` into `out_dir/<name>/` and return that directory.
+
+    - `name` is the directory, relative to `out_dir` (default `export_name`; see
+      `export_names` for the units of one session);
 
     - `unit_path` is the unit's source file, included by a path relative to the export;
     - `cflags` are the user's build flags; relative include paths in them are taken from
@@ -305,12 +356,13 @@ def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence
     - `sources` are the implementations of external functions the unit is tested with;
     - `force` allows overwriting files in the export that pytest-ctgen did not write.
 
-    Writes `<name>.ctgen.json`, `ctgen_driver.c`, `ctgen_runtime.h` and `ctgen_runtime.c`
+    Writes `<stem>.ctgen.json`, `ctgen_driver.c`, `ctgen_runtime.h` and `ctgen_runtime.c`
     (and `ctgen.h`, which a unit may include) and `Makefile`. Raises ExportError (nothing
-    written) when one of these exists and belongs to someone else."""
+    written) when one of these exists and belongs to someone else, or when a replay
+    would refuse the export (a file name `#include` cannot name, a flag a replay does not
+    pass to the compiler: export_schema)."""
     fn = harness_source_fn or generate_harness
-    name = export_name(fc)
-    export_dir = Path(out_dir) / name
+    export_dir = Path(out_dir) / (name or export_name(fc))
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     runtime_dir = _c_harness_dir()
     unit_rel = _from_export(unit_path, export_dir)
@@ -318,6 +370,7 @@ def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence
     # what a replay (`pytest DIR`) needs to build the cases again
     recipe = BuildRecipe(unit_rel, tuple(flags),
                          tuple(_from_export(p, export_dir) for p in sources))
+    _check_recipe(fc, recipe)
     files: dict[str, str] = {}
     original: tuple[str, str] | None = None  # the unit a copy is made from, its cksum
     copy = unit_copy_text(Path(unit_path), unit_rel, fc.stubs, fc.source)
@@ -333,7 +386,7 @@ def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence
         original = (unit_rel, posix_cksum(Path(unit_path).read_bytes()))
         unit_rel = UNIT_COPY
     files.update({
-        f"{name}.ctgen.json": file_cases_to_json(replace(fc, build=recipe)),
+        f"{export_name(fc)}.ctgen.json": file_cases_to_json(replace(fc, build=recipe)),
         DRIVER: driver_text(fc, unit_rel, fn, [_from_export(p, export_dir) for p in sources]),
         RUNTIME: (runtime_dir / RUNTIME).read_text(encoding="utf-8"),
         RUNTIME_SOURCE: (runtime_dir / RUNTIME_SOURCE).read_text(encoding="utf-8"),

@@ -24,7 +24,9 @@ from dataclasses import dataclass, replace
 from typing import Callable, Sequence
 
 from ..cases import (
+    OBJECT_PREFIX,
     PLACEMENT,
+    PROGRAM_ENDS,
     ArrayValue,
     Binding,
     BytesValue,
@@ -42,6 +44,7 @@ from ..cases import (
     declare,
 )
 from ..errors import UnsupportedError
+from ..export_schema import include_problem
 
 INDENT = "    "
 
@@ -238,14 +241,29 @@ def set_statements(lvalue: str, v: Value, top: bool = True) -> list[str]:
         for name, x in v.fields:
             out.extend(set_statements(f"{lvalue}.{name}", x, False))
     elif isinstance(v, ArrayValue):
+        if v.elements:  # an export's array longer than the object is a compile error
+            out.append(f"CTGEN_ELEMENTS_FIT({lvalue}, {len(v.elements)});")
         for i, x in enumerate(v.elements):
             out.extend(set_statements(f"{lvalue}[{i}]", x, False))
     elif isinstance(v, BytesValue):
         out.append(f"ctgen_copy_bytes((void *)&({lvalue}), {c_bytes(v.data)}, "
-                   f"{len(v.data)});")
+                   f"{_byte_count(lvalue, len(v.data))});")
     else:
         raise TypeError(f"not a case value: {v!r}")
     return out
+
+
+#: What a stub writes through a character or void pointer argument: the rest of the
+#: object the argument points into, whose size only the case knows.
+_BUFFER_WRITE = re.compile(r"\*\(unsigned char \*\)\w+")
+
+
+def _byte_count(lvalue: str, n: int) -> str:
+    """How many of `n` bytes are copied into or compared with `lvalue`: at most its size
+    (bytes of an export never spill past the object), except for a stub's buffer write."""
+    if _BUFFER_WRITE.fullmatch(lvalue):
+        return str(n)
+    return f"(sizeof ({lvalue}) < {n}u ? sizeof ({lvalue}) : {n}u)"
 
 
 def declare_with_value(declaration: str, var: str, v: Value) -> list[str]:
@@ -280,7 +298,7 @@ def check_statements(ctx: str, what: str, lvalue: str, v: Value) -> list[str]:
                 for s in check_statements(ctx, f"{what}[{i}]", f"{lvalue}[{i}]", x)]
     if isinstance(v, BytesValue):
         return [f"ctgen_check_bytes({ctx}, {w}, (const void *)&({lvalue}), "
-                f"{c_bytes(v.data)}, {len(v.data)});"]
+                f"{c_bytes(v.data)}, {_byte_count(lvalue, len(v.data))});"]
     raise TypeError(f"not a case value: {v!r}")
 
 
@@ -292,14 +310,22 @@ def case_name(c: Case) -> str:
     return f"{c.function}[{c.id}]"
 
 
+def include_text(path: str) -> str:
+    """`#include`'s quoted name of `path` (include names have no escapes: a path that
+    none can name is a ValueError)."""
+    text = path.replace("\\", "/")
+    problem = include_problem(text)
+    if problem:
+        raise ValueError(f"{path} {problem}")
+    return f'"{text}"'
+
+
 def _include_lines(unit_include: str) -> list[str]:
     text = unit_include.strip()
     if re.fullmatch(r"[A-Za-z_]\w*", text):  # a macro the build defines
         return [f"#include {text}"]
     if not (text.startswith('"') or text.startswith("<")):
-        if '"' in text or "\n" in text:
-            raise ValueError(f"unit path cannot be included: {unit_include!r}")
-        text = '"' + text.replace("\\", "/") + '"'
+        text = include_text(text)
     return ["#ifndef CTGEN_UNIT_SRC", f"#define CTGEN_UNIT_SRC {text}", "#endif",
             "#define main ctgen_unit_main /* a unit's own main must not clash */",
             "#include CTGEN_UNIT_SRC", "#undef main"]
@@ -313,10 +339,11 @@ def _counter(stub: str) -> str:
     return f"ctgen_calls_{stub}"
 
 
-#: How the harness renames, in the unit, the library functions that end the program.
-_PROGRAM_ENDS = (("exit", "ctgen_exit"), ("_Exit", "ctgen_exit"), ("_exit", "ctgen_exit"),
-                 ("quick_exit", "ctgen_exit"), ("abort", "ctgen_abort"),
-                 ("__assert_fail", "ctgen_assert_fail"))
+#: How the harness renames, in the unit, the library functions that end the program
+#: (cases.PROGRAM_ENDS): to the runtime's function for how each ends it.
+_PROGRAM_ENDS = tuple((name, {"exit": "ctgen_exit", "abort": "ctgen_abort",
+                              "assertion failure": "ctgen_assert_fail"}[how])
+                      for name, how in PROGRAM_ENDS.items())
 
 _END_CODES = {"exit": "CTGEN_EXITED", "abort": "CTGEN_ABORTED",
               "assertion failure": "CTGEN_ASSERT_FAILED",
@@ -699,6 +726,9 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str],
             body += [f"{INDENT}ctgen_call_catching_end(ctgen_call_{index}, &ctgen_args);", "}"]
         else:
             body.append(f"ctgen_call_catching_end(ctgen_call_{index}, 0);")
+        if e.ending not in _END_CODES:
+            raise ValueError(f"{case_name(c)} ends in a way the harness cannot check: "
+                             f"{e.ending}")
         body.append(f"ctgen_check_end({ctx}, {_END_CODES[e.ending]}, {status});")
     elif e.returns is not None:
         if signature.is_void:
@@ -714,7 +744,7 @@ def _case_lines(index: int, c: Case, signature: Signature, stub_names: set[str],
     for g in e.globals:
         body.extend(check_statements(ctx, g.name, g.name, g.value))
     for o in e.objects:
-        shown = "(*" + o.name.removeprefix("ctgen_obj_") + ")"
+        shown = "(*" + o.name.removeprefix(OBJECT_PREFIX) + ")"
         body.extend(check_statements(ctx, shown, o.name, o.value))
     for stub, count in e.stub_call_counts:
         if stub not in stub_names:
@@ -788,7 +818,12 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
            " * the unit's test cases as C. Do not edit; regenerate instead. */",
            "#ifndef CTGEN_RUNTIME_HEADER /* a build may name another copy of the runtime */",
            '#define CTGEN_RUNTIME_HEADER "ctgen_runtime.h"', "#endif",
-           "#include CTGEN_RUNTIME_HEADER", ""]
+           "#include CTGEN_RUNTIME_HEADER", "",
+           "/* An array a case sets element by element has that many elements (and is no",
+           " * pointer): an export that says otherwise does not compile. */",
+           "#define CTGEN_ELEMENTS_FIT(a, n) ((void)sizeof (char[(sizeof (a) / sizeof (a)[0] "
+           ">= (n) && !__builtin_types_compatible_p(__typeof__(a), __typeof__(&(a)[0]))) "
+           "? 1 : -1]))", ""]
     out += ["/* Ending the program in the unit returns to the running case instead. */"]
     out += [f"#define {name} {renamed}" for name, renamed in _PROGRAM_ENDS]
     if fc.stubs:
@@ -802,7 +837,7 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
     out += _include_lines(unit_include)
     if sources:
         out += ["/* The implementations of external functions the unit is tested with. */"]
-        out += [f"#include {c_string(path)}" for path in sources]
+        out += [f"#include {include_text(path)}" for path in sources]
     out += [f"#undef {name}" for name, _ in _PROGRAM_ENDS]
     out += [f"#undef {stub.name}" for stub in fc.stubs if not stub.macro]
     if fc.global_stubs:

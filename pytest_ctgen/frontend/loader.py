@@ -19,10 +19,13 @@ from .unit import GLOBAL, PARAM, Function, SkippedDefinition, Unit, Variable
 _EXTERN, _TENTATIVE, _INITIALIZED = 0, 1, 2
 
 
-def load_unit(path: Path, cflags: Sequence[str] = (), preprocessed: str | None = None) -> Unit:
+def load_unit(path: Path, cflags: Sequence[str] = (), preprocessed: str | None = None,
+              *, probe: bool = True) -> Unit:
     """Preprocess, parse and resolve the C file at `path` compiled with `cflags`.
 
     `preprocessed` is the output of `preprocess(path, cflags)` when the caller has it already.
+    Without `probe`, nothing is compiled or run: the unit's names, prototypes and
+    declaration texts are right, its sizes and layouts are the resolver's fallback.
 
     Raises:
         PreprocessError: gcc rejected the file.
@@ -35,6 +38,8 @@ def load_unit(path: Path, cflags: Sequence[str] = (), preprocessed: str | None =
     short_enums = _short_enums(flags)
     unit = _UnitBuilder(path, parsed, text, flags, TypeResolver(short_enums=short_enums)).build()
     assert unit.resolver is not None
+    if not probe:
+        return unit
     layouts = probe_layouts(path, flags, unit.resolver.probe_requests(), cache_key=text)
     if unit.resolver.apply_layouts(layouts) and unit.resolver.layout_constants:
         # Constant expressions (sizeof, offsetof) used the fallback numbers: resolve again.

@@ -644,8 +644,8 @@ class TypeResolver:
         """Like `declaration_template` for a parameter, after adjustment (`int a[]` gives
         `int *@`). A pointer to a variable length array (`int m[][n]`) is declared
         `void *@`: its type names other parameters, and `void *` converts to it."""
-        if is_variably_modified(self.adjust_parameter(self._parameter_declarator(param),
-                                                      param)):
+        adjusted = self.adjust_parameter(self._parameter_declarator(param), param)
+        if is_variably_modified(adjusted):
             return f"void *{name}"
         type_node = copy_declarator(param.type)
         if isinstance(type_node, c_ast.ArrayDecl):
@@ -660,6 +660,8 @@ class TypeResolver:
             elif isinstance(ctype, ArrayType):
                 spelled = _generate(_abstract(copy_declarator(param.type)), [])
                 return f"__typeof__((*({spelled} *)0)[0]) *{name}"
+        # sizes as numbers (an export's templates hold no expressions)
+        _fold_dimensions(type_node, adjusted)
         _rename(type_node, name)
         return _generate(type_node, [])
 
@@ -713,15 +715,29 @@ def _is_void(param: c_ast.Typename) -> bool:
 
 
 def _fold_dimensions(type_node: c_ast.Node, ctype: CType) -> None:
-    """Write the sizes of the arrays along a declarator chain as plain numbers."""
+    """Write the sizes of the arrays along a declarator chain as plain numbers, also in
+    the parameter lists of function declarators, where a parameter declared as an array
+    is a pointer and its own size is left out (`int (*@)(int a[])`)."""
     node: c_ast.Node = type_node
-    while isinstance(node, (c_ast.ArrayDecl, c_ast.PtrDecl)):
+    while isinstance(node, (c_ast.ArrayDecl, c_ast.PtrDecl, c_ast.FuncDecl)):
         if isinstance(node, c_ast.ArrayDecl):
             if not isinstance(ctype, ArrayType):
                 return
             if ctype.count is not None:
                 node.dim = c_ast.Constant("int", str(ctype.count))
             ctype = ctype.element
+        elif isinstance(node, c_ast.FuncDecl):
+            if not isinstance(ctype, FunctionType):
+                return
+            params = [p for p in (node.args.params if node.args is not None else [])
+                      if isinstance(p, (c_ast.Decl, c_ast.Typename))]
+            for param, ptype in zip(params, ctype.params):
+                if isinstance(param.type, c_ast.ArrayDecl) and isinstance(ptype, PointerType):
+                    param.type.dim, param.type.dim_quals = None, []
+                    _fold_dimensions(param.type.type, ptype.target)
+                else:
+                    _fold_dimensions(param.type, ptype)
+            ctype = ctype.result
         else:
             if not isinstance(ctype, PointerType):
                 return

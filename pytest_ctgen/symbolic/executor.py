@@ -15,7 +15,7 @@ from typing import Callable, TypeVar
 
 import z3
 
-from ..cases import UNDEFINED, UNDEFINED_BEHAVIOUR, Violation
+from ..cases import OBJECT_PREFIX, UNDEFINED, UNDEFINED_BEHAVIOUR, Violation
 from ..errors import UnsupportedError
 from ..frontend.ctype import (
     LONG, UCHAR, ULONG, ArrayType, CType, FloatType, FunctionType, IntType, PointerType,
@@ -363,7 +363,7 @@ class Executor:
             target = UCHAR
         null = z3.Bool(f"{name}==NULL")
         containers = tuple(oid for oid, _ in self._building)
-        ident = "ctgen_obj_" + "".join(c if c.isalnum() else "_" for c in name)
+        ident = OBJECT_PREFIX + "".join(c if c.isalnum() else "_" for c in name)
         if depth < self.pointer_depth:
             array = ArrayType(target, self.array_size)
             oid = self.reserve_object()

@@ -16,6 +16,7 @@ from typing import Callable
 import z3
 
 from ..errors import UnsupportedError
+from ..cases import PROGRAM_ENDS
 from ..frontend.ctype import UCHAR, FunctionType, IntType
 from . import memory
 from .state import State
@@ -359,14 +360,7 @@ MODELS: dict[str, Model] = {
 
 #: Library functions that end the program: a path reaching one ends there, and the case
 #: records how (the harness intercepts them so that the run can check it).
-PATH_ENDS: dict[str, str] = {
-    "exit": "exit",
-    "_Exit": "exit",
-    "_exit": "exit",
-    "quick_exit": "exit",
-    "abort": "abort",
-    "__assert_fail": "assertion failure",
-}
+PATH_ENDS: dict[str, str] = PROGRAM_ENDS
 
 
 def is_modelled(name: str, library: bool) -> bool:

@@ -21,9 +21,9 @@ from pytest_ctgen.cases import (
     FunctionCases,
     IntValue,
     PointerValue,
-    file_cases_from_json,
     file_cases_to_json,
 )
+from pytest_ctgen.case_reader import file_cases_from_json
 from pytest_ctgen.codegen.export import ExportError, rebase_flags, write_export
 from pytest_ctgen.codegen.harness import case_name
 from pytest_ctgen.coverage.gcov import measure
@@ -299,18 +299,20 @@ def _odd_case(doc: dict) -> dict:
 
 
 @pytest.mark.parametrize("edit, message", [
-    (lambda d: d["global_stubs"][0].update(name="x; int y"), "not a C identifier"),
-    (lambda d: d["global_stubs"][0].update(declaration="int @ = 1"), "not a declaration"),
+    (lambda d: d["global_stubs"][0].update(name="x; int y"),
+     r"^global_stubs\[0\]\.name: \"x; int y\" is not a C identifier"),
+    (lambda d: d["global_stubs"][0].update(declaration="int @ = 1"),
+     r"^global_stubs\[0\]\.declaration: is not a declaration template"),
     (lambda d: d["global_stubs"][0].update(declaration="int @[sizeof(int[f()])]"),
-     "not a declaration"),
+     r"^global_stubs\[0\]\.declaration: is not a declaration template"),
     (lambda d: d["global_stubs"][0].update(declaration="int @ __attribute__((used))"),
-     "not a declaration"),
+     r"^global_stubs\[0\]\.declaration: is not a declaration template"),
     (lambda d: _odd_case(d)["objects"][0].update(placement=4096),
-     "not an address residue below 4096"),
+     r"^functions\[0\]\.cases\[\d+\]\.objects\[0\]\.placement: 4096 is out of range"),
     (lambda d: _odd_case(d)["objects"][0].update(name="x;\n#define y"),
-     "binding name is not a C identifier"),
+     r"^functions\[0\]\.cases\[\d+\]\.objects\[0\]\.name: holds the control character"),
     (lambda d: d["stubs"].append({"name": "f; g", "prototype": "int f(void)"}),
-     "stub name is not a C identifier"),
+     r"^stubs\[0\]\.name: \"f; g\" is not a C identifier"),
 ])
 def test_export_json_with_bad_placement_or_global_is_refused(placed_json: str, edit,
                                                              message: str) -> None:
@@ -387,19 +389,24 @@ def _poll(doc: dict) -> dict:
 
 @pytest.mark.parametrize("edit, message", [
     (lambda d: _poll(d)["cases"][-1]["params"][0].update(value={"@function": "f(); x"}),
-     "not a C identifier"),
+     r"^functions\[1\]\.cases\[\d+\]\.params\[0\]\.value\.@function: \"f\(\); x\" is "
+     r"not a C identifier"),
     (lambda d: _poll(d)["callbacks"][0].update(
         prototype="void ctgen_cb_poll_ops_done(int status) { system(0); }"),
-     "not a prototype of it"),
+     r"^functions\[1\]\.callbacks\[0\]\.prototype: is not a prototype: it holds '\{'"),
     (lambda d: _poll(d)["callbacks"][0].update(
         prototype="__attribute__((constructor)) void ctgen_cb_poll_ops_done(int status)"),
-     "not a prototype of it"),
+     r"^functions\[1\]\.callbacks\[0\]\.prototype: is not a prototype: it holds an "
+     r"attribute"),
     (lambda d: _poll(d)["callbacks"][0].update(
         prototype="void ctgen_cb_poll_ops_done(int status, char x[abort()])"),
-     "not a prototype of it"),
-    (lambda d: _poll(d)["callbacks"][0].update(name="exit"), "not a C identifier starting"),
+     r"^functions\[1\]\.callbacks\[0\]\.prototype: is not a prototype: it has an array "
+     r"size that calls abort\(\)"),
+    (lambda d: _poll(d)["callbacks"][0].update(name="exit"),
+     r"^functions\[1\]\.callbacks\[0\]\.name: exit is not a callback's name"),
     (lambda d: _poll(d).update(callbacks=_poll(d)["callbacks"][1:]),
-     "points to the callback ctgen_cb_poll_ops_done, which the file does not list"),
+     r"^functions\[1\]\.cases\[\d+\]\.\S+: .*ctgen_cb_poll_ops_done, which (the file "
+     r"does not list|is no stub)"),
 ])
 def test_export_json_with_bad_callbacks_is_refused(tmp_path: Path, edit,
                                                    message: str) -> None:

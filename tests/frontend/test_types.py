@@ -452,6 +452,20 @@ def test_prototype_and_parameter_templates(write_c):
         "int @", "const char *@", "int *@", "F *@", "int (*@)[4]"]
 
 
+def test_parameter_templates_hold_array_sizes_as_numbers(write_c):
+    """An export's templates hold no expressions (export_schema.template_problem): sizes
+    written with constants become numbers, also in a function pointer's parameters,
+    where an array parameter is a pointer and its own size is left out."""
+    resolver, ast = _resolver(write_c, (
+        "enum { N = 4 };\n"
+        "void f(int m[][N + 1], char (*rows)[2 * N], void (*cb)(int a[N], int b[][N]),"
+        " int n, int v[n]);\n"))
+    params = _decl(ast, "f").type.args.params
+    assert [resolver.parameter_template(p) for p in params] == [
+        "int (*@)[5]", "char (*@)[8]", "void (*@)(int a[], int b[][4])", "int @",
+        "int *@"]
+
+
 def test_unsupported_constructs_carry_a_location(write_c):
     resolver, ast = _resolver(write_c, (
         "int ok;\n"

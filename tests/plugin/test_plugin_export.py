@@ -112,16 +112,45 @@ def test_export_replays_with_make_and_same_coverage(ctgen_dir: pytest.Pytester) 
         assert row["branches_covered"] == row["branches_total"] > 0, fn
 
 
-def test_export_of_two_units_of_one_name_is_refused(ctgen_dir: pytest.Pytester) -> None:
-    """a/monitor.c and b/monitor.c both export to DIR/monitor: the second is refused with a
-    message, the first is kept, and nothing else of the session is lost."""
+def test_two_units_of_one_name_export_to_directories_of_their_own(
+        ctgen_dir: pytest.Pytester) -> None:
+    """a/monitor.c and b/monitor.c both export (to out/a/monitor and out/b/monitor: a
+    unit whose base name is unique keeps out/NAME), and each export replays."""
     for d in ("a", "b"):
         ctgen_dir.mkdir(d)
         (ctgen_dir.path / d / "monitor.c").write_text(UNIT, encoding="utf-8")
-    result = run_ctgen(ctgen_dir, "-q", "--ctgen-export", "out", "a/monitor.c", "b/monitor.c")
+    (ctgen_dir.path / "solo.c").write_text("int solo(int x) { return x > 2; }\n")
+    result = run_ctgen(ctgen_dir, "-q", "--ctgen-export", "out", "a/monitor.c",
+                       "b/monitor.c", "solo.c")
+    assert result.ret == 0, output(result)
+    for d in ("a", "b"):
+        export = ctgen_dir.path / "out" / d / "monitor"
+        doc = json.loads((export / "monitor.ctgen.json").read_text())
+        assert doc["source"] == f"{d}/monitor.c"
+        assert doc["build"]["unit"] == f"../../../{d}/monitor.c"
+        if shutil.which("make"):
+            done = _make(export, "run")
+            assert done.returncode == 0, done.stdout + done.stderr
+    assert (ctgen_dir.path / "out/solo/solo.ctgen.json").is_file()
+    replay = ctgen_dir.runpytest_subprocess("-p", "no:xdist", "-q", "out", timeout=180)
+    assert replay.ret == 0, output(replay)
+    assert replay.parseoutcomes()["passed"] == result.parseoutcomes()["passed"]
+
+
+def test_an_export_conflict_stops_only_its_unit(ctgen_dir: pytest.Pytester) -> None:
+    """A file of another owner where one unit's export goes: that unit is refused with a
+    message, the session fails, and the units after it are exported all the same."""
+    (ctgen_dir.path / "alpha.c").write_text("int alpha(int x) { return x > 2; }\n")
+    (ctgen_dir.path / "beta.c").write_text("int beta(int x) { return x < 2; }\n")
+    ctgen_dir.mkdir("out")
+    ctgen_dir.mkdir("out/alpha")
+    (ctgen_dir.path / "out/alpha/Makefile").write_text("all:\n\techo mine\n")
+    result = run_ctgen(ctgen_dir, "-q", "--ctgen-export", "out", "alpha.c", "beta.c")
     text = output(result)
     assert result.ret == pytest.ExitCode.TESTS_FAILED, text
     assert "Traceback" not in text
-    assert "export: " in text and "holds the cases of a/monitor.c, not b/monitor.c" in text, text
-    doc = json.loads((ctgen_dir.path / "out/monitor/monitor.ctgen.json").read_text())
-    assert doc["source"] == "a/monitor.c"
+    assert "export: " in text and "was not written by pytest-ctgen" in text, text
+    assert (ctgen_dir.path / "out/alpha/Makefile").read_text() == "all:\n\techo mine\n"
+    assert not (ctgen_dir.path / "out/alpha/alpha.ctgen.json").exists()
+    assert json.loads((ctgen_dir.path / "out/beta/beta.ctgen.json").read_text())[
+        "source"] == "beta.c"

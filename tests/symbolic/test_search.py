@@ -473,7 +473,7 @@ def test_large_values_only_when_needed(generated: dict[str, FunctionCases]) -> N
     "too, so y comes out as whatever z3 picks: NaN here, 495489472.0 when fcalc is "
     "generated first in a process, -inf or subnormals in other histories"))
 def test_inputs_stay_readable_next_to_a_nan(fresh_runs: list[str]) -> None:
-    from pytest_ctgen.cases import file_cases_from_json
+    from pytest_ctgen.case_reader import file_cases_from_json
 
     fc = next(f for f in file_cases_from_json(fresh_runs[0]).functions if f.name == "fcalc")
     nan_case = next(c for c in fc.cases if c.params[0].value.is_nan)

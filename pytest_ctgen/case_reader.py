@@ -1,0 +1,600 @@
+"""Reading cases back from their JSON form (`name.ctgen.json`, DESIGN §2), every field
+checked by the rules of export_schema.
+
+An export is data: each field that reaches C text is refused unless it is what the
+generator writes (identifiers are identifiers, declarations are templates with plain
+array sizes, expressions neither call nor assign, values fit their types), and a refusal
+names the field: `functions[0].cases[2].params[1].declaration: ...`. At replay the unit
+is known (`UnitNames`): the functions, globals and prototypes are then taken from it, and
+a function pointer may only point to a function of the unit, a stub or a callback.
+"""
+from __future__ import annotations
+
+import re
+import struct
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cases import (
+    ARGUMENT_KINDS,
+    CALLBACK_PREFIX,
+    CHECK_KINDS,
+    ENDINGS,
+    FORMAT_VERSION,
+    OBJECT_PREFIX,
+    PLACEMENT,
+    PROGRAM_ENDS,
+    VERDICTS,
+    VIOLATION_KINDS,
+    ArrayValue,
+    Binding,
+    BuildRecipe,
+    BytesValue,
+    Case,
+    Contract,
+    ContractCheck,
+    Expected,
+    FileCases,
+    FloatValue,
+    FunctionCases,
+    GlobalStub,
+    IntValue,
+    Outcome,
+    PointerValue,
+    RecordValue,
+    StubCall,
+    StubPrototype,
+    StubScript,
+    Value,
+    Violation,
+)
+from .export_schema import (
+    ANY,
+    INT_MAX,
+    INT_MIN,
+    MAX_NESTING,
+    UNIT_SUFFIXES,
+    Field,
+    SchemaError,
+    Shape,
+    UnitNames,
+    cflags_problem,
+    expression_problem,
+    load_json,
+    path_problem,
+    prototype_problem,
+    requirement_problem,
+    shown,
+    template_problem,
+    template_shape,
+    write_target,
+)
+
+__all__ = ["SchemaError", "UnitNames", "build_from_json", "file_cases_from_doc",
+           "file_cases_from_json", "load_json", "value_from_json"]
+
+_INT32 = (-(1 << 31), (1 << 31) - 1)
+_COUNT = (0, (1 << 31) - 1)
+
+
+@dataclass
+class _Scope:
+    """What the values of one case may name: its objects, and which functions."""
+
+    objects: frozenset[str] = frozenset()
+    # the file's callbacks and stubs, and at replay the unit's functions; None: any
+    # function but an unlisted callback (reading cached cases, with no unit at hand)
+    functions: frozenset[str] | None = None
+    callbacks: frozenset[str] = frozenset()
+    globals: frozenset[str] | None = None  # `&name` targets (None: any identifier)
+    input: bool = True  # an input: a pointer names an object, never "*"
+
+
+# --------------------------------------------------------------------------- values
+
+
+def _float(f: Field, kind: str, size: int) -> FloatValue:
+    """`{"float": 1.5}`, `{"double": "-inf"}` or a NaN by its bits, fitting `size` bytes."""
+    j = f.obj()
+    raw = f[kind].value
+    if set(j) - {kind, "bits"}:
+        f.fail(f"a {kind} is {{\"{kind}\": number}} or {{\"{kind}\": \"nan\", \"bits\": hex}}")
+    if raw == "nan":
+        bits = f["bits"]
+        text = bits.string()
+        try:
+            value = int(text, 16)
+        except ValueError:
+            bits.fail(f"{shown(text)} is not a hexadecimal number")
+        if not 0 <= value < 1 << (8 * size):
+            bits.fail(f"{text} does not fit in {size} bytes")
+        result = FloatValue(value, size)
+        if not result.is_nan:
+            bits.fail(f"{text} is not the bits of a NaN")
+        return result
+    if raw in ("inf", "-inf"):
+        return FloatValue.of(float(raw), size)
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+        f[kind].fail(f"expected a number, \"inf\", \"-inf\" or \"nan\", found {shown(raw)}")
+    try:
+        number = float(raw)
+        return FloatValue.of(number, size)
+    except (OverflowError, struct.error):
+        f[kind].fail(f"{raw} does not fit in a {kind}")
+
+
+def _pointer(f: Field, scope: _Scope) -> PointerValue:
+    """`{"@pointer": target, "offset": n}`: into an object of the case, a global
+    (`&name`) or, predicted only, an object the case cannot name (`*`)."""
+    j = f.obj()
+    if set(j) - {"@pointer", "offset"}:
+        f.fail("a pointer is {\"@pointer\": target, \"offset\": bytes}")
+    target = f["@pointer"].string()
+    offset = f.get("offset", 0).integer(INT_MIN, (1 << 63) - 1)
+    where = f["@pointer"]
+    if target == "*":
+        if scope.input:
+            where.fail("an input cannot point to an object the case does not name (\"*\")")
+    elif target.startswith("&"):
+        name = target[1:]
+        Field(name, where.where).identifier()
+        if scope.globals is not None and name not in scope.globals:
+            where.fail(f"{name} is not a global of the unit")
+    elif target not in scope.objects:
+        where.fail(f"{shown(target)} is not an object of the case (nor \"*\" or "
+                   f"\"&global\")")
+    return PointerValue(target, offset)
+
+
+def _function_pointer(f: Field, scope: _Scope) -> PointerValue:
+    """`{"@function": name}`: a function of the unit, a stub or a listed callback."""
+    if len(f.obj()) != 1:
+        f.fail("a function pointer is {\"@function\": name} alone")
+    where = f["@function"]
+    name = where.identifier()
+    if name.startswith(CALLBACK_PREFIX) and name not in scope.callbacks:
+        where.fail(f"points to the callback {name}, which the file does not list")
+    if scope.functions is not None and name not in scope.functions:
+        where.fail(f"{name} is neither a function the unit defines nor a stub or "
+                   f"callback of the file")
+    return PointerValue(name, function=True)
+
+
+_SHOWN_KINDS = {"int": "an integer", "float": "a float", "double": "a double",
+                "pointer": "a pointer", "array": "an array", "any": "a value"}
+
+
+def _value(f: Field, shape: Shape, scope: _Scope, depth: int = 0) -> Value:
+    """The value at `f`, of a type whose values look like `shape`."""
+    if depth > MAX_NESTING:
+        f.fail(f"nested more than {MAX_NESTING} levels deep")
+    j = f.value
+    if isinstance(j, (bool, int)):
+        if shape.kind not in ("int", "any"):
+            f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found an integer")
+        return IntValue(f.integer(shape.low, shape.high) if not isinstance(j, bool)
+                        else int(j))
+    if j is None:
+        if shape.kind not in ("pointer", "any"):
+            f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found null (a NULL pointer)")
+        return PointerValue(None)
+    if isinstance(j, list):
+        if shape.kind not in ("array", "any"):
+            f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a list")
+        if shape.count is not None and len(j) > shape.count:
+            f.fail(f"has {len(j)} elements, the array {shape.count}")
+        element = shape.element or ANY
+        return ArrayValue(tuple(_value(x, element, scope, depth + 1) for x in f.items()))
+    if not isinstance(j, dict):
+        f.fail(f"not a case value: {shown(j)}")
+    for kind, size in (("float", 4), ("double", 8)):
+        if kind in j:
+            if shape.kind not in (kind, "any"):
+                f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a {kind}")
+            return _float(f, kind, size)
+    if "@bytes" in j:
+        if len(j) != 1:
+            f.fail("bytes are {\"@bytes\": hex} alone")
+        text = f["@bytes"].string()
+        try:
+            return BytesValue(bytes.fromhex(text))
+        except ValueError:
+            f["@bytes"].fail(f"{shown(text)} is not bytes in hexadecimal")
+    if shape.kind not in ("pointer", "any") and ("@pointer" in j or "@function" in j):
+        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a pointer")
+    if "@pointer" in j:
+        return _pointer(f, scope)
+    if "@function" in j:
+        return _function_pointer(f, scope)
+    if shape.kind != "any":
+        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a struct")
+    fields = []
+    for name, member in f.members():
+        Field(name, member.where).identifier()  # a member name becomes `.name` in C
+        fields.append((name, _value(member, ANY, scope, depth + 1)))
+    return RecordValue(tuple(fields))
+
+
+def value_from_json(j: Any) -> Value:
+    """A value as the JSON form writes it (value_to_json), of any type."""
+    return _value(Field(j, "value"), ANY, _Scope(input=False))
+
+
+# ------------------------------------------------------------------------- bindings
+
+
+def _template(f: Field) -> str:
+    return f.checked(template_problem)
+
+
+def _binding(f: Field, scope: _Scope, *, name_rule: str = "identifier",
+             placed: bool = False) -> Binding:
+    """A binding; `name_rule`: "identifier", "object" (OBJECT_PREFIX...), "global" (of
+    the unit, when known) or "write" (an lvalue a stub writes)."""
+    name_field = f["name"]
+    if name_rule == "write":
+        name = name_field.string()
+        if write_target(name) is None:
+            name_field.fail(f"{shown(name)} is not what a stub writes (a global, "
+                            "(*param) or *(unsigned char *)param)")
+    else:
+        name = name_field.identifier()
+        if name_rule == "object" and not name.startswith(OBJECT_PREFIX):
+            name_field.fail(f"{name} is not an object's name ({OBJECT_PREFIX}...)")
+        if name_rule == "global" and scope.globals is not None and \
+                name not in scope.globals:
+            name_field.fail(f"{name} is not a global of the unit")
+    declaration = _template(f["declaration"])
+    value = _value(f["value"], template_shape(declaration), scope)
+    placement = None
+    if f.has("placement") and f["placement"].value is not None:
+        if not placed:
+            f["placement"].fail("only an object of a case is placed")
+        placement = f["placement"].integer(0, PLACEMENT - 1)
+    return Binding(name, declaration, value, placement)
+
+
+def _bindings(f: Field, scope: _Scope, **kwargs: Any) -> tuple[Binding, ...]:
+    return tuple(_binding(item, scope, **kwargs) for item in f.items())
+
+
+def _outcomes(f: Field) -> tuple[Outcome, ...]:
+    return tuple(Outcome(o["line"].integer(0, INT_MAX), o["column"].integer(0, INT_MAX),
+                         o["outcome"].string()) for o in f.items())
+
+
+def _requirements(f: Field) -> tuple[str, ...]:
+    return tuple(r.checked(requirement_problem) for r in f.items())
+
+
+# ------------------------------------------------------------------------- functions
+
+
+@dataclass
+class _File:
+    """What reading one function's cases needs of the rest of the file."""
+
+    unit: UnitNames | None
+    stubs: dict[str, StubPrototype]
+    callbacks: frozenset[str]
+    functions: frozenset[str] | None  # allowed function-pointer targets
+    globals: frozenset[str] | None
+    seen: set[str] = field(default_factory=set)  # names of the functions read so far
+
+
+def _return_shape(prototype: str, name: str) -> Shape | None:
+    """The shape of what function `name` returns (None: void), from its prototype."""
+    m = re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", prototype)
+    before = prototype[:m.start()] if m else ""
+    words = [w for w in re.findall(r"[A-Za-z_]\w*|\*", before)
+             if w not in ("static", "extern", "inline", "_Noreturn", "__inline")]
+    if words == ["void"]:
+        return None
+    if "(" in before:
+        return ANY
+    return template_shape(" ".join(words) + " @") if words else ANY
+
+
+def _expected(f: Field, scope: _Scope, file: _File, returns: Shape | None,
+              objects: frozenset[str]) -> Expected:
+    void = f.get("void", False).boolean()
+    result = None
+    if not void:
+        if returns is None:
+            f["returns"].fail("a void function returns nothing (\"void\": true)")
+        result = _value(f["returns"], returns, scope)
+    expected_objects = _bindings(f.get("objects", []), scope, name_rule="object")
+    for o, where in zip(expected_objects, f.get("objects", []).items()):
+        if o.name not in objects:
+            where["name"].fail(f"{o.name} is not an object of the case")
+    counts = []
+    for name, count in f.get("stub_calls", {}).members():
+        if name not in file.stubs and name not in file.callbacks:
+            count.fail(f"counts calls of {name}, which is no stub of the file")
+        counts.append((name, count.integer(*_COUNT)))
+    ending = status = None
+    if f.has("ends"):
+        ends = f["ends"]
+        ending = ends["how"].one_of(ENDINGS)
+        status_field = ends.get("status")
+        status = None if status_field.value is None else status_field.integer(*_INT32)
+    return Expected(result, _bindings(f.get("globals", []), scope, name_rule="global"),
+                    tuple(counts), expected_objects, ending, status)
+
+
+def _stub_parameter_names(stub: StubPrototype | None, unit: UnitNames | None
+                          ) -> frozenset[str] | None:
+    """The parameter names a write of `stub` may name: the unit's, else those its
+    arguments are logged by; None when neither is known."""
+    if stub is None:
+        return None
+    if unit is not None and stub.name in unit.params:
+        return frozenset(unit.params[stub.name])
+    return frozenset(p for p, _ in stub.params if p != "...") or None
+
+
+def _stub_scripts(f: Field, scope: _Scope, file: _File) -> tuple[StubScript, ...]:
+    scripts = []
+    for s in f.items():
+        name = s["name"].identifier()
+        stub = file.stubs.get(name)
+        if stub is None and name not in file.callbacks:
+            s["name"].fail(f"scripts {name}, which is no stub or callback of the file")
+        params = _stub_parameter_names(stub, file.unit)
+        returns = _return_shape(stub.prototype, name) if stub is not None else ANY
+        calls = []
+        for k in s["calls"].items():
+            result = _value(k["returns"], returns or ANY, scope) if k.has("returns") \
+                else None
+            writes = _bindings(k.get("writes", []), scope, name_rule="write")
+            for i, w in enumerate(writes):
+                kind, target = write_target(w.name) or ("", "")
+                where = k["writes"].items()[i]["name"]
+                if kind == "parameter" and params is not None and target not in params:
+                    where.fail(f"{target} is not a parameter of {name}")
+                if kind == "global" and file.globals is not None and \
+                        target not in file.globals:
+                    where.fail(f"{target} is not a global of the unit")
+            calls.append(StubCall(result, writes))
+        scripts.append(StubScript(name, tuple(calls)))
+    return tuple(scripts)
+
+
+def _case(f: Field, function: str, returns: Shape | None, file: _File) -> Case:
+    objects_field = f.get("objects", [])
+    names = [o["name"].identifier() for o in objects_field.items()]
+    if len(set(names)) != len(names):
+        objects_field.fail("lists an object twice")
+    inputs = _Scope(frozenset(names), file.functions, file.callbacks, file.globals)
+    outputs = _Scope(frozenset(names), file.functions, file.callbacks, file.globals,
+                     input=False)
+    objects = _bindings(objects_field, inputs, name_rule="object", placed=True)
+    number = f["number"].integer(1, _COUNT[1])
+    return Case(
+        function=function,
+        number=number,
+        params=_bindings(f["params"], inputs),
+        globals=_bindings(f.get("globals", []), inputs, name_rule="global"),
+        expected=_expected(f["expected"], outputs, file, returns, frozenset(names)),
+        stubs=_stub_scripts(f.get("stubs", []), inputs, file),
+        covered=_outcomes(f.get("covered", [])),
+        requirements=_requirements(f.get("requirements", [])),
+        notes=f.get("notes", []).strings(),
+        objects=objects,
+        violations=tuple(_violation(v) for v in f.get("violations", []).items()),
+        robustness=f.get("robustness", False).boolean(),
+    )
+
+
+def _violation(f: Field) -> Violation:
+    return Violation(f["kind"].one_of(VIOLATION_KINDS), f["at"].string(),
+                     f["detail"].string())
+
+
+def _expression(f: Field, file: _File, local: frozenset[str]) -> str:
+    """A C expression of an annotation: side-effect free, and at replay over the
+    unit's names and `local` ones only."""
+    unit = file.unit
+    return f.checked(lambda text: expression_problem(
+        text, typedefs=unit.typedefs if unit else None,
+        known=unit.values() | local if unit else None))
+
+
+def _contract(f: Field, function: str, file: _File) -> Contract:
+    initials = f.get("initials", []).items()
+    aux = [(a["name"].identifier(), _template(a["declaration"]))
+           for a in f.get("aux", []).items()]
+    params = frozenset(file.unit.params.get(function, ())) if file.unit else frozenset()
+    local = params | {"ctgen_return"} | {f"ctgen_initial_{k}" for k in range(len(initials))} \
+        | {f"ctgen_aux_{name}" for name, _ in aux}
+    checks = []
+    for c in f.get("checks", []).items():
+        kind = c["kind"].one_of(CHECK_KINDS)
+        checks.append(ContractCheck(
+            kind, _expression(c.get("condition", ""), file, local), c["text"].string(),
+            c["at"].string(), _expression(c.get("pre", ""), file, local),
+            c.get("pre_text", "").string(), _requirements(c.get("requirements", [])),
+            c.get("verdict", "").one_of(VERDICTS)))
+    modifies = f.get("modifies")
+    unmodified = tuple(u.identifier() for u in f.get("unmodified", []).items())
+    for i, name in enumerate(unmodified):
+        if file.globals is not None and name not in file.globals:
+            f["unmodified"].items()[i].fail(f"{name} is not a global of the unit")
+    return Contract(
+        checks=tuple(checks),
+        initials=tuple((_template(i["declaration"]), _expression(i["expression"], file,
+                                                                  params))
+                       for i in initials),
+        aux=tuple(aux),
+        modifies=None if modifies.value is None else
+        tuple(m.identifier() for m in modifies.items()),
+        unmodified=unmodified,
+        bounds=f.get("bounds", "").string(),
+    )
+
+
+def _callback(f: Field) -> StubPrototype:
+    """A callback as an export lists it: a function the harness generates."""
+    name = f["name"].identifier()
+    if not name.startswith(CALLBACK_PREFIX):
+        f["name"].fail(f"{name} is not a callback's name ({CALLBACK_PREFIX}...)")
+    prototype = f["prototype"].checked(lambda text: prototype_problem(text, name))
+    shown_as = f["callback"].string()
+    if not shown_as:
+        f["callback"].fail("names no input")
+    return StubPrototype(name, prototype, params=_parameters(f.get("params", []), False),
+                         callback=shown_as)
+
+
+def _parameters(f: Field, variadic: bool = True) -> tuple[tuple[str, str], ...]:
+    """How a stub or callback logs its arguments: (name, kind) pairs, ("...", "...")
+    last for a variadic function."""
+    out = []
+    items = f.items()
+    for i, p in enumerate(items):
+        pair = p.items()
+        if len(pair) != 2:
+            p.fail("expected a [name, kind] pair")
+        if variadic and i == len(items) - 1 and p.value == ["...", "..."]:
+            out.append(("...", "..."))
+            continue
+        out.append((pair[0].identifier(), pair[1].one_of(ARGUMENT_KINDS)))
+    return tuple(out)
+
+
+def _stub(f: Field, unit: UnitNames | None) -> StubPrototype:
+    name = f["name"].identifier()
+    specified = f.get("specified_in_unit", False).boolean()
+    if unit is not None and name in unit.defined and not specified:
+        f["name"].fail(f"{name} is defined in the unit: it is no stub")
+    prototype = f["prototype"].checked(lambda text: prototype_problem(text, name))
+    params = _parameters(f.get("params", []))
+    if unit is not None and name in unit.prototypes:  # the unit's own declaration
+        prototype = unit.prototypes[name]
+        own = set(unit.params.get(name, ()))
+        for i, (param, _) in enumerate(params):
+            if param != "..." and param not in own:
+                f["params"].items()[i].fail(f"{param} is not a parameter of {name}")
+    stub_params = frozenset(p for p, _ in params)
+    preconditions = []
+    for c in f.get("preconditions", []).items():
+        if unit is not None:
+            condition = c["condition"].checked(lambda text: expression_problem(
+                text, typedefs=unit.typedefs, known=unit.values() | stub_params))
+        else:
+            condition = c["condition"].checked(expression_problem)
+        preconditions.append((condition, c["at"].string()))
+    return StubPrototype(
+        name, prototype, f.get("library", False).boolean(), params,
+        f.get("header", "").string(), tuple(preconditions), specified,
+        f.get("static", False).boolean(), f.get("macro", False).boolean())
+
+
+def _global_stub(f: Field, unit: UnitNames | None) -> GlobalStub:
+    name = f["name"].identifier()
+    if unit is not None and name not in unit.extern_globals:
+        f["name"].fail(f"{name} is not a global the unit declares extern")
+    return GlobalStub(name, _template(f["declaration"]))
+
+
+def _function(f: Field, file: _File, callbacks: tuple[StubPrototype, ...]) -> FunctionCases:
+    name = f["name"].identifier()
+    if name in file.seen:
+        f["name"].fail(f"{name} is listed twice")
+    file.seen.add(name)
+    prototype = f["prototype"].checked(lambda text: prototype_problem(text, name))
+    if file.unit is not None and name in file.unit.defined:
+        # the unit's own; a function it no longer defines keeps the file's prototype,
+        # and its cases are not built (see pipeline.replay_run)
+        prototype = file.unit.prototypes[name]
+    returns = _return_shape(prototype, name)
+    cases = []
+    numbers: set[int] = set()
+    for c in f["cases"].items():
+        case = _case(c, name, returns, file)
+        if case.number in numbers:
+            c["number"].fail(f"case {case.number} of {name} is listed twice")
+        numbers.add(case.number)
+        cases.append(case)
+    return FunctionCases(
+        name=name,
+        line=f["line"].integer(0, INT_MAX),
+        prototype=prototype,
+        cases=tuple(cases),
+        stop_reason=f["stop_reason"].string(),
+        outcomes_total=f.get("outcomes_total", 0).integer(0, INT_MAX),
+        unreachable=_outcomes(f.get("unreachable", [])),
+        not_reached=_outcomes(f.get("not_reached", [])),
+        skip_reason=f.get("skip_reason").optional_string(),
+        contract=_contract(f["contract"], name, file) if f.has("contract") else None,
+        callbacks=callbacks,
+    )
+
+
+# ----------------------------------------------------------------------------- files
+
+
+def build_from_json(doc: Any) -> BuildRecipe | None:
+    """An export's build recipe (None when it has none): the unit and the sources are
+    relative paths, the flags those a replay may pass to the compiler
+    (export_schema.cflags_problem)."""
+    root = Field(doc)
+    if not root.has("build"):
+        return None
+    f = root["build"]
+    unit = f["unit"].checked(path_problem)
+    if not unit.endswith(UNIT_SUFFIXES):
+        f["unit"].fail(f"{shown(unit)} is not a C unit ({', '.join(UNIT_SUFFIXES)})")
+    cflags = f.get("cflags", [])
+    flags = tuple(flag.value for flag in cflags.items())
+    problem = cflags_problem(flags)
+    if problem is not None:
+        index, message = problem
+        cflags.items()[index].fail(message)
+    sources = tuple(s.checked(path_problem) for s in f.get("sources", []).items())
+    return BuildRecipe(unit, flags, sources)
+
+
+def file_cases_from_json(text: str, unit: UnitNames | None = None) -> FileCases:
+    """The cases of a `name.ctgen.json` text, every field checked; with `unit` (at
+    replay), also against the unit, whose prototypes replace the file's. Raises
+    SchemaError (a ValueError naming the field) or json.JSONDecodeError."""
+    return file_cases_from_doc(load_json(text), unit)
+
+
+def file_cases_from_doc(doc: Any, unit: UnitNames | None = None) -> FileCases:
+    """file_cases_from_json of the document `load_json` read."""
+    root = Field(doc)
+    if root.get("format").value != "pytest-ctgen cases":
+        root.get("format").fail("not a pytest-ctgen cases file")
+    root["version"].integer(1, FORMAT_VERSION)
+    build = build_from_json(root.value)
+    stubs = tuple(_stub(s, unit) for s in root.get("stubs", []).items())
+    by_name: dict[str, StubPrototype] = {}
+    for s, where in zip(stubs, root.get("stubs", []).items()):
+        if by_name.setdefault(s.name, s) is not s:
+            where["name"].fail(f"{s.name} is listed twice")
+    functions_field = root["functions"].items()
+    callbacks: list[tuple[StubPrototype, ...]] = []
+    known: dict[str, StubPrototype] = {}
+    for fn in functions_field:
+        listed = tuple(_callback(c) for c in fn.get("callbacks", []).items())
+        for cb, where in zip(listed, fn.get("callbacks", []).items()):
+            if known.setdefault(cb.name, cb) != cb:
+                where.fail(f"two callbacks are named {cb.name}")
+        callbacks.append(listed)
+    targets = None
+    if unit is not None:
+        targets = unit.defined | frozenset(by_name) | frozenset(known) | \
+            frozenset(PROGRAM_ENDS)
+    file = _File(unit, by_name, frozenset(known), targets,
+                 unit.globals if unit is not None else None)
+    return FileCases(
+        source=root["source"].string(),
+        functions=tuple(_function(fn, file, cbs)
+                        for fn, cbs in zip(functions_field, callbacks)),
+        stubs=stubs,
+        build=build,
+        global_stubs=tuple(_global_stub(g, unit)
+                           for g in root.get("global_stubs", []).items()),
+    )

@@ -1,0 +1,446 @@
+"""Exports are data (DESIGN §6): `pytest DIR` refuses a crafted `*.ctgen.json` with a message
+that names the file and the field, never runs what a field smuggles into C, the compiler's
+command line or a Makefile, and replays the other exports of the session all the same.
+
+A real export of UNIT is edited in one way per case; all of them are replayed in one
+session beside an unedited copy, whose cases must pass."""
+from __future__ import annotations
+
+import copy
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+UNIT = r"""#include <stdint.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+extern int32_t sensor_read(uint8_t ch);
+
+int32_t g_limit = 100;
+
+struct cfg {
+    int32_t gain;
+    int32_t offset;
+};
+
+typedef void (*log_fn)(const char *msg);
+
+int32_t clamp_reading(uint8_t ch)
+{
+    int32_t r = sensor_read(ch);
+
+    if (r < 0) {
+        return -1;
+    }
+    if (r > g_limit) {
+        return g_limit;
+    }
+    return r;
+}
+
+int32_t apply(struct cfg c, int32_t x)
+{
+    if (c.gain > 2) {
+        return x * 2 + c.offset;
+    }
+    return x + c.offset;
+}
+
+size_t copy_name(char dst[10], const char *src)
+{
+    size_t n = 0u;
+
+    while (n < 9u && src[n] != '\0') {
+        dst[n] = src[n];
+        n++;
+    }
+    dst[n] = '\0';
+    return n;
+}
+
+void run_log(log_fn f, const char *msg)
+{
+    if (f != NULL) {
+        f(msg);
+    }
+}
+"""
+
+CLAMP, APPLY, COPY, LOG = 0, 1, 2, 3  # the functions' positions in the export
+QUIET = ("-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:hypothesispytest",
+         "-p", "no:benchmark")
+Doc = dict[str, Any]
+
+
+def _pytest(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "pytest", *QUIET, *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=300, check=False)
+
+
+def _case(doc: Doc, function: int, number: int = 0) -> Doc:
+    return doc["functions"][function]["cases"][number]
+
+
+def _last(doc: Doc, function: int) -> Doc:
+    return doc["functions"][function]["cases"][-1]
+
+
+def _with_object(doc: Doc, function: int) -> Doc:
+    return next(c for c in doc["functions"][function]["cases"] if c["objects"])
+
+
+def _set(target: Callable[[Doc], Any], key: Any, value: Any) -> Callable[[Doc, str], None]:
+    def edit(doc: Doc, pwn: str) -> None:
+        container = target(doc)
+        container[key] = value(pwn) if callable(value) else value
+    return edit
+
+
+def _nest(depth: int) -> str:
+    """A stand-in for a value nested `depth` lists deep, written as text (json.dumps
+    itself cannot write it)."""
+    return f"@@nest {depth}@@"
+
+
+def _text(doc: Doc) -> str:
+    return re.sub(r'"@@nest (\d+)@@"', lambda m: "[" * int(m.group(1)) + "0" +
+                  "]" * int(m.group(1)), json.dumps(doc))
+
+
+def _command_bytes(pwn: str) -> list[int]:
+    return [*pwn.encode()[:9], 0]
+
+
+# (id, edit of the document given the injected shell command, the refusal after the
+# file's name)
+HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
+    # --- the function under test
+    ("fn-name-expression", _set(lambda d: d["functions"][CLAMP], "name",
+                                lambda p: f'ok(1) + system("{p}") + ok'),
+     r"functions\[0\]\.name: .* is not a C identifier"),
+    ("fn-name-twice", _set(lambda d: d["functions"][APPLY], "name", "clamp_reading"),
+     r"functions\[1\]\.name: clamp_reading is listed twice"),
+    ("fn-prototype-body", _set(lambda d: d["functions"][CLAMP], "prototype",
+                               lambda p: f'int32_t clamp_reading(uint8_t ch) {{ system("{p}"); }}'
+                                         " int32_t x(uint8_t ch)"),
+     r"functions\[0\]\.prototype: is not a prototype: it holds '\{'"),
+    ("fn-prototype-vla", _set(lambda d: d["functions"][CLAMP], "prototype",
+                              "int32_t clamp_reading(uint8_t ch[system(0)])"),
+     r"functions\[0\]\.prototype: is not a prototype: it has an array size that calls "
+     r"system\(\)"),
+    ("fn-prototype-other", _set(lambda d: d["functions"][CLAMP], "prototype",
+                                "int32_t other(uint8_t ch)"),
+     r"functions\[0\]\.prototype: is not a prototype of clamp_reading"),
+    ("fn-line-string", _set(lambda d: d["functions"][CLAMP], "line", "7"),
+     r"functions\[0\]\.line: expected an integer, found a string"),
+    ("fn-not-a-list", _set(lambda d: d, "functions", {}),
+     r"functions: expected a list, found an object"),
+    # --- declarations of parameters, globals, objects
+    ("param-initializer", _set(lambda d: _case(d, CLAMP)["params"][0], "declaration",
+                               lambda p: f'uint8_t @ = system("{p}")'),
+     r"functions\[0\]\.cases\[0\]\.params\[0\]\.declaration: is not a declaration template"),
+    ("param-vla", _set(lambda d: _case(d, CLAMP)["params"][0], "declaration",
+                       "uint8_t @[system(0)]"),
+     r"params\[0\]\.declaration: is not a declaration template: it has an array size that "
+     r"is not a plain number"),
+    ("param-attribute", _set(lambda d: _case(d, CLAMP)["params"][0], "declaration",
+                             "uint8_t @ __attribute__((cleanup(system)))"),
+     r"params\[0\]\.declaration: is not a declaration template: it holds an attribute"),
+    ("param-two-names", _set(lambda d: _case(d, CLAMP)["params"][0], "declaration",
+                             "uint8_t @, x"),
+     r"params\[0\]\.declaration: is not a declaration template: it declares more than one"),
+    ("param-no-name", _set(lambda d: _case(d, CLAMP)["params"][0], "declaration",
+                           "uint8_t x"),
+     r"params\[0\]\.declaration: is not a declaration template with '@' once"),
+    ("param-statement", _set(lambda d: _case(d, CLAMP)["params"][0], "declaration",
+                             lambda p: f'int @; system("{p}"); int y'),
+     r"params\[0\]\.declaration: is not a declaration template"),
+    ("global-name-statement", _set(lambda d: _last(d, CLAMP)["globals"][0], "name",
+                                   lambda p: f'g_limit = 0; system("{p}")'),
+     r"globals\[0\]\.name: .* is not a C identifier"),
+    ("global-unknown", _set(lambda d: _last(d, CLAMP)["globals"][0], "name", "environ"),
+     r"globals\[0\]\.name: environ is not a global of the unit"),
+    ("object-unprefixed", _set(lambda d: _with_object(d, COPY)["objects"][0], "name",
+                               "g_limit"),
+     r"objects\[0\]\.name: g_limit is not an object's name \(ctgen_obj_\.\.\.\)"),
+    ("object-too-long", _set(lambda d: _with_object(d, COPY)["objects"][0], "value",
+                             [1] * 11),
+     r"objects\[0\]\.value: has 11 elements, the array 10"),
+    ("param-placed", _set(lambda d: _case(d, CLAMP)["params"][0], "placement", 8),
+     r"params\[0\]\.placement: only an object of a case is placed"),
+    # --- values
+    ("int-out-of-range", _set(lambda d: _case(d, CLAMP)["params"][0], "value", 300),
+     r"params\[0\]\.value: 300 is out of range \[0, 255\]"),
+    ("int-beyond-64-bits", _set(lambda d: _case(d, APPLY)["params"][0]["value"], "gain",
+                                1 << 70),
+     r"params\[0\]\.value\.gain: \d+ is out of range"),
+    ("int-as-string", _set(lambda d: _case(d, CLAMP)["params"][0], "value", "7"),
+     r"params\[0\]\.value: not a case value: \"7\""),
+    ("int-as-double", _set(lambda d: _case(d, CLAMP)["params"][0], "value", {"double": 1.5}),
+     r"params\[0\]\.value: expected an integer, found a double"),
+    ("float-too-big", _set(lambda d: _case(d, APPLY)["params"][0]["value"], "gain",
+                           {"float": 1e300}),
+     r"params\[0\]\.value\.gain\.float: 1e\+300 does not fit in a float"),
+    ("nan-without-bits", _set(lambda d: _case(d, APPLY)["params"][0]["value"], "gain",
+                              {"double": "nan"}),
+     r"params\[0\]\.value\.gain: missing \"bits\""),
+    ("bytes-not-hex", _set(lambda d: _case(d, APPLY)["params"], 0,
+                           {"name": "c", "declaration": "struct cfg @",
+                            "value": {"@bytes": "zz"}}),
+     r"params\[0\]\.value\.@bytes: \"zz\" is not bytes in hexadecimal"),
+    ("member-name", _set(lambda d: _case(d, APPLY)["params"][0], "value",
+                         lambda p: {f'gain = system("{p}"), .offset': 1}),
+     r"params\[0\]\.value\.gain = .*: .* is not a C identifier"),
+    ("returns-beyond-int32", _set(lambda d: _case(d, CLAMP)["expected"], "returns", 1 << 40),
+     r"expected\.returns: \d+ is out of range \[-2147483648, 2147483647\]"),
+    ("void-returns", _set(lambda d: _case(d, LOG)["expected"], "void", False),
+     r"functions\[3\]\.cases\[0\]\.expected\.returns: a void function returns nothing"),
+    ("number-bool", _set(lambda d: _case(d, CLAMP), "number", True),
+     r"cases\[0\]\.number: expected an integer, found a boolean"),
+    ("number-twice", _set(lambda d: _case(d, CLAMP, 1), "number", 1),
+     r"cases\[1\]\.number: case 1 of clamp_reading is listed twice"),
+    ("deep-nesting", _set(lambda d: _case(d, APPLY)["params"][0], "value", _nest(100000)),
+     r"nested more than 64 levels deep"),
+    ("moderate-nesting", _set(lambda d: _case(d, APPLY)["params"][0], "value", _nest(100)),
+     r"nested more than 64 levels deep"),
+    # --- pointers
+    ("pointer-expression", _set(lambda d: _with_object(d, COPY)["params"][0], "value",
+                                lambda p: {"@pointer": f'ctgen_obj_dst); system("{p}"',
+                                           "offset": 0}),
+     r"params\[0\]\.value\.@pointer: .* is not an object of the case"),
+    ("pointer-star-input", _set(lambda d: _with_object(d, COPY)["params"][0], "value",
+                                {"@pointer": "*", "offset": 0}),
+     r"params\[0\]\.value\.@pointer: an input cannot point to an object the case does not"),
+    ("pointer-unknown-global", _set(lambda d: _with_object(d, COPY)["params"][0], "value",
+                                    {"@pointer": "&environ", "offset": 0}),
+     r"params\[0\]\.value\.@pointer: environ is not a global of the unit"),
+    ("pointer-offset-string", _set(lambda d: _with_object(d, COPY)["params"][0], "value",
+                                   {"@pointer": "ctgen_obj_dst", "offset": "4"}),
+     r"params\[0\]\.value\.offset: expected an integer, found a string"),
+    ("function-system", lambda d, p: (
+        _with_object(d, LOG)["params"][0].update(value={"@function": "system"}),
+        _with_object(d, LOG)["objects"][0].update(value=_command_bytes(p))),
+     r"functions\[3\]\.cases\[\d\]\.params\[0\]\.value\.@function: system is neither a "
+     r"function the unit defines nor a stub or callback"),
+    ("function-expression", _set(lambda d: _with_object(d, LOG)["params"][0], "value",
+                                 {"@function": "run_log); system(0"}),
+     r"params\[0\]\.value\.@function: .* is not a C identifier"),
+    ("function-unlisted-callback", _set(lambda d: _with_object(d, LOG)["params"][0], "value",
+                                        {"@function": "ctgen_cb_other"}),
+     r"params\[0\]\.value\.@function: points to the callback ctgen_cb_other, which the file"),
+    # --- stubs and callbacks
+    ("stub-prototype-body", _set(lambda d: d["stubs"][0], "prototype",
+                                 lambda p: f'int32_t sensor_read(uint8_t ch) {{ system("{p}");'
+                                           " return 0; } int32_t x(uint8_t ch)"),
+     r"stubs\[0\]\.prototype: is not a prototype: it holds '\{'"),
+    ("stub-prototype-attribute", _set(lambda d: d["stubs"][0], "prototype",
+                                      "__attribute__((constructor)) int32_t "
+                                      "sensor_read(uint8_t ch)"),
+     r"stubs\[0\]\.prototype: is not a prototype: it holds an attribute"),
+    ("stub-name", _set(lambda d: d["stubs"][0], "name", "sensor_read(x) system"),
+     r"stubs\[0\]\.name: .* is not a C identifier"),
+    ("stub-defined-in-unit", _set(lambda d: d["stubs"][0], "name", "apply"),
+     r"stubs\[0\]\.name: apply is defined in the unit: it is no stub"),
+    ("stub-param-name", _set(lambda d: d["stubs"][0], "params",
+                             [['ch); system("x"', "signed"]]),
+     r"stubs\[0\]\.params\[0\]\[0\]: .* is not a C identifier"),
+    ("stub-param-kind", _set(lambda d: d["stubs"][0], "params", [["ch", "shell"]]),
+     r"stubs\[0\]\.params\[0\]\[1\]: \"shell\" is not one of"),
+    ("stub-param-global", _set(lambda d: d["stubs"][0], "params", [["g_limit", "signed"]]),
+     r"stubs\[0\]\.params\[0\]: g_limit is not a parameter of sensor_read"),
+    ("stub-precondition-call", _set(lambda d: d["stubs"][0], "preconditions",
+                                    lambda p: [{"condition": f'system("{p}")', "at": "x:1"}]),
+     r"stubs\[0\]\.preconditions\[0\]\.condition: calls system\(\)"),
+    ("stub-precondition-assigns", _set(lambda d: d["stubs"][0], "preconditions",
+                                       [{"condition": "g_limit = 0", "at": "x:1"}]),
+     r"stubs\[0\]\.preconditions\[0\]\.condition: assigns \(=\)"),
+    ("stub-precondition-pointer-call", _set(lambda d: d["stubs"][0], "preconditions",
+                                            [{"condition": "(abort)()", "at": "x:1"}]),
+     r"stubs\[0\]\.preconditions\[0\]\.condition: (calls a function through|names abort)"),
+    ("script-not-a-stub", _set(lambda d: _case(d, CLAMP)["stubs"][0], "name", "system"),
+     r"stubs\[0\]\.name: scripts system, which is no stub or callback of the file"),
+    ("script-write-target", _set(lambda d: _case(d, CLAMP)["stubs"][0]["calls"][0], "writes",
+                                 lambda p: [{"name": f'x; system("{p}")',
+                                             "declaration": "int @", "value": 1}]),
+     r"calls\[0\]\.writes\[0\]\.name: .* is not what a stub writes"),
+    ("script-write-global", _set(lambda d: _case(d, CLAMP)["stubs"][0]["calls"][0], "writes",
+                                 [{"name": "environ", "declaration": "int @", "value": 1}]),
+     r"calls\[0\]\.writes\[0\]\.name: environ is not a global of the unit"),
+    ("stub-calls-unknown", _set(lambda d: _case(d, CLAMP)["expected"]["stub_calls"],
+                                "system", 1),
+     r"expected\.stub_calls\.system: counts calls of system, which is no stub"),
+    ("callback-prototype", _set(lambda d: d["functions"][LOG]["callbacks"][0], "prototype",
+                                "void ctgen_cb_run_log_f(const char *msg) { abort(); }"),
+     r"functions\[3\]\.callbacks\[0\]\.prototype: is not a prototype: it holds '\{'"),
+    # --- predictions, annotations
+    ("violation-kind", _set(lambda d: _case(d, CLAMP), "violations",
+                            [{"kind": "reboot", "at": "x:1", "detail": ""}]),
+     r"violations\[0\]\.kind: \"reboot\" is not one of"),
+    ("ending", _set(lambda d: _case(d, CLAMP)["expected"], "ends",
+                    {"how": "halt and catch fire", "status": 0}),
+     r"expected\.ends\.how: \"halt and catch fire\" is not one of"),
+    ("ending-status", _set(lambda d: _case(d, CLAMP)["expected"], "ends",
+                           {"how": "exit", "status": 1 << 40}),
+     r"expected\.ends\.status: \d+ is out of range"),
+    ("contract-condition-call", _set(lambda d: d["functions"][CLAMP], "contract",
+                                     lambda p: {"checks": [{
+                                         "kind": "postcondition", "text": "x", "at": "x:1",
+                                         "condition": f'system("{p}") == 0'}]}),
+     r"functions\[0\]\.contract\.checks\[0\]\.condition: calls system\(\)"),
+    ("contract-condition-name", _set(lambda d: d["functions"][CLAMP], "contract",
+                                     {"checks": [{"kind": "postcondition", "text": "x",
+                                                  "at": "x:1", "condition": "(system)(0)"}]}),
+     r"contract\.checks\[0\]\.condition: (calls a function through|names system)"),
+    ("contract-initial-assigns", _set(lambda d: d["functions"][CLAMP], "contract",
+                                      {"initials": [{"declaration": "int @",
+                                                     "expression": "g_limit = 0"}]}),
+     r"contract\.initials\[0\]\.expression: assigns \(=\)"),
+    ("contract-kind", _set(lambda d: d["functions"][CLAMP], "contract",
+                           {"checks": [{"kind": "shell", "text": "x", "at": "x:1"}]}),
+     r"contract\.checks\[0\]\.kind: \"shell\" is not one of"),
+    ("contract-unmodified", _set(lambda d: d["functions"][CLAMP], "contract",
+                                 {"unmodified": ["environ"]}),
+     r"contract\.unmodified\[0\]: environ is not a global of the unit"),
+    ("requirement-id", _set(lambda d: _case(d, CLAMP), "requirements", ["REQ 1, REQ 2"]),
+     r"requirements\[0\]: is not a requirement id"),
+    ("source-newline", _set(lambda d: d, "source", "src/sensor.c\nPASSED"),
+     r"source: holds the control character '\\n'"),
+    ("note-surrogate", _set(lambda d: _case(d, CLAMP), "notes", ["\ud800"]),
+     r"notes\[0\]: is not valid Unicode"),
+    ("format", _set(lambda d: d, "format", "something else"),
+     r"format: not a pytest-ctgen cases file"),
+    ("version-string", _set(lambda d: d, "version", "1"),
+     r"version: expected an integer, found a string"),
+    ("missing-expected", lambda d, p: _case(d, CLAMP).pop("expected"),
+     r"functions\[0\]\.cases\[0\]: missing \"expected\""),
+    # --- the build recipe
+    ("cflags-wrapper", _set(lambda d: d["build"], "cflags",
+                            lambda p: ["-wrapper", f"/bin/sh,-c,{p}"]),
+     r"build\.cflags\[0\]: \"-wrapper\" is not an allowed compiler flag"),
+    ("cflags-B", _set(lambda d: d["build"], "cflags", ["-B/tmp/evil"]),
+     r"build\.cflags\[0\]: \"-B/tmp/evil\" is not an allowed compiler flag"),
+    ("cflags-plugin", _set(lambda d: d["build"], "cflags", ["-fplugin=./evil.so"]),
+     r"build\.cflags\[0\]: \"-fplugin=\./evil\.so\" is not an allowed compiler flag"),
+    ("cflags-response-file", _set(lambda d: d["build"], "cflags", ["@args.txt"]),
+     r"build\.cflags\[0\]: \"@args\.txt\" is not an allowed compiler flag"),
+    ("cflags-specs", _set(lambda d: d["build"], "cflags", ["-specs=evil.specs"]),
+     r"build\.cflags\[0\]: \"-specs=evil\.specs\" is not an allowed compiler flag"),
+    ("cflags-output", _set(lambda d: d["build"], "cflags", ["-o", "/tmp/x"]),
+     r"build\.cflags\[0\]: \"-o\" is not an allowed compiler flag"),
+    ("cflags-linker", _set(lambda d: d["build"], "cflags", ["-Wl,-plugin,evil.so"]),
+     r"build\.cflags\[0\]: \"-Wl,-plugin,evil\.so\" is not an allowed compiler flag"),
+    ("cflags-define-call", _set(lambda d: d["build"], "cflags",
+                                lambda p: [f'-Dg_limit=system("{p}")']),
+     r"build\.cflags\[0\]: .* defines g_limit as a value that calls system\(\)"),
+    ("cflags-define-function-like", _set(lambda d: d["build"], "cflags",
+                                         lambda p: [f'-Dsensor_read(x)=system("{p}")']),
+     r"build\.cflags\[0\]: .* defines sensor_read as a value that calls system\(\)"),
+    ("cflags-define-harness", _set(lambda d: d["build"], "cflags",
+                                   ['-DCTGEN_UNIT_SRC="/etc/passwd"']),
+     r"build\.cflags\[0\]: .* defines CTGEN_UNIT_SRC, a name of pytest-ctgen's harness"),
+    ("cflags-path-option", _set(lambda d: d["build"], "cflags", ["-isystem", "-wrapper"]),
+     r"build\.cflags\[1\]: the argument of -isystem \"-wrapper\" starts with '-'"),
+    ("cflags-not-strings", _set(lambda d: d["build"], "cflags", [["-O0"]]),
+     r"build\.cflags\[0\]: expected a string, found a list"),
+    ("unit-option", _set(lambda d: d["build"], "unit", "-wrapper.c"),
+     r"build\.unit: starts with '-'"),
+    ("unit-absolute", _set(lambda d: d["build"], "unit", "/etc/passwd"),
+     r"build\.unit: is not a relative path"),
+    ("unit-not-c", _set(lambda d: d["build"], "unit", "../../src/sensor.sh"),
+     r"build\.unit: \"\.\./\.\./src/sensor\.sh\" is not a C unit"),
+    ("unit-quote", _set(lambda d: d["build"], "unit", '../../src/a"b.c'),
+     r"build\.unit: holds a '\"', which #include"),
+    ("sources-option", _set(lambda d: d["build"], "sources", ["-fplugin=evil.so"]),
+     r"build\.sources\[0\]: starts with '-'"),
+]
+
+
+@pytest.fixture(scope="module")
+def replayed(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str], str]:
+    """The hostile exports of HOSTILE, replayed in one session beside a valid one: the
+    project's root, each export's message by id, and the session's output."""
+    root = tmp_path_factory.mktemp("hostile")
+    (root / "pytest.ini").write_text("[pytest]\n")
+    (root / "src").mkdir()
+    (root / "src" / "sensor.c").write_text(UNIT)
+    done = _pytest(root, "--ctgen", "-q", "--ctgen-export", "out", "src/sensor.c")
+    assert done.returncode == 0, done.stdout + done.stderr
+    valid = json.loads((root / "out/sensor/sensor.ctgen.json").read_text())
+    pwn = f"touch {root}/INJECTED"
+    (root / "exports").mkdir()
+    for name, edit, _ in [("valid", lambda d, p: None, ""), *HOSTILE]:
+        doc = copy.deepcopy(valid)
+        edit(doc, pwn)
+        (root / "exports" / name).mkdir()
+        (root / "exports" / name / "x.ctgen.json").write_text(_text(doc))
+    done = _pytest(root, "-v", "exports")
+    text = done.stdout + done.stderr
+    messages = {m.group(1): m.group(2) for m in re.finditer(
+        r"exports/([\w-]+)/x\.ctgen\.json: (.*)", text)}
+    return root, messages, text
+
+
+@pytest.mark.parametrize("name, message", [(n, m) for n, _, m in HOSTILE],
+                         ids=[n for n, _, _ in HOSTILE])
+def test_a_hostile_export_is_refused_with_its_field(
+        replayed: tuple[Path, dict[str, str], str], name: str, message: str) -> None:
+    root, messages, text = replayed
+    assert name in messages, text
+    assert re.search(message, messages[name]), messages[name]
+    assert not (root / "INJECTED").exists()
+
+
+def test_hostile_exports_end_no_session_and_run_nothing(
+        replayed: tuple[Path, dict[str, str], str]) -> None:
+    """One collection error per hostile file, no traceback, and the valid export's cases
+    all run and pass."""
+    root, messages, text = replayed
+    assert "Traceback" not in text and "INTERNALERROR" not in text, text
+    assert len(HOSTILE) >= 40
+    assert re.search(rf"\b{len(HOSTILE)} errors\b", text), text
+    passed = re.findall(r"exports/valid/x\.ctgen\.json::\S+ PASSED", text)
+    assert len(passed) == 10, text
+    assert not (root / "INJECTED").exists()
+
+
+def test_a_function_the_unit_does_not_define_is_never_called(
+        replayed: tuple[Path, dict[str, str], str]) -> None:
+    """An export whose function under test is `system`, with a parameter pointing to a
+    command: a function the unit does not define fails its cases, naming it; it is never
+    compiled into a call."""
+    root, _, _ = replayed
+    doc = json.loads((root / "out/sensor/sensor.ctgen.json").read_text())
+    fn = doc["functions"][COPY]
+    fn["name"] = "system"
+    fn["prototype"] = "int system(const char *command)"
+    for case in fn["cases"]:
+        case["params"] = case["params"][1:]
+        for o in case["objects"]:
+            o["value"] = _command_bytes(f"touch {root}/INJECTED")
+    (root / "renamed").mkdir()
+    (root / "renamed" / "x").mkdir()
+    (root / "renamed" / "x" / "x.ctgen.json").write_text(json.dumps(doc))
+    done = _pytest(root, "-v", "renamed")
+    text = done.stdout + done.stderr
+    assert done.returncode == 1, text
+    failed = re.findall(r"::(\w+)\[\w+\] FAILED", text)
+    assert failed and set(failed) == {"system"}, text
+    assert "system is not defined in sensor.c any more" in text, text
+    assert not (root / "INJECTED").exists()
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_the_valid_export_still_runs_under_make(
+        replayed: tuple[Path, dict[str, str], str]) -> None:
+    root, _, _ = replayed
+    done = subprocess.run(["make", "-s", "-C", str(root / "out/sensor"), "run"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == "10 passed, 0 failed"
