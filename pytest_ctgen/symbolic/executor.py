@@ -1329,10 +1329,11 @@ class Executor:
                          ) -> z3.BoolRef:
         """`a op b` for pointers. A test against a NULL constant leaves aliasing open;
         relational comparison is defined only within one object, so a path needs it."""
-        self.tested(state, a)
-        self.tested(state, b)
         null_a = isinstance(a, PtrVal) and a.is_null
         null_b = isinstance(b, PtrVal) and b.is_null
+        if null_a or null_b:  # a NULL test (`p == q` between two pointers is none)
+            self.tested(state, a)
+            self.tested(state, b)
         if op in ("==", "!=") and (null_a or null_b):
             assert isinstance(a, (PtrVal, AliasPtr)) and isinstance(b, (PtrVal, AliasPtr))
             same = z3.And(a.null_condition(), b.null_condition())

@@ -233,3 +233,27 @@ def test_an_extern_array_of_unknown_size_is_not_modelled_and_never_unreachable(
     assert [(o.line, o.label) for o in fn.not_reached] == [
         (EXTERN_UNSIZED.splitlines().index("    if (i > 2) {") + 1, "true")]
     assert [c.expected.returns.value for c in fn.cases] == [0]
+
+
+OUT_PARAMETER = r"""
+unsigned long parse(const char *s, char **end);
+
+int field(const char *s)
+{
+    char *z;
+    unsigned long v = parse(s, &z);
+    if (z == s || *z != '.') {
+        return -1;
+    }
+    return (int)v;
+}
+"""
+
+
+def test_comparing_two_pointers_is_no_null_test(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """`z == s` compares two pointers: it does not make NULL a choice for either (a stub's
+    out-parameter `z`, the input `s`), so `*z` after it is no finding."""
+    unit = generated_unit("outp.c", OUT_PARAMETER)
+    assert "field" not in unit.findings
+    unit.assert_fully_covered("field")
