@@ -54,7 +54,8 @@ class Conditional(Select):
     lowering keeps it as a value while gcc could still fold it with a constant, and turns
     it into branches where the value is used. `condition_type` is the type gcc gives the
     condition: the arms 1 and 0 make the condition itself only when that is the
-    conditional's type or _Bool."""
+    conditional's type. A _Bool condition (no truth value to gcc) is folded with its arms
+    1 and 0 or 0 and 1 only where the value is used (`bool_choice`)."""
 
     location: SourceLocation | None = None
     condition_type: CType = INT
@@ -181,6 +182,20 @@ def same(a: object, b: object) -> bool:
     return a == b
 
 
+def bool_choice(c: Conditional) -> Expr | None:
+    """The value of `b ? 1 : 0` or `b ? 0 : 1` for a _Bool `b` where it is used: `b` or
+    `!b`, no jump; None for another conditional."""
+    if not (_is_bool(c.condition_type) and isinstance(c.then, Const) and
+            isinstance(c.otherwise, Const) and isinstance(c.type, IntType)):
+        return None
+    arms = (c.then.value, c.otherwise.value)
+    if arms == (1, 0):
+        return _as(c.condition, c.type)
+    if arms == (0, 1):
+        return _as(Unary("!", c.condition, INT), c.type)
+    return None
+
+
 def truth_constant(e: Expr) -> int | None:
     """1 or 0 when the value `e` is known to be nonzero or zero: a constant, or a
     Conditional whose arms agree on it."""
@@ -217,10 +232,9 @@ def conditional(condition: Expr, then: Expr, otherwise: Expr, ctype: CType,
     if isinstance(then, Const) and isinstance(otherwise, Const) and \
             isinstance(ctype, IntType):
         then, otherwise = then.value, otherwise.value  # type: ignore[assignment]
-        if (then, otherwise) == (1, 0) and (condition_type == ctype or
-                                            _is_bool(condition_type)):
+        if (then, otherwise) == (1, 0) and condition_type == ctype:
             return _as(condition, ctype)
-        if (then, otherwise) == (0, 1):
+        if (then, otherwise) == (0, 1) and (ctype.is_bool or not _is_bool(condition_type)):
             return _as(Unary("!", condition, INT), ctype)
         if negations and (then, otherwise) == (ctype.wrap(-1), 0):
             return Unary("-", _as(condition, ctype), ctype)

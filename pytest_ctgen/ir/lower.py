@@ -298,6 +298,9 @@ class _ExprLowerer:
 
     def materialized(self, c: Conditional) -> Expr:
         """The value of the conditional `c`, computed by branches into a temporary."""
+        value = gccfold.bool_choice(c)
+        if value is not None:
+            return value
         t = self.temp(c.type, None)
         yes, no, join = self.new_block(), self.new_block(), self.new_block()
         loc = c.location or self.here or self.loc(None)
