@@ -78,10 +78,8 @@ def kind(e: Expr, conditions: Container[Variable]) -> str | None:
     if isinstance(e, Binary):
         return COMPARISON if e.op in COMPARISON_OPS else None
     if isinstance(e, Cast) and _is_bool(e.type):
-        if _is_bool(e.operand.type):
-            return kind(e.operand, conditions)
         inner = kind(e.operand, conditions)
-        return inner or COMPARISON  # `x != 0`
+        return inner if inner or _is_bool(e.operand.type) else COMPARISON  # `x != 0`
     if isinstance(e, Unary) and e.op == "!":
         inner = kind(e.operand, conditions)
         if inner == COMPARISON:

@@ -1549,7 +1549,7 @@ class _ExprLowerer:
                 continue
             arg = call.args.exprs[0]
             arg_type = self.type_of(arg)
-            b = self.settled(self.look(bound))
+            b = self.look(bound)
             value = fold(b)
             if not (isinstance(arg_type, IntType) and not arg_type.is_bool and
                     arg_type.bits >= abs_type.bits and isinstance(b.type, IntType) and
