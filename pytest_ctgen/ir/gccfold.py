@@ -54,8 +54,7 @@ class Conditional(Select):
     lowering keeps it as a value while gcc could still fold it with a constant, and turns
     it into branches where the value is used. `condition_type` is the type gcc gives the
     condition: the arms 1 and 0 make the condition itself only when that is the
-    conditional's type. A _Bool condition (no truth value to gcc) is folded with its arms
-    1 and 0 or 0 and 1 only where the value is used (`bool_choice`)."""
+    conditional's type (or _Bool)."""
 
     location: SourceLocation | None = None
     condition_type: CType = INT
@@ -180,14 +179,14 @@ def same(a: object, b: object) -> bool:
     return a == b
 
 
-def bool_choice(c: Conditional) -> Expr | None:
-    """The value of `b ? 1 : 0` or `b ? 0 : 1` for a _Bool `b` where it is used: `b` or
-    `!b`, no jump; None for another conditional."""
-    if not (_is_bool(c.condition_type) and isinstance(c.then, Const) and
-            isinstance(c.otherwise, Const) and isinstance(c.type, IntType)):
+def choice(c: Conditional) -> Expr | None:
+    """gcc's fold of `a ? 1 : 0` to `a` (where `a` has the conditional's type, or is a
+    _Bool) and of `a ? 0 : 1` to `!a`: no jump; None for another conditional."""
+    if not (isinstance(c.then, Const) and isinstance(c.otherwise, Const) and
+            isinstance(c.type, IntType)):
         return None
     arms = (c.then.value, c.otherwise.value)
-    if arms == (1, 0):
+    if arms == (1, 0) and (c.condition_type == c.type or _is_bool(c.condition_type)):
         return _as(c.condition, c.type)
     if arms == (0, 1):
         return _as(Unary("!", c.condition, INT), c.type)
@@ -219,21 +218,24 @@ def _as(e: Expr, t: CType) -> Expr:
 
 def conditional(condition: Expr, then: Expr, otherwise: Expr, ctype: CType,
                 location: SourceLocation | None, condition_type: CType,
-                negations: bool = False) -> Expr:
+                negations: bool = False, eager: bool = True) -> Expr:
     """gcc's fold of `condition ? then : otherwise` with arms of `ctype` (fold_ternary):
-    one arm when both are the same; for integer constant arms 1 and 0 the condition itself
-    (when `condition_type` allows), 0 and 1 its negation, and with `negations` (arms made
-    from a comparison operand, which gcc simplifies before it distributes) -1 and 0
-    `-condition`, -2 and -1 `~condition`; else a Conditional."""
+    one arm when both are the same; with `eager`, for integer constant arms 1 and 0 the
+    condition itself (`choice`), 0 and 1 its negation (not of a _Bool, which is no truth
+    value to gcc); with `negations` (arms made from a comparison operand, which gcc
+    simplifies before it distributes) -1 and 0 `-condition`, -2 and -1 `~condition`;
+    else a Conditional. A `?:` of the source folds only where its value is used (not
+    `eager`): converted first (`n - (b ? 1 : 0)` of a long n), it stays a jump."""
     if same(then, otherwise):
         return then
     if isinstance(then, Const) and isinstance(otherwise, Const) and \
             isinstance(ctype, IntType):
+        c = Conditional(condition, then, otherwise, ctype, location, condition_type)
+        folded = choice(c) if eager and not (_is_bool(condition_type) and
+                                             not ctype.is_bool) else None
+        if folded is not None:
+            return folded
         then, otherwise = then.value, otherwise.value  # type: ignore[assignment]
-        if (then, otherwise) == (1, 0) and condition_type == ctype:
-            return _as(condition, ctype)
-        if (then, otherwise) == (0, 1) and (ctype.is_bool or not _is_bool(condition_type)):
-            return _as(Unary("!", condition, INT), ctype)
         if negations and (then, otherwise) == (ctype.wrap(-1), 0):
             return Unary("-", _as(condition, ctype), ctype)
         if negations and (then, otherwise) == (ctype.wrap(-2), ctype.wrap(-1)):

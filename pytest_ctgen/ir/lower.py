@@ -298,7 +298,7 @@ class _ExprLowerer:
 
     def materialized(self, c: Conditional) -> Expr:
         """The value of the conditional `c`, computed by branches into a temporary."""
-        value = gccfold.bool_choice(c)
+        value = gccfold.choice(c)
         if value is not None:
             return value
         t = self.temp(c.type, None)
@@ -406,6 +406,8 @@ class _ExprLowerer:
         """gcc's conversion of a Conditional (into its arms) or of a comparison to a
         floating type (`cmp ? 1.0 : 0.0`); None for other values."""
         if isinstance(e, Conditional):
+            if e.type == to:
+                return e
             return self.distributed(e, lambda arm: self.convert(arm, to), to,
                                     to if isinstance(to, IntType) and to.is_bool else None)
         if isinstance(to, FloatType) and fold(e) is None and \
@@ -415,10 +417,10 @@ class _ExprLowerer:
 
     def conditional(self, condition: Expr, then: Expr, otherwise: Expr,
                     ctype: CType, location: SourceLocation | None, condition_type: CType,
-                    negations: bool = False) -> Expr:
+                    negations: bool = False, eager: bool = True) -> Expr:
         """gcc's `condition ? then : otherwise` (gccfold.conditional), counted."""
         e = gccfold.conditional(condition, then, otherwise, ctype, location, condition_type,
-                                negations)
+                                negations, eager)
         if isinstance(e, Conditional):
             self.conditionals_made += 1
         return e
@@ -1737,9 +1739,9 @@ class _ExprLowerer:
         if gccfold.kind(cond, self.conditions) is None and \
                 isinstance(cond.type, IntType) and cond.type.is_bool:
             return self.conditional(self.settled(cond), then, otherwise, rtype,
-                                    self.loc(node), cond.type)
+                                    self.loc(node), cond.type, eager=False)
         return self.conditional(self.settled(self.truth_value(cond, node.cond)), then,
-                                otherwise, rtype, self.loc(node), INT)
+                                otherwise, rtype, self.loc(node), INT, eager=False)
 
     # --------------------------------------------------------------- conditions
 

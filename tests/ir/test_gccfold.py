@@ -65,7 +65,7 @@ def test_one_and_zero_make_the_condition_only_of_its_own_type() -> None:
     assert isinstance(e, Conditional)
     kept = gccfold.conditional(B, Const(INT, 1), Const(INT, 0), INT, HERE, BOOL)
     assert isinstance(kept, Conditional)  # `b ? 1 : 0` folds where it is used
-    assert gccfold.bool_choice(kept) is not None
+    assert gccfold.choice(kept) is not None
 
 
 def test_arms_of_an_operand() -> None:

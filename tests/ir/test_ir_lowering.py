@@ -244,6 +244,8 @@ SNIPPETS: list[Snip] = [
          + (y > 2 ? 0 : 1) + (x < 0 ? 7 : 7) + (b ? 1 : 0) + (b ? 0 : 1) + (b ? 1 : 0) * 3
          + (x ? 2 : 3) * 0; }""", 2,
          ((0, 0, 0), (1, 3, 1), (-1, 2, 0))),
+    Snip("tern_converted", """long tern_converted(long n, int b, int c) { return n - (b ? 1 : 0)
+         + (c ? 1 : 0) + (long)(b ? 0 : 1); }""", 4, ((5, 0, 0), (5, 2, -1))),
     Snip("tern_logical", """int tern_logical(int x, int y) { return (x > 0 ? y > 0 : 0)
          + (x ? 1 : y < 3) * 10 + (x ? y : 0) != 0; }""", 10,
          tuple((x, y) for x in (-1, 0, 1) for y in (0, 1, 4))),
