@@ -222,6 +222,9 @@ SNIPPETS: list[Snip] = [
     Snip("cmp_folded", """int cmp_folded(int x) { return (x < 3) * 1 + ((x < 4) & 1)
          + ((x > 5) ^ 1) + ((x < 3) * 2 == 2) + (0 - (x < 1)) + ((x < 2) / 2)
          + (x % 1 == 0) + ((x > 3) + 4 > 4); }""", 0, tuple((x,) for x in (0, 2, 3, 4, 6))),
+    Snip("cmp_shifted_out", """int cmp_shifted_out(unsigned u, int x) { return ((u < 7u) << 100)
+         + ((x == 3) << 40) * 5 + ((x > 0) << 3); }""", 2,
+         ((0, 3), (9, 1), (1, -2))),
     Snip("cmp_types", """long cmp_types(int x, unsigned u, char c) { return (x < 3) + 5L
          + (u > 4u) * 3u + (c == 'a') * 2 + (long)((x > 9) * 2) + 1L; }""", 8,
          ((0, 0, 97), (10, 5, 98))),
