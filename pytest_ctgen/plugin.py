@@ -579,7 +579,7 @@ def pytest_runtestloop(session: pytest.Session) -> Iterator[None]:
     if ctgen is None or session.config.option.collectonly:
         return
     from .errors import CtgenError
-    from .report import coverage_rows, merge_rows, totals
+    from .report import account_outcomes, coverage_rows, merge_rows, totals
 
     for path, run in ctgen.runs.items():
         try:
@@ -590,9 +590,11 @@ def pytest_runtestloop(session: pytest.Session) -> Iterator[None]:
         ctgen.rows = merge_rows(ctgen.worker_rows)
     else:
         ctgen.rows = coverage_rows(ctgen)
+    worker = getattr(session.config, "workerinput", None)
+    if worker is None:  # the session's whole coverage: every outcome left is listed
+        ctgen.rows = [account_outcomes(r) for r in ctgen.rows]
     rows = ctgen.rows
     total = totals(rows)
-    worker = getattr(session.config, "workerinput", None)
     export = _setting(session.config, "export", None)
     if export and (worker is None or worker.get("workerid") == "gw0"):
         _write_exports(ctgen, Path(export))  # every xdist worker collected every file

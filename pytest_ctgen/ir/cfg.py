@@ -1,9 +1,10 @@
 """Control flow graph of one function: blocks of statements and guarded edges.
 
-Every conditional terminator (`Branch`, `Switch`) is a branching construct of the source,
-and each of its outgoing edges is one branch outcome as gcov counts them at -O0: a `Branch`
-has a "true" and a "false" edge; a `Switch` has one edge per distinct target plus "default"
-(the edge to the end of the switch when there is no default label).
+Every conditional terminator (`Branch`, `Switch`) is a conditional jump gcc makes at -O0
+(a branching construct of the source, or one of the jumps gcc's folder makes of a truth
+value, ir/gccfold.py), and each of its outgoing edges is one branch outcome as gcov counts
+them: a `Branch` has a "true" and a "false" edge; a `Switch` has one edge per distinct
+target plus "default" (the edge to the end of the switch when there is no default label).
 """
 from __future__ import annotations
 
@@ -73,6 +74,17 @@ class Length(Stmt):
     var: Variable
     value: Expr
     minimum: int
+    location: SourceLocation
+
+
+@dataclass(eq=False)
+class Eval(Stmt):
+    """An expression statement's value, computed only to be dropped (its side effects are
+    statements before this one). gcc -O0 does not compute it, so it changes nothing; C
+    evaluates it (C11 6.8.3p2), so what it does that is undefined (a division by zero,
+    an out-of-bounds read) is undefined behaviour of the path."""
+
+    value: Expr
     location: SourceLocation
 
 
@@ -291,6 +303,8 @@ class CFG:
                     lines.append(f"  init {s.var.name}{size}")
                 elif isinstance(s, Length):
                     lines.append(f"  length {s.var.name} = {describe(s.value)}")
+                elif isinstance(s, Eval):
+                    lines.append(f"  eval {describe(s.value)}")
             t = b.terminator
             if isinstance(t, Goto):
                 lines.append(f"  goto B{t.target.id}")

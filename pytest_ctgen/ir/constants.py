@@ -154,7 +154,8 @@ def fold(e: Expr) -> int | float | None:
 
 def fold_binary(op: str, a: int | float, b: int | float, operand_type: CType,
                 result_type: CType) -> int | float | None:
-    """Exact integer folding of a binary operation (floats only for comparisons)."""
+    """Exact integer folding of a binary operation as gcc folds constants (floats only for
+    comparisons)."""
     if op in ("==", "!=", "<", "<=", ">", ">="):
         return int({"==": a == b, "!=": a != b, "<": a < b, "<=": a <= b, ">": a > b,
                     ">=": a >= b}[op])
@@ -180,8 +181,10 @@ def fold_binary(op: str, a: int | float, b: int | float, operand_type: CType,
     if op == "^":
         return t.wrap(a ^ b)
     if op in ("<<", ">>"):
-        if b < 0 or b >= t.bits:
+        if b < 0:
             return None
+        if b >= t.bits:  # undefined; gcc's folder shifts every bit out (a run masks b)
+            return t.wrap(-1) if op == ">>" and t.wrap(a) < 0 else 0
         if op == "<<":
             return t.wrap(a << b)
         return t.wrap(a >> b)

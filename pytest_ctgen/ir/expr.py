@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, is_dataclass
 from typing import Iterator
 
-from ..frontend.ctype import CType, Field, IntType
+from ..frontend.ctype import CType, Field, IntType, PointerType
 from ..frontend.unit import Variable
 
 ARITHMETIC_OPS = ("+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>")
@@ -214,6 +214,30 @@ def is_null_constant(e: Expr) -> bool:
     while isinstance(e, Cast):
         e = e.operand
     return isinstance(e, Const) and isinstance(e.type, IntType) and e.value == 0
+
+
+def may_be_undefined(e: Expr) -> bool:
+    """Whether C may leave evaluating `e` undefined: it reads through a pointer, does
+    pointer arithmetic, divides, shifts, converts a floating value to an integer, or does
+    signed arithmetic (which may overflow)."""
+    work = [e]
+    while work:
+        n = work.pop()
+        if isinstance(n, (Deref, PtrAdd, PtrDiff)):
+            return True
+        if isinstance(n, Binary) and (n.op in ("/", "%", "<<", ">>") or (
+                n.op in ("+", "-", "*") and isinstance(n.type, IntType) and n.type.signed)):
+            return True
+        if isinstance(n, Unary) and n.op == "-" and isinstance(n.type, IntType) and \
+                n.type.signed:
+            return True
+        if isinstance(n, Cast) and isinstance(n.type, IntType) and \
+                not isinstance(n.operand.type, (IntType, PointerType)):
+            return True
+        if is_dataclass(n):
+            work.extend(getattr(n, f.name) for f in fields(n)
+                        if isinstance(getattr(n, f.name), Expr))
+    return False
 
 
 def describe(e: Expr) -> str:

@@ -1,15 +1,16 @@
 """Lowering of pycparser function bodies to CFGs of typed statements.
 
 Every implicit conversion becomes a `Cast`; side effects become statements; `&&`, `||` and
-`?:` become branches, so each conditional terminator of the CFG is a branch gcc emits at -O0
-and each of its edges is a gcov branch outcome.
+`?:` become branches, and so do the value-context truth values gcc -O0 computes with
+jumps (ir/gccfold.py), while the conditionals gcc folds away do not: each conditional
+terminator of the CFG is a branch gcc emits at -O0 and each of its edges is a gcov branch
+outcome.
 """
 from __future__ import annotations
 
 import functools
-
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from typing import Callable, TypeVar
 
 from pycparser import c_ast, c_generator
@@ -32,13 +33,17 @@ from ..frontend.preprocess import VA_ARG_MARKER
 from ..frontend.typeresolve import generic_association, types_compatible, unbraced_string
 from ..frontend.unit import GLOBAL, LOCAL, PARAM, STATIC_LOCAL, Function, Unit, Variable
 from .cfg import (
-    CFG, Assign, Block, Branch, Call, Check, Goto, Init, Length, Return, Stmt, Switch, ZeroFill)
+    CFG, Assign, Block, Branch, Call, Check, Eval, Goto, Init, Length, Return, Stmt, Switch,
+    ZeroFill)
+from . import gccfold
 from .constants import (
     convert_constant, fold, parse_char_literal, parse_int_literal, parse_string_literal)
 from .expr import (
-    CLASSIFY_BUILTINS, AddrOf, Binary, BitOp, Cast, Classify, Const, Deref, Expr, FunctionRef,
-    Load, Logical, Member, OverflowFlag, PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef,
-    designated_functions, is_null_constant)
+    ARITHMETIC_OPS, CLASSIFY_BUILTINS, COMPARISON_OPS, AddrOf, Binary, BitOp, Cast,
+    Classify, Const, Deref, Expr, FunctionRef, Load, Logical, Member, OverflowFlag, PtrAdd,
+    PtrDiff, Select, StringLit, Unary, VarRef, designated_functions, is_null_constant,
+    may_be_undefined)
+from .gccfold import Conditional
 from .spec import Condition, FunctionContract, StubSpec, TestCaseSpec
 
 #: Annotations reach the parser as calls of these names (see frontend/annotations.py).
@@ -177,6 +182,26 @@ def _loc(unit: Unit, node: c_ast.Node | None) -> SourceLocation:
     return SourceLocation(str(coord.file), coord.line or 0, coord.column or 0)
 
 
+@dataclass(frozen=True)
+class _AbsRange:
+    """`abs(argument) < c` as gcc folds it: `argument` (converted to `type`) in `bounds`,
+    or False (gccfold.abs_range)."""
+
+    argument: c_ast.Node
+    type: IntType
+    bounds: tuple[int, int] | bool
+
+
+@dataclass(frozen=True)
+class _Holds:
+    """What an expression holds that its shape depends on: whether a statement expression
+    (it declares things: it is lowered only once), and what may have side effects."""
+
+    statements: bool
+    changes: bool  # an assignment, `++` or `--`
+    calls: tuple[c_ast.FuncCall, ...]
+
+
 @dataclass
 class _SwitchContext:
     type: CType
@@ -201,6 +226,16 @@ class _ExprLowerer:
         self.lengths: dict[VariableLength, Variable] = {}
         self.cur = self.new_block()
         self._modelled_types: set[CType] = set()  # checked by `check_modelled`
+        self.conditions: set[Variable] = set()  # temporaries holding a `&&` or `||`
+        self.here: SourceLocation | None = None  # of the expression lowered last
+        self.negated: c_ast.Node | None = None  # the operand of the `!` being lowered
+        self.tested: set[int] = set()  # ids of the `?:` nodes lowered for their truth
+        # by node id (the node kept, so that its id stays its own): `distributed_ternary`
+        # of each binary node met, `look` of each node looked at
+        self.ternary_forms: dict[int, tuple[c_ast.Node, c_ast.TernaryOp | None]] = {}
+        self.looks: dict[int, tuple[c_ast.Node, Expr]] = {}
+        self.held: dict[int, tuple[c_ast.Node, _Holds]] = {}  # `holds` of each node
+        self.conditionals_made = 0  # gcc Conditionals made so far (settled where used)
 
     # -------------------------------------------------------------- infrastructure
 
@@ -216,13 +251,95 @@ class _ExprLowerer:
         return b
 
     def emit(self, stmt: Stmt) -> None:
+        self.settle_parts(stmt)
         self.cur.stmts.append(stmt)
 
     def terminate(self, term: object) -> None:
         """End the current block; code after it goes to a fresh, unreachable block."""
+        self.settle_parts(term)
         if self.cur.terminator is None:
             self.cur.terminator = term  # type: ignore[assignment]
         self.cur = self.new_block()
+
+    # ------------------------------------------------------- gcc's conditionals
+
+    @property
+    def gcc_shapes(self) -> bool:
+        """Whether expressions take the branches gcc -O0 gives them (ir/gccfold.py): in
+        code of a function body, not in annotations or static initializers."""
+        return False
+
+    def settle_parts(self, node: object) -> None:
+        """Give the expressions of a statement or terminator about to be placed the
+        branches of the gcc Conditionals they hold."""
+        if not self.conditionals_made:
+            return
+        for f in fields(node):  # type: ignore[arg-type]
+            value = getattr(node, f.name)
+            if isinstance(value, Expr):
+                setattr(node, f.name, self.settled(value))
+            elif isinstance(value, list) and any(isinstance(v, Expr) for v in value):
+                setattr(node, f.name, [self.settled(v) if isinstance(v, Expr) else v
+                                       for v in value])
+
+    def settled(self, e: Expr) -> Expr:
+        """`e` with each gcc Conditional in it computed by its branch into a temporary
+        first (the left operand's before the right one's)."""
+        if not self.conditionals_made:
+            return e
+        if isinstance(e, Conditional):
+            return self.materialized(e)
+        changes = {}
+        for f in fields(e):  # type: ignore[arg-type]
+            value = getattr(e, f.name)
+            if isinstance(value, Expr) and f.name != "type":
+                new = self.settled(value)
+                if new is not value:
+                    changes[f.name] = new
+        return replace(e, **changes) if changes else e  # type: ignore[type-var]
+
+    def materialized(self, c: Conditional) -> Expr:
+        """The value of the conditional `c`, computed by branches into a temporary."""
+        value = gccfold.choice(c)
+        if value is not None:
+            return value
+        t = self.temp(c.type, None)
+        yes, no, join = self.new_block(), self.new_block(), self.new_block()
+        loc = c.location or self.here or self.loc(None)
+        self.branch(c.condition, yes, no, None, loc)
+        for b, arm in ((yes, c.then), (no, c.otherwise)):
+            self.cur = b
+            value = self.settled(arm)
+            self.cur.stmts.append(Assign(VarRef(t, c.type), value, loc))
+            self.goto(join, None)
+        self.cur = join
+        return Load(VarRef(t, c.type), c.type)
+
+    def distributed(self, c: Conditional, apply: Callable[[Expr], Expr], ctype: CType,
+                    condition_type: CType | None = None, negations: bool = False
+                    ) -> Expr | None:
+        """gcc's `apply` of an operation to the conditional `c`: the conditional of the
+        operation applied to each arm (folded); None when it does not fold on a constant
+        arm."""
+        arms = []
+        for arm in (c.then, c.otherwise):
+            result = apply(arm)
+            value = fold(result)
+            if value is not None:
+                result = Const(result.type, value)
+            elif isinstance(arm, Const):
+                return None
+            arms.append(result)
+        return self.conditional(c.condition, arms[0], arms[1], ctype, c.location,
+                                c.condition_type if condition_type is None
+                                else condition_type, negations)
+
+    def pending_value(self, node: c_ast.Node) -> Expr:
+        """`node` for its value like `rvalue`, but a gcc Conditional is left as it is for
+        the operator applied to it (which may still fold it)."""
+        if not self.gcc_shapes:
+            return self.rvalue(node)
+        return self.decay_value(self.expr(node))
 
     def goto(self, target: Block, node: c_ast.Node | None) -> None:
         self.terminate(Goto(target, self.loc(node)))
@@ -271,6 +388,10 @@ class _ExprLowerer:
         """`e` converted as if by assignment to an object of type `to`."""
         if isinstance(to, RecordType) or isinstance(e.type, RecordType):
             return e
+        if self.gcc_shapes and isinstance(to, (IntType, FloatType)):
+            shaped = self.converted_truth(e, to)
+            if shaped is not None:
+                return shaped
         if unqualified_equal(e.type, to) and not (isinstance(to, EnumType) != isinstance(
                 e.type, EnumType)):
             return e
@@ -282,6 +403,29 @@ class _ExprLowerer:
             if c is not None:
                 return Const(to, c)
         return Cast(e, to)
+
+    def converted_truth(self, e: Expr, to: IntType | FloatType) -> Expr | None:
+        """gcc's conversion of a Conditional (into its arms) or of a comparison to a
+        floating type (`cmp ? 1.0 : 0.0`); None for other values."""
+        if isinstance(e, Conditional):
+            if e.type == to:
+                return e
+            return self.distributed(e, lambda arm: self.convert(arm, to), to,
+                                    to if isinstance(to, IntType) and to.is_bool else None)
+        if isinstance(to, FloatType) and fold(e) is None and \
+                gccfold.kind(e, self.conditions) == gccfold.COMPARISON:
+            return self.conditional(e, Const(to, 1.0), Const(to, 0.0), to, self.here, INT)
+        return None
+
+    def conditional(self, condition: Expr, then: Expr, otherwise: Expr,
+                    ctype: CType, location: SourceLocation | None, condition_type: CType,
+                    negations: bool = False, eager: bool = True) -> Expr:
+        """gcc's `condition ? then : otherwise` (gccfold.conditional), counted."""
+        e = gccfold.conditional(condition, then, otherwise, ctype, location, condition_type,
+                                negations, eager)
+        if isinstance(e, Conditional):
+            self.conditionals_made += 1
+        return e
 
     def promote(self, e: Expr) -> Expr:
         if isinstance(e.type, IntType):
@@ -383,8 +527,8 @@ class _ExprLowerer:
 
     def rvalue(self, node: c_ast.Node) -> Expr:
         """Lower `node` for its value: lvalue conversion and array/function decay applied."""
-        e = self.expr(node)
-        return self.decay_value(e)
+        e = self.decay_value(self.expr(node))
+        return self.settled(e)
 
     def decay_value(self, e: Expr) -> Expr:
         if isinstance(e, FunctionRef):
@@ -409,6 +553,8 @@ class _ExprLowerer:
             self, f"expr_{type(node).__name__}", None)
         if method is None:
             raise self.unsupported(type(node).__name__, node)
+        if getattr(node, "coord", None) is not None:
+            self.here = self.loc(node)
         return self.modelled(method(node), node)
 
     def modelled(self, e: Expr, node: c_ast.Node | None) -> Expr:
@@ -465,14 +611,16 @@ class _ExprLowerer:
         if isinstance(to, VoidType):
             self.effect(node.expr)
             return Const(INT, 0)
-        e = self.rvalue(node.expr)
+        e = self.pending_value(node.expr)
         if isinstance(to, RecordType):
             raise self.unsupported("cast to a struct or union", node)
         if isinstance(e.type, RecordType):
             raise self.unsupported("cast of a struct or union", node)
         if isinstance(to, PointerType) or isinstance(e.type, PointerType):
-            return Cast(e, to)
-        return self.convert(e, to) if not unqualified_equal(e.type, to) else Cast(e, to)
+            return Cast(self.settled(e), to)
+        if isinstance(e, Conditional) or not unqualified_equal(e.type, to):
+            return self.convert(e, to)
+        return Cast(e, to)
 
     def expr_UnaryOp(self, node: c_ast.UnaryOp) -> Expr:
         op = node.op
@@ -495,15 +643,31 @@ class _ExprLowerer:
                                    node)
         if op in ("++", "--", "p++", "p--"):
             return self.increment(node, value_used=True)
-        e = self.rvalue(node.expr)
-        if op == "!":
-            return Unary("!", self.truth(e), INT)
+        saved, self.negated = self.negated, node.expr if op == "!" else None
+        try:
+            e = self.pending_value(node.expr)
+        finally:
+            self.negated = saved
         if op == "+":
             return self.promote(e)
-        if op in ("-", "~"):
-            e = self.promote(e)
-            return Unary(op, e, e.type)
+        if op in ("!", "-", "~"):
+            return self.unary(op, e)
         raise self.unsupported(f"unary operator {op}", node)
+
+    def unary(self, op: str, e: Expr) -> Expr:
+        """`op e` for `op` `!`, `-` or `~`; of a Conditional, the conditional of `op`
+        applied to its arms (as gcc folds it)."""
+        if op != "!":
+            e = self.promote(e)
+        if isinstance(e, Conditional):
+            folded = self.distributed(e, lambda arm: self.unary(op, arm),
+                                      INT if op == "!" else e.type)
+            if folded is not None:
+                return folded
+            e = self.settled(e)
+        if op == "!":
+            return Unary("!", self.truth(e), INT)
+        return Unary(op, e, e.type)
 
     def mark_address_taken(self, lv: Expr) -> None:
         while isinstance(lv, Member):
@@ -606,11 +770,57 @@ class _ExprLowerer:
         op = node.op
         if op in ("&&", "||"):
             return self.materialize_condition(node)
-        left = self.rvalue(node.left)
-        right = self.rvalue(node.right)
+        if self.gcc_shapes:
+            ternary = self.distributed_ternary(node)
+            if ternary is not None:
+                return self.expr_TernaryOp(ternary)
+            if node is not self.negated:  # `!(abs(x) < c)` is `abs(x) >= c`
+                found = self.abs_comparison(node)
+                if found is not None:
+                    return self.truth_temporary(lambda yes, no: self.abs_branches(
+                        found, yes, no, node), node)
+        left = self.pending_value(node.left)
+        right = self.pending_value(node.right)
         return self.binary(op, left, right, node)
 
     def binary(self, op: str, left: Expr, right: Expr, node: c_ast.Node) -> Expr:
+        """`left op right` with C's conversions; where gcc folds it with a comparison or
+        a Conditional operand (ir/gccfold.py), what gcc makes of it."""
+        e = self.plain_binary(op, left, right, node)
+        if self.gcc_shapes and isinstance(e, Binary):
+            return self.gcc_binary(e, node)
+        return e
+
+    def gcc_binary(self, e: Binary, node: c_ast.Node) -> Expr:
+        """gcc's fold of `e` when one operand is a comparison or a Conditional and the
+        other a constant: the conditional of `op` applied to the arms
+        (fold_binary_op_with_conditional_arg); else `e`."""
+        constant = gccfold.identity(e)
+        if constant is not None:
+            return constant
+        if e.op == "+" and gccfold.kind(e.left, self.conditions) == gccfold.COMPARISON and \
+                gccfold.relation(e.left, e.right):
+            e = Binary("*", e.left, Const(e.type, 2), e.type)  # gcc: `a + a` is `a * 2`
+        for condition_first in (True, False):
+            operand, other = (e.left, e.right) if condition_first else (e.right, e.left)
+            k = fold(other)
+            if k is None or gccfold.could_trap(e.op, e.left.type, not condition_first, k):
+                continue
+            c = gccfold.arms(operand, e.op, self.conditions)
+            if c is None or fold(operand) is not None:
+                continue
+            fresh = c is not operand
+            if fresh:
+                c = replace(c, location=self.loc(node))
+            folded = self.distributed(c, lambda arm, first=condition_first, other=other:
+                                      self.binary(e.op, *((arm, other) if first
+                                                          else (other, arm)), node),
+                                      e.type, e.type if fresh else None, fresh)
+            if folded is not None:
+                return folded
+        return e
+
+    def plain_binary(self, op: str, left: Expr, right: Expr, node: c_ast.Node) -> Expr:
         lt, rt = left.type, right.type
         if op in ("+", "-") and (isinstance(lt, PointerType) or isinstance(rt, PointerType)):
             if op == "-" and isinstance(lt, PointerType) and isinstance(rt, PointerType):
@@ -646,20 +856,22 @@ class _ExprLowerer:
 
     def assign(self, node: c_ast.Assignment) -> Expr:
         """Lower an assignment; returns the assigned lvalue."""
+        return self.assignment(node)[0]
+
+    def assignment(self, node: c_ast.Assignment) -> tuple[Expr, Expr]:
+        """Lower an assignment; returns the assigned lvalue and the value stored."""
         target = self.lvalue(node.lvalue)
         if node.op == "=":
             value = self.rvalue(node.rvalue)
-            if isinstance(target.type, RecordType):
-                self.emit(Assign(target, value, self.loc(node)))
-            else:
-                self.emit(Assign(target, self.convert(value, target.type), self.loc(node)))
-            return target
-        op = node.op[:-1]
-        current = self.decay_value(target)
-        rhs = self.rvalue(node.rvalue)
-        result = self.binary(op, current, rhs, node)
-        self.emit(Assign(target, self.convert(result, target.type), self.loc(node)))
-        return target
+            if not isinstance(target.type, RecordType):
+                value = self.convert(value, target.type)
+        else:
+            current = self.decay_value(target)
+            rhs = self.rvalue(node.rvalue)
+            value = self.convert(self.binary(node.op[:-1], current, rhs, node), target.type)
+        stmt = Assign(target, value, self.loc(node))
+        self.emit(stmt)
+        return target, stmt.value
 
     def increment(self, node: c_ast.UnaryOp, value_used: bool) -> Expr:
         target = self.lvalue(node.expr)
@@ -702,19 +914,27 @@ class _ExprLowerer:
             self.scopes.pop()
 
     def expr_TernaryOp(self, node: c_ast.TernaryOp) -> Expr:
+        if self.gcc_shapes and not is_elvis(node):
+            folded = self.folded_ternary(node)
+            if folded is not None:
+                return folded
         then_b, else_b, join = self.new_block(), self.new_block(), self.new_block()
         first: Expr | None = None
+        head = self.cur
         if is_elvis(node):  # `a ?: b` evaluates `a` once
             first = self.kept(self.rvalue(node.cond), node)
             self.branch(self.truth(first), then_b, else_b, node)
         else:
             self.condition(node.cond, then_b, else_b)
+        test = head.terminator if isinstance(head.terminator, Branch) and \
+            {head.terminator.if_true, head.terminator.if_false} == {then_b, else_b} else None
         # the type of the result needs both operands; lower each in its own block
         self.cur = then_b
-        a = first if first is not None else self.rvalue(node.iftrue)
+        truth = id(node) in self.tested
+        a = first if first is not None else self.arm_value(node.iftrue, test, then_b, truth)
         a_end = self.cur
         self.cur = else_b
-        b = self.rvalue(node.iffalse)
+        b = self.arm_value(node.iffalse, test, else_b, truth)
         b_end = self.cur
         if isinstance(a.type, VoidType) or isinstance(b.type, VoidType):
             rtype: CType = a.type
@@ -740,17 +960,30 @@ class _ExprLowerer:
         self.cur = join
         return Load(VarRef(t, rtype), rtype)
 
+    def arm_value(self, arm: c_ast.Node, test: Branch | None, block: Block,
+                  truth: bool) -> Expr:
+        """The value of an arm of `?:` lowered in `block`, where the Branch `test` went
+        (with `truth`, as the 0/1 truth value it has where the `?:` is tested); an arm
+        that is a Conditional on the same test takes the arm that test chose (gcc folds
+        `a ? (a ? x : y) : z` to `a ? x : z`)."""
+        value = self.pending_value(arm)
+        if truth:
+            value = self.truth_value(value, arm)
+        if test is not None and isinstance(value, Conditional):
+            related = gccfold.relation(value.condition, test.cond)
+            if related is not None:
+                taken = (test.if_true is block) == related
+                value = value.then if taken else value.otherwise
+        return self.settled(value)
+
     def materialize_condition(self, node: c_ast.Node) -> Expr:
-        """The 0/1 value of a condition lowered as branches (`&&`, `||` in value context)."""
-        t = self.temp(INT, node)
-        yes, no, join = self.new_block(), self.new_block(), self.new_block()
-        self.condition(node, yes, no)
-        for b, v in ((yes, 1), (no, 0)):
-            self.cur = b
-            self.emit(Assign(VarRef(t, INT), Const(INT, v), self.loc(node)))
-            self.goto(join, node)
-        self.cur = join
-        return Load(VarRef(t, INT), INT)
+        """The 0/1 value of a condition lowered as branches (`&&`, `||` in value context),
+        unless gcc folds away a constant operand (`folded_logical`)."""
+        if self.gcc_shapes and isinstance(node, c_ast.BinaryOp):
+            folded = self.folded_logical(node)
+            if folded is not None:
+                return folded
+        return self.truth_temporary(lambda yes, no: self.condition(node, yes, no), node)
 
     def expr_FuncCall(self, node: c_ast.FuncCall) -> Expr:
         result = self.call(node, value_used=True)
@@ -1136,8 +1369,31 @@ class _ExprLowerer:
         operand = self.rvalue(args[0])
         if not isinstance(operand.type, FloatType):
             operand = self.convert(operand, DOUBLE)
+        if self.gcc_shapes and fold(operand) is None and \
+                name in ("__builtin_fpclassify", "__builtin_isinf_sign"):
+            return self.classification(name, operand, results, node)
         return Classify(name.removesuffix("f").removesuffix("l") if "signbit" in name
                         else name, operand, INT, results)
+
+    def classification(self, name: str, x: Expr, results: tuple[int, ...],
+                       node: c_ast.Node) -> Expr:
+        """`__builtin_fpclassify` and `__builtin_isinf_sign` as gcc expands them: a
+        conditional per test (NaN, infinite, normal, zero; infinite, sign)."""
+        loc = self.loc(node)
+
+        def test(what: str) -> Expr:
+            return Classify(f"__builtin_{what}", x, INT)
+
+        def choice(condition: Expr, then: Expr, otherwise: Expr) -> Expr:
+            return self.conditional(condition, then, otherwise, INT, loc, INT)
+
+        if name == "__builtin_isinf_sign":
+            sign = choice(test("signbit"), Const(INT, -1), Const(INT, 1))
+            return choice(test("isinf"), sign, Const(INT, 0))
+        nan, infinite, normal, subnormal, zero = (Const(INT, r) for r in results)
+        is_zero = Binary("==", x, Const(x.type, 0.0), INT)
+        finite = choice(test("isnormal"), normal, choice(is_zero, zero, subnormal))
+        return choice(test("isnan"), nan, choice(test("isinf"), infinite, finite))
 
     def expr_CompoundLiteral(self, node: c_ast.CompoundLiteral) -> Expr:
         return self.lvalue(node)
@@ -1159,6 +1415,8 @@ class _ExprLowerer:
             self.effect(node.expr)
         elif isinstance(node, c_ast.Compound):  # a GNU statement expression, value unused
             self.stmt_Compound(node)
+        elif isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||") and self.gcc_shapes:
+            self.logical_effect(node)
         elif isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
             join = self.new_block()
             rest = self.new_block()
@@ -1170,8 +1428,14 @@ class _ExprLowerer:
             self.effect(node.right)
             self.goto(join, node)
             self.cur = join
-        elif isinstance(node, c_ast.TernaryOp) and is_elvis(node):
-            self.expr_TernaryOp(node)
+        elif isinstance(node, c_ast.TernaryOp) and is_elvis(node):  # `a ?: b;`
+            first = self.kept(self.rvalue(node.cond), node)
+            else_b, join = self.new_block(), self.new_block()
+            self.branch(self.truth(first), join, else_b, node)
+            self.cur = else_b
+            self.effect(node.iffalse)
+            self.goto(join, node)
+            self.cur = join
         elif isinstance(node, c_ast.TernaryOp):
             then_b, else_b, join = self.new_block(), self.new_block(), self.new_block()
             self.condition(node.cond, then_b, else_b)
@@ -1181,12 +1445,314 @@ class _ExprLowerer:
                 self.goto(join, node)
             self.cur = join
         else:
-            self.rvalue(node)
+            self.discarded(self.rvalue(node), node)
+
+    def discarded(self, value: Expr, node: c_ast.Node) -> None:
+        """`value`, computed only to be dropped: gcc -O0 computes none of it (its side
+        effects are lowered before it), except that a volatile object is read. What C says
+        may be undefined in it is kept as an `Eval` (C11 6.8.3p2: it is evaluated)."""
+        if isinstance(value, Load) and (_object_qualifiers(value.lvalue) or (False, False))[1]:
+            self.kept(value, node)
+        elif may_be_undefined(value):
+            self.emit(Eval(value, self.loc(node)))
+
+    def logical_effect(self, node: c_ast.BinaryOp) -> None:
+        """`a && b;` or `a || b;`: gcc tests `b` too, unless a constant operand folds the
+        operator away; then the operand left is evaluated for its side effects."""
+        if self.look_ahead_ok(node):
+            decisive = 0 if node.op == "&&" else 1  # the value of `a` that decides alone
+            left = self.constant_truth(node.left)
+            if left is not None:
+                if left != decisive:
+                    self.effect(node.right)
+                return
+            right = self.constant_truth(node.right)
+            if right is not None and (right == decisive or
+                                      not self.has_side_effects(node.left)):
+                self.effect(node.left)
+                return
+        join = self.new_block()
+        self.condition(node, join, join)
+        self.cur = join
+
+    # ------------------------------------------------------ gcc's folds of truth values
+
+    def truth_temporary(self, lower_condition: Callable[[Block, Block], None],
+                        node: c_ast.Node) -> Expr:
+        """The 0/1 value of a condition that `lower_condition(yes, no)` lowers as
+        branches."""
+        t = self.temp(INT, node)
+        self.conditions.add(t)
+        yes, no, join = self.new_block(), self.new_block(), self.new_block()
+        lower_condition(yes, no)
+        for b, v in ((yes, 1), (no, 0)):
+            self.cur = b
+            self.emit(Assign(VarRef(t, INT), Const(INT, v), self.loc(node)))
+            self.goto(join, node)
+        self.cur = join
+        return Load(VarRef(t, INT), INT)
+
+    def look(self, node: c_ast.Node) -> Expr:
+        """What `node` lowers to here, for its shape (kind, constant value, type); nothing
+        of it is kept. Computed once per node: nested conditionals look at their
+        operands too, which would otherwise cost exponential time."""
+        key = id(node)
+        if key not in self.looks:
+            self.looks[key] = (node, self.discarding(lambda: self.pending_value(node)))
+        return self.looks[key][1]
+
+    def constant_truth(self, node: c_ast.Node) -> int | None:
+        """1 or 0 when `node` is a constant (nonzero or zero), else None. Nothing of
+        `node` is kept."""
+        if self.has_side_effects(node):
+            return None  # `(f(), 1)` is no constant to gcc's folder
+        return gccfold.truth_constant(self.look(node))
+
+    def truth_of(self, node: c_ast.Node) -> Expr:
+        """`node != 0` as a 0/1 int, as gcc makes it (a truth value as it is)."""
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||"):
+            return self.materialize_condition(node)
+        return self.truth_value(self.pending_value(node), node)
+
+    def truth_value(self, e: Expr, node: c_ast.Node) -> Expr:
+        """The scalar `e` as a 0/1 int: itself for a truth value, else `e != 0`."""
+        self.truth(e)
+        if gccfold.kind(e, self.conditions) is not None or \
+                isinstance(e.type, IntType) and e.type.is_bool:
+            return self.convert(e, INT)
+        return self.binary("!=", e, Const(INT, 0), node)
+
+    def folded_logical(self, node: c_ast.BinaryOp) -> Expr | None:
+        """gcc's fold of `&&` or `||` with a constant operand (fold_binary): `0 && b` is 0,
+        `1 && b` and `b && 1` are `b != 0` (no branch), `a && 0` is `(a, 0)`; likewise
+        for `||`. None when neither operand is a constant."""
+        if not self.look_ahead_ok(node):
+            return None
+        decisive = 0 if node.op == "&&" else 1
+        left = self.constant_truth(node.left)
+        if left is not None:
+            return Const(INT, left) if left == decisive else self.truth_of(node.right)
+        right = self.constant_truth(node.right)
+        if right is None:
+            return None
+        if right != decisive:
+            return None if self.has_side_effects(node.left) else self.truth_of(node.left)
+        self.effect(node.left)
+        return Const(INT, right)
+
+    def abs_comparison(self, node: c_ast.BinaryOp) -> _AbsRange | None:
+        """`abs(x) < c`, `abs(x) <= c` (or `c > abs(x)`...) of an integer constant `c`, which
+        gcc folds (gccfold.abs_range); None for other comparisons."""
+        flipped = {"<": ">", "<=": ">=", ">": "<", ">=": "<="}
+        if node.op not in flipped:
+            return None
+        for call, bound, op in ((node.left, node.right, node.op),
+                                (node.right, node.left, flipped[node.op])):
+            abs_type = self.abs_call_type(call)
+            if op not in ("<", "<=") or abs_type is None or not self.look_ahead_ok(bound):
+                continue
+            arg = call.args.exprs[0]
+            arg_type = self.type_of(arg)
+            b = self.look(bound)
+            value = fold(b)
+            if not (isinstance(arg_type, IntType) and not arg_type.is_bool and
+                    arg_type.bits >= abs_type.bits and isinstance(b.type, IntType) and
+                    isinstance(value, int) and
+                    abs_type.min_value <= value <= abs_type.max_value):
+                return None
+            if not usual_arithmetic_conversion(abs_type, integer_promotion(b.type)).signed:
+                return None
+            found = gccfold.abs_range(op, value, abs_type)
+            return None if found is None else _AbsRange(arg, abs_type, found)
+        return None
+
+    def has_side_effects(self, node: c_ast.Node) -> bool:
+        """Whether evaluating `node` may change something (gcc's TREE_SIDE_EFFECTS): an
+        assignment, `++`, a call of other than gcc's abs builtins."""
+        holds = self.holds(node)
+        return holds.statements or holds.changes or \
+            any(self.abs_call_type(call) is None for call in holds.calls)
+
+    def look_ahead_ok(self, node: c_ast.Node) -> bool:
+        """Whether `node` may be lowered once more to look at its value (`look`): it
+        declares nothing (holds no statement expression)."""
+        return not self.holds(node).statements
+
+    def holds(self, node: c_ast.Node) -> _Holds:
+        """What `node` holds (computed once per node)."""
+        key = id(node)
+        if key not in self.held:
+            parts = [self.holds(child) for child in node]
+            calls = tuple(c for part in parts for c in part.calls)
+            self.held[key] = (node, _Holds(
+                isinstance(node, c_ast.Compound) or any(p.statements for p in parts),
+                isinstance(node, c_ast.Assignment) or isinstance(node, c_ast.UnaryOp) and
+                node.op in ("++", "--", "p++", "p--") or any(p.changes for p in parts),
+                (node, *calls) if isinstance(node, c_ast.FuncCall) else calls))
+        return self.held[key][1]
+
+    def abs_call_type(self, node: c_ast.Node) -> IntType | None:
+        """The argument type of a call of gcc's builtin abs, labs, llabs or imaxabs of one
+        argument; None for any other expression (or a function the unit defines)."""
+        if not (isinstance(node, c_ast.FuncCall) and isinstance(node.name, c_ast.ID) and
+                node.args is not None and len(node.args.exprs) == 1):
+            return None
+        name = node.name.name
+        fn = self.unit.functions.get(name)
+        if name not in gccfold.ABS_FUNCTIONS or self.declared(name) or (
+                fn is not None and fn.is_defined):
+            return None
+        return gccfold.ABS_FUNCTIONS[name]
+
+    def abs_branches(self, found: _AbsRange, if_true: Block, if_false: Block,
+                     node: c_ast.Node) -> None:
+        """`abs(x) <= c` as gcc has it: `x >= -c && x <= c`, x evaluated once."""
+        if found.bounds is False:
+            self.effect(found.argument)
+            self.goto(if_false, node)
+            return
+        assert isinstance(found.bounds, tuple)
+        t = found.type
+        x = self.kept(self.convert(self.rvalue(found.argument), t), found.argument)
+        low, high = found.bounds
+        mid = self.new_block()
+        self.branch(Binary(">=", x, Const(t, low), INT), mid, if_false, node)
+        self.cur = mid
+        self.branch(Binary("<=", x, Const(t, high), INT), if_true, if_false, node)
+
+    def distributed_ternary(self, node: c_ast.BinaryOp) -> c_ast.TernaryOp | None:
+        """gcc's `(c ? a : b) op k` for a constant `k`: `c ? a op k : b op k`
+        (fold_binary_op_with_conditional_arg), for arms `a` and `b` of one integer type;
+        None for another operation."""
+        key = id(node)
+        if key not in self.ternary_forms:
+            self.ternary_forms[key] = (node, self.ternary_form(node))
+        return self.ternary_forms[key][1]
+
+    def ternary_form(self, node: c_ast.BinaryOp) -> c_ast.TernaryOp | None:
+        if node.op not in ARITHMETIC_OPS + COMPARISON_OPS:
+            return None
+        for ternary_first in (True, False):
+            side, k = (node.left, node.right) if ternary_first else (node.right, node.left)
+            ternary = side if isinstance(side, c_ast.TernaryOp) else \
+                self.distributed_ternary(side) if isinstance(side, c_ast.BinaryOp) else None
+            if ternary is None or is_elvis(ternary) or not self.look_ahead_ok(node) or \
+                    not self.stays_conditional(ternary):
+                continue
+            constant = fold(self.look(k))
+            if constant is None or node.op in ("/", "%") and (not ternary_first or
+                                                              constant == 0):
+                continue
+            types = [self.look(n).type for n in (ternary.iftrue, ternary.iffalse, k)]
+            if not all(isinstance(t, IntType) for t in types) or \
+                    integer_promotion(types[0]) != integer_promotion(types[1]):
+                continue
+            arms = [c_ast.BinaryOp(node.op, arm, k, node.coord) if ternary_first else
+                    c_ast.BinaryOp(node.op, k, arm, node.coord)
+                    for arm in (ternary.iftrue, ternary.iffalse)]
+            return c_ast.TernaryOp(ternary.cond, arms[0], arms[1], ternary.coord)
+        return None
+
+    def stays_conditional(self, node: c_ast.TernaryOp) -> bool:
+        """Whether gcc keeps `node` a conditional: it folds to no `&&`, `||`, constant,
+        condition or negated condition."""
+        if self.ternary_logical(node, truth=False) is not None:
+            return False
+        values = [fold(self.look(n)) for n in (node.iftrue, node.iffalse)]
+        return None in values or not (values[0] == values[1] or set(values) == {0, 1})
+
+    def ternary_logical(self, node: c_ast.TernaryOp, truth: bool) -> c_ast.Node | None:
+        """gcc's fold of `a ? b : c` into `&&` or `||` (fold_ternary) where `a` and the
+        other arm are truth values: `a ? b : 0` is `a && b`, `a ? b : 1` is `!a || b`,
+        `a ? 0 : c` is `!a && c`, `a ? 1 : c` is `a || c` (`!a` only where gcc inverts
+        `a`). With `truth` the conditional is itself tested: its arms count as truth
+        values. None when it stays a conditional."""
+        if is_elvis(node) or not self.look_ahead_ok(node):
+            return None
+        cond = self.look(node.cond)
+        if gccfold.kind(cond, self.conditions) is None and \
+                isinstance(cond.type, IntType) and cond.type.is_bool:
+            return None  # a _Bool is no truth value to gcc's folder
+        arms: list[tuple[int | float | None, bool]] = []
+        for arm in (node.iftrue, node.iffalse):
+            value = self.look(arm)
+            if not truth and not isinstance(value.type, IntType):
+                return None
+            if truth:
+                known = gccfold.truth_constant(value)
+                arms.append((known, known is None))
+            else:
+                constant = fold(value)
+                arms.append((constant, gccfold.kind(value, self.conditions) is not None))
+        (then, then_truth), (otherwise, otherwise_truth) = arms
+        invertible = gccfold.invertible(cond)
+        negated = c_ast.UnaryOp("!", node.cond, node.cond.coord)
+        if otherwise == 0 and then_truth:
+            return c_ast.BinaryOp("&&", node.cond, node.iftrue, node.coord)
+        if otherwise == 1 and then_truth and invertible:
+            return c_ast.BinaryOp("||", negated, node.iftrue, node.coord)
+        if then == 0 and otherwise_truth and invertible:
+            return c_ast.BinaryOp("&&", negated, node.iffalse, node.coord)
+        if then == 1 and otherwise_truth:
+            return c_ast.BinaryOp("||", node.cond, node.iffalse, node.coord)
+        return None
+
+    def jumps_alone(self, node: c_ast.Node) -> bool:
+        """Whether gcc tests `node` with jumps of its own, not by one value: `&&`, `||`,
+        `!` of these, `abs(x) < c`, a `?:` that is an `&&` or `||`."""
+        if isinstance(node, c_ast.BinaryOp):
+            return node.op in ("&&", "||") or self.abs_comparison(node) is not None
+        if isinstance(node, c_ast.UnaryOp) and node.op == "!":
+            inner = node.expr
+            return (isinstance(inner, c_ast.BinaryOp) and inner.op in ("&&", "||") or
+                    isinstance(inner, c_ast.UnaryOp) and inner.op == "!") and \
+                self.jumps_alone(inner)
+        if isinstance(node, c_ast.TernaryOp):
+            return self.ternary_logical(node, truth=True) is not None
+        return False
+
+    def folded_ternary(self, node: c_ast.TernaryOp) -> Expr | None:
+        """gcc's fold of the conditional `node` in value context: an `&&` or `||`
+        (`ternary_logical`), or for constant arms a Conditional, which may fold to its
+        condition, the negation of it or one constant (gccfold.conditional)."""
+        logical = self.ternary_logical(node, truth=False)
+        if logical is not None:
+            rtype = usual_arithmetic_conversion(
+                *(self.look(n).type for n in (node.iftrue, node.iffalse)))
+            return self.convert(self.materialize_condition(logical), rtype)
+        if not self.look_ahead_ok(node):
+            return None
+        arms = [self.look(n) for n in (node.iftrue, node.iffalse)]
+        values = [fold(a) for a in arms]
+        if not all(a.type.is_arithmetic for a in arms) or None in values:
+            return None
+        rtype = usual_arithmetic_conversion(arms[0].type, arms[1].type)
+        then, otherwise = (convert_constant(v, a.type, rtype)  # type: ignore[arg-type]
+                           for v, a in zip(values, arms))
+        if then is None or otherwise is None:
+            return None
+        then, otherwise = Const(rtype, then), Const(rtype, otherwise)
+        if gccfold.same(then, otherwise) and not self.has_side_effects(node.cond):
+            return then
+        if self.jumps_alone(node.cond):
+            return None  # the condition's own jumps choose the arm
+        cond = self.pending_value(node.cond)
+        self.truth(cond)
+        if gccfold.kind(cond, self.conditions) is None and \
+                isinstance(cond.type, IntType) and cond.type.is_bool:
+            return self.conditional(self.settled(cond), then, otherwise, rtype,
+                                    self.loc(node), cond.type, eager=False)
+        return self.conditional(self.settled(self.truth_value(cond, node.cond)), then,
+                                otherwise, rtype, self.loc(node), INT, eager=False)
 
     # --------------------------------------------------------------- conditions
 
     def condition(self, node: c_ast.Node, if_true: Block, if_false: Block) -> None:
         """Branch to `if_true` or `if_false`; `&&`, `||`, `!` and `?:` become branches."""
+        if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||") and \
+                self.gcc_shapes and self.decided_by_right(node):
+            self.goto(if_false if node.op == "&&" else if_true, node)
+            return
         if isinstance(node, c_ast.BinaryOp) and node.op == "&&":
             mid = self.new_block()
             self.condition(node.left, mid, if_false)
@@ -1210,15 +1776,92 @@ class _ExprLowerer:
                 self.effect(e)
             self.condition(node.exprs[-1], if_true, if_false)
             return
-        self.branch(self.truth(self.rvalue(node)), if_true, if_false, node)
+        if not self.gcc_shapes:
+            self.branch(self.truth(self.rvalue(node)), if_true, if_false, node)
+        elif not self.gcc_condition(node, if_true, if_false):
+            self.tested_value(self.pending_value(node), if_true, if_false, node)
 
-    def branch(self, truth: Expr, if_true: Block, if_false: Block, node: c_ast.Node) -> None:
-        """Branch on the 0/1 value `truth` (a jump when it is constant)."""
+    def decided_by_right(self, node: c_ast.BinaryOp) -> bool:
+        """Whether `a && 0` or `a || 1` (a constant right operand that decides) needs no
+        test at all: `a` does nothing (gcc folds it to the constant)."""
+        return self.look_ahead_ok(node.right) and \
+            self.constant_truth(node.right) == (0 if node.op == "&&" else 1) and \
+            not self.has_side_effects(node.left)
+
+    def gcc_condition(self, node: c_ast.Node, if_true: Block, if_false: Block) -> bool:
+        """Branch on `node` where gcc folds it in a condition: a `?:` that is an `&&` or
+        `||`, an operator distributed over a `?:`, `abs(x) < c`, an assignment of a value
+        known not to be 0. False when none of these applies (nothing lowered)."""
+        if isinstance(node, c_ast.TernaryOp):
+            truths = [self.constant_truth(n) for n in (node.iftrue, node.iffalse)]
+            if truths[0] is not None and truths[0] == truths[1] and not is_elvis(node) \
+                    and not self.has_side_effects(node.cond):
+                self.goto(if_true if truths[0] else if_false, node)
+                return True
+            logical = self.ternary_logical(node, truth=True)
+            if logical is not None:
+                self.condition(logical, if_true, if_false)
+                return True
+            self.tested.add(id(node))  # only its truth counts: so does its arms'
+            try:
+                self.tested_value(self.pending_value(node), if_true, if_false, node)
+            finally:
+                self.tested.discard(id(node))
+            return True
+        if isinstance(node, c_ast.BinaryOp):
+            ternary = self.distributed_ternary(node)
+            if ternary is not None:
+                self.condition(ternary, if_true, if_false)
+                return True
+            found = self.abs_comparison(node)
+            if found is None:
+                return False
+            self.abs_branches(found, if_true, if_false, node)
+            return True
+        if isinstance(node, c_ast.Assignment) and node.op == "=":
+            target, stored = self.assignment(node)
+            if gccfold.known_nonzero(stored):
+                self.goto(if_true, node)
+            else:
+                self.branch(self.truth(Load(target, target.type)), if_true, if_false, node)
+            return True
+        return False
+
+    def tested_value(self, value: Expr, if_true: Block, if_false: Block,
+                     node: c_ast.Node) -> None:
+        """Branch on the scalar `value`; a Conditional branches on its condition (where
+        its arms differ in truth), an address of an object is not tested (never NULL)."""
+        if isinstance(value, Conditional):
+            known = gccfold.truth_constant(value)
+            if known is not None:
+                self.goto(if_true if known else if_false, node)
+                return
+            arms = (value.then, value.otherwise)
+            truths = [gccfold.truth_constant(arm) for arm in arms]
+            targets = [self.new_block() if k is None else if_true if k else if_false
+                       for k in truths]
+            self.branch(value.condition, targets[0], targets[1], node, value.location)
+            for arm, known, target in zip(arms, truths, targets):
+                if known is None:
+                    self.cur = target
+                    self.tested_value(arm, if_true, if_false, node)
+            return
+        value = self.settled(value)
+        if gccfold.known_nonzero(value):
+            self.truth(value)
+            self.goto(if_true, node)
+            return
+        self.branch(self.truth(value), if_true, if_false, node)
+
+    def branch(self, truth: Expr, if_true: Block, if_false: Block, node: c_ast.Node | None,
+               location: SourceLocation | None = None) -> None:
+        """Branch on the 0/1 value `truth` (a jump when it is constant) at `location`
+        (default: `node`'s)."""
         value = fold(truth)
         if value is not None:
             self.goto(if_true if value else if_false, node)
             return
-        self.terminate(Branch(truth, if_true, if_false, self.loc(node)))
+        self.terminate(Branch(truth, if_true, if_false, location or self.loc(node)))
 
     # ------------------------------------------------------------- initializers
 
@@ -1466,6 +2109,10 @@ class FunctionLowerer(_ExprLowerer):
         self.entry_copies: dict[Variable, Variable] = {}  # parameter -> its value on entry
         self.harness_names: dict[int, str] = {}  # ids of nodes renamed for the harness
         self.variadic_area: Variable | None = None  # set by the first va_start
+
+    @property
+    def gcc_shapes(self) -> bool:
+        return not self.in_annotation
 
     def lower(self) -> CFG:
         fn = self.fn
@@ -2134,8 +2781,11 @@ class FunctionLowerer(_ExprLowerer):
             blocks[b.id] = b
         cases = [(tuple(vs), blocks[bid]) for bid, vs in groups.items()]
         default = ctx.default if ctx.default is not None else exit_b
-        if cases and hi - lo < 1 << 16 and len(seen & set(range(lo, hi + 1))) == hi - lo + 1:
-            _, default = cases.pop()  # every value has a label: the last target is default
+        if cases and ctx.default is None and hi - lo < 1 << 16 and \
+                len(seen & set(range(lo, hi + 1))) == hi - lo + 1:
+            # every value has a label: the last target is default (gcc keeps the outcome
+            # of a default label, never taken)
+            _, default = cases.pop()
         saved = self.cur
         self.cur = head
         const = fold(value)

@@ -22,8 +22,8 @@ from ..frontend.ctype import (
     RecordType, VoidType, compatible, has_variable_size, prototype_of, strip_enum)
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable, is_unsized_array
 from ..ir.cfg import (
-    CFG, Assign, Block, Branch, Call, Check, Edge, Goto, Init, Length, Return, Stmt, Switch,
-    ZeroFill)
+    CFG, Assign, Block, Branch, Call, Check, Edge, Eval, Goto, Init, Length, Return, Stmt,
+    Switch, ZeroFill)
 from ..ir.expr import (
     AddrOf, Binary, BitOp, Cast, Classify, Const, Deref, Expr, FunctionRef, Load, Logical,
     Member, OverflowFlag, PtrAdd, PtrDiff, Select, StringLit, Unary, VarRef, describe)
@@ -840,6 +840,10 @@ class Executor:
                 self.call(state, stmt)
             elif isinstance(stmt, Check):
                 self.check(state, stmt)
+            elif isinstance(stmt, Eval):
+                # gcc -O0 does not compute it, but C does: what it does that is undefined
+                # is a finding, and the path goes on where it is defined
+                self.eval(state, stmt.value)
         except memory.OutOfBounds as err:
             self.out_of_bounds(state, err, stmt.location)
         except PathError as err:

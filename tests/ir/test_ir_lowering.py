@@ -22,15 +22,20 @@ import pytest
 
 from ctgen_concrete import differential, load_program
 from pytest_ctgen.frontend.ctype import INT, UCHAR, IntType
-from pytest_ctgen.ir.cfg import CFG, Assign, Branch, Goto, Return, Switch
-from pytest_ctgen.ir.expr import Binary, Cast, Const, Load, VarRef
+from pytest_ctgen.frontend.unit import Variable
+from pytest_ctgen.ir.cfg import CFG, Assign, Block, Branch, Eval, Goto, Return, Switch
+from pytest_ctgen.ir.constants import fold
+from pytest_ctgen.ir.expr import Binary, Cast, Const, Load, VarRef, describe
+from pytest_ctgen.ir.gccfold import Conditional
 from pytest_ctgen.ir.lower import Program
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("gcov") is None,
                                 reason="needs gcc and gcov")
 
 PRELUDE = r"""
+#include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
 enum color { RED, GREEN = 5, BLUE };
 enum neg { NEG_A = -3, NEG_B, NEG_C = 7 };
 """
@@ -199,22 +204,76 @@ SNIPPETS: list[Snip] = [
          relation="ge"),
     Snip("and_effect", """int and_effect(int a, int b) { a > 0 && (b = 7); a < 0 || (b = 1);
          return b; }""", 4, ((1, 0), (-1, 0), (0, 0))),
-    # gcc -O0 folds these into conditional jumps the source does not have (fold-const):
-    # gcov counts outcomes that no CFG edge stands for
+    # gcc -O0 folds these into conditional jumps the source does not have (fold-const),
+    # and the CFG has the same branches (ir/gccfold.py)
     Snip("truth_times_const", """int truth_times_const(int a, int b) { return (a < b) * 3
-         + !a * 10; }""", 4, ((0, 1), (1, 0)),
-         bug="gcc -O0 folds a truth value times a constant, `(a < b) * 3` or `!a * 10`, "
-             "into `a < b ? 3 : 0`: gcov counts 2 outcomes each; the CFG has no branch, so "
-             "these gcov outcomes are never goals of the search"),
+         + !a * 10; }""", 4, ((0, 1), (1, 0))),
     Snip("or_effect_value", """int or_effect_value(int a, int b) { a < 0 || (b += 1);
-         return b; }""", 4, ((-1, 0), (1, 0), (1, -1)),
-         bug="`a < 0 || (b += 1);` as a statement: gcc -O0 still tests the value of "
-             "`b += 1` (4 gcov outcomes); the CFG lowers the discarded right operand "
-             "without a branch (2 edges)"),
+         return b; }""", 4, ((-1, 0), (1, 0), (1, -1))),
     Snip("tern_compared", """int tern_compared(int a, int b) { return (a ? 1 : b) == 5; }""",
-         4, ((0, 5), (0, 4), (1, 5)),
-         bug="gcc -O0 distributes a comparison with a constant into the arms of `?:`, "
-             "`(a ? 1 : b) == 5` -> `a ? 0 : b == 5`: 4 gcov outcomes; the CFG has 2 edges"),
+         4, ((0, 5), (0, 4), (1, 5))),
+    Snip("cmp_sum", """int cmp_sum(int x) { return (x % 3 == 0) + (x % 5 == 0) * 2; }""", 2,
+         tuple((x,) for x in (0, 3, 5, 7, -15))),
+    Snip("cmp_pointers", """int cmp_pointers(const int *p, const int *q) {
+         return (p == 0) + 2 * (q == 0); }""", 2),
+    Snip("cmp_ops", """int cmp_ops(int x) { return ((x < 3) << 2) + (5 - (x > 7))
+         + ((x == 1) | 8) + ((x != 2) ^ 1) * 0 + ((x < 0) - 1); }""", 8,
+         tuple((x,) for x in (-1, 1, 2, 3, 8))),
+    Snip("cmp_folded", """int cmp_folded(int x) { return (x < 3) * 1 + ((x < 4) & 1)
+         + ((x > 5) ^ 1) + ((x < 3) * 2 == 2) + (0 - (x < 1)) + ((x < 2) / 2)
+         + (x % 1 == 0) + ((x > 3) + 4 > 4); }""", 0, tuple((x,) for x in (0, 2, 3, 4, 6))),
+    Snip("cmp_shifted_out", """int cmp_shifted_out(unsigned u, int x) { return ((u < 7u) << 100)
+         + ((x == 3) << 40) * 5 + ((x > 0) << 3); }""", 2,
+         ((0, 3), (9, 1), (1, -2))),
+    Snip("cmp_types", """long cmp_types(int x, unsigned u, char c) { return (x < 3) + 5L
+         + (u > 4u) * 3u + (c == 'a') * 2 + (long)((x > 9) * 2) + 1L; }""", 8,
+         ((0, 0, 97), (10, 5, 98))),
+    Snip("cmp_negated", """int cmp_negated(int x) { return -(x < 3) * 2 + (-(x > 4) + 5)
+         + (~(x == 1) + 3) + (-(x == 2) + 1); }""", 6, tuple((x,) for x in (1, 2, 3, 5))),
+    Snip("cmp_float", """int cmp_float(int x, double d) { double v = x < 3; float w = !x;
+         return (int)(v * 4) + (int)(w * 8) + (int)((d > 1) * 2.5) + (d < 0) * 3; }""", 8,
+         ((0, 0.0), (5, 2.0), (1, -1.0))),
+    Snip("cmp_bool", """int cmp_bool(int x, int y) { _Bool b = x; return (_Bool)x * 3
+         + !!y * 5 + !x * 2 + b * 7 + !b * 11 + (!!x + (_Bool)x); }""", 8,
+         ((0, 0), (2, 0), (0, -1))),
+    Snip("abs_value", """int abs_value(int x, long l, short s) { return (abs(x) < 10)
+         + (labs(l) <= 3) * 2 + (abs(x) > 10) + !(abs(x) < 3) + (abs(x) < 0)
+         + (abs(s) < 4) + (10 > abs(x - 1)); }""", 12,
+         ((0, 0, 0), (12, -3, 5), (-9, 4, -4), (3, 9, 1))),
+    Snip("abs_condition", """int abs_condition(int x, int y) { if (abs(x - y) <= 2)
+         return 1; if (!(abs(x) < 5)) return 2; return 0; }""", 6,
+         ((0, 0), (9, 0), (4, 0), (-3, 0))),
+    Snip("tern_folds", """int tern_folds(int x, int y, _Bool b) { return (x ? 1 : 0)
+         + (y > 2 ? 0 : 1) + (x < 0 ? 7 : 7) + (b ? 1 : 0) + (b ? 0 : 1) + (b ? 1 : 0) * 3
+         + (x ? 2 : 3) * 0; }""", 2,
+         ((0, 0, 0), (1, 3, 1), (-1, 2, 0))),
+    Snip("tern_converted", """long tern_converted(long n, int b, int c) { return n - (b ? 1 : 0)
+         + (c ? 1 : 0) + (long)(b ? 0 : 1); }""", 4, ((5, 0, 0), (5, 2, -1))),
+    Snip("tern_logical", """int tern_logical(int x, int y) { return (x > 0 ? y > 0 : 0)
+         + (x ? 1 : y < 3) * 10 + (x ? y : 0) != 0; }""", 10,
+         tuple((x, y) for x in (-1, 0, 1) for y in (0, 1, 4))),
+    Snip("tern_tested", """int tern_tested(int x, int y, int z) { if (x ? (y < 3) * 4 : z)
+         return 1; if (x > 0 ? (x > 0) * 3 : 5) return 2; if (y ? 2 : 3) return 3;
+         return 0; }""", 8,
+         tuple((x, y, z) for x in (-1, 0, 1) for y in (0, 5) for z in (0, 1))),
+    Snip("logical_consts", """int logical_consts(int x, int y) { return (x && 1) + (0 || y)
+         + (x || 0) * 3 + (y && 0) + (1 && x < 2); }""", 2,
+         tuple((x, y) for x in (0, 1, 2) for y in (0, 1))),
+    Snip("logical_stmt", """int logical_stmt(int x, int y) { int r = 0; x && y;
+         x > 1 || (r = 3); x && 1; 0 && (r = 9); return r; }""", 6,
+         tuple((x, y) for x in (0, 1, 2) for y in (0, 1))),
+    Snip("known_nonzero", """int known_nonzero(int x) { int a; int *p; if ((a = 7)) x++;
+         if ((p = &a)) x++; if ((a = 0)) x++; return x + *p; }""", 2, ((0,), (5,))),
+    Snip("fp_classes", """int fp_classes(double d, float f) { return fpclassify(d) * 10
+         + isinf(f) + (fpclassify(d) == FP_ZERO) + isnan(d); }""", 18,
+         ((0.0, 0.0), (1.0, -1.0), (1e-310, 1.5), (-2.0, 3.0))),
+    Snip("discarded", """int discarded(int a, int b) { a / b; (void)(a % b); a + 1, b;
+         a ?: b / 0; return a; }""", 2, ((7, 2), (3, 5), (-4, 1))),  # b == 0 or a == 0:
+    # undefined in C, a finding (tests/symbolic/test_findings.py), though gcc -O0 runs on
+    Snip("switch_full_default", """struct bf2 { unsigned m : 2; };
+         int switch_full_default(int v) { struct bf2 s; s.m = v; switch (s.m) {
+         case 0: return 1; case 1: return 2; case 2: return 3; case 3: return 4;
+         default: return 5; } }""", 5, tuple((v,) for v in range(4))),
     # ------------------------------------------------------ constant conditions
     Snip("const_if", """int const_if(int a) { if (1) a++; if (0) a--; if (2 > 3) a = 0;
          if (sizeof(int) == 4) a += 10; return a; }""", 0, ((1,),)),
@@ -589,3 +648,74 @@ def test_multichar_constant(tmp_path: Path) -> None:
     assert "other" in program.cfgs
     cfg = program.cfgs["multichar"]
     assert "24930" in cfg.dump()  # ('a' << 8) | 'b', as gcc evaluates it
+
+
+# ------------------------------------------------- gcc's branches of truth values
+
+
+def _expressions(node: object) -> list[object]:
+    """Every expression under a statement or terminator (dataclass fields)."""
+    from dataclasses import fields, is_dataclass
+
+    from pytest_ctgen.ir.expr import Expr
+
+    out, work = [], [node]
+    while work:
+        n = work.pop()
+        if isinstance(n, Expr):
+            out.append(n)
+        if is_dataclass(n) and not isinstance(n, (Block, Variable)):
+            for f in fields(n):
+                value = getattr(n, f.name)
+                work.extend(value if isinstance(value, list) else [value])
+    return out
+
+
+def test_no_pending_conditional_reaches_the_cfg(program: Program) -> None:
+    """gcc's conditionals are branches by the time a statement holds them."""
+    for name, cfg in program.cfgs.items():
+        parts = [p for b in cfg.blocks for p in (*b.stmts, b.terminator)]
+        held = [e for p in parts for e in _expressions(p) if isinstance(e, Conditional)]
+        assert not held, (name, cfg.dump())
+
+
+def test_a_value_context_comparison_with_a_constant_branches_on_the_comparison(
+        program: Program) -> None:
+    cfg = cfg_of(program, "cmp_sum")
+    (branch,) = terminators(cfg, Branch)
+    assert isinstance(branch.cond, Binary) and branch.cond.op == "=="
+    values = sorted(s.value.value for b in cfg.blocks for s in b.stmts
+                    if isinstance(s, Assign) and isinstance(s.value, Const))
+    assert values == [0, 2]  # (x % 5 == 0) * 2 is x % 5 == 0 ? 2 : 0
+
+
+def test_abs_below_a_constant_is_a_range_of_two_tests(program: Program) -> None:
+    cfg = cfg_of(program, "abs_condition")
+    tests = [(t.cond.op, fold(t.cond.right)) for t in terminators(cfg, Branch)
+             if isinstance(t.cond, Binary)]
+    assert tests[:2] == [(">=", -2), ("<=", 2)], cfg.dump()
+
+
+def test_a_statement_and_tests_its_right_operand(program: Program) -> None:
+    cfg = cfg_of(program, "logical_stmt")
+    both_ways = [t for t in terminators(cfg, Branch) if t.if_true is t.if_false]
+    assert len(both_ways) == 1, cfg.dump()  # `x && y;`: y is tested, both lead on
+
+
+def test_discarded_values_are_kept_only_for_what_c_leaves_undefined(
+        program: Program) -> None:
+    """`a / b;` computes nothing at -O0 (gcc drops it, and the run does not trap on
+    b == 0): an Eval statement, which the executor does not compute."""
+    cfg = cfg_of(program, "discarded")
+    evals = [describe(s.value) for b in cfg.blocks for s in b.stmts if isinstance(s, Eval)]
+    assert evals == ["(a / b)", "(a % b)", "(a + 1)", "(b / 0)"], cfg.dump()
+
+
+def test_a_discarded_volatile_object_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "volatile.c"
+    path.write_text("int peek(volatile int *p, int *q) { *p; *q; return 0; }\n")
+    cfg = load_program(path).cfgs["peek"]
+    reads = [describe(s.value) for b in cfg.blocks for s in b.stmts if isinstance(s, Assign)]
+    assert reads == ["*p"], cfg.dump()
+    assert [describe(s.value) for b in cfg.blocks for s in b.stmts
+            if isinstance(s, Eval)] == ["*q"]

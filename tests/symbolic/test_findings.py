@@ -257,3 +257,28 @@ def test_comparing_two_pointers_is_no_null_test(
     unit = generated_unit("outp.c", OUT_PARAMETER)
     assert "field" not in unit.findings
     unit.assert_fully_covered("field")
+
+
+DISCARDED = r"""
+int discarded(int a, int b)
+{
+    a / b;
+    if (b == 0) {
+        return 1;
+    }
+    return 0;
+}
+"""
+
+
+def test_a_discarded_expression_is_evaluated_for_its_undefined_behaviour(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """C evaluates `a / b;` (gcc -O0 does not): b == 0 there is a finding, and what the
+    compiled code then does is not modelled, so `b == 0` is never called unreachable."""
+    unit = generated_unit("disc.c", DISCARDED)
+    fn = unit.functions["discarded"]
+    assert sorted(f.split(": ", 1)[1] for f in unit.findings["discarded"]) == [
+        "division by zero in a / b", "overflow: -2147483648 / -1 in a / b"]
+    assert not fn.unreachable and fn.stop_reason == "approximation"
+    assert [(o.line, o.label) for o in fn.not_reached] == [
+        (DISCARDED.splitlines().index("    if (b == 0) {") + 1, "true")]
