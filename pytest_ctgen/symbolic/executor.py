@@ -695,7 +695,7 @@ class Executor:
             self.finding(state, z3.BoolVal(True), error)
             raise PathError(error)
         if p.null is not None:
-            if p.null.get_id() in state.null_tested:
+            if str(p.null) in state.null_tested:
                 self.finding(state, p.null, error)
             state.assume(z3.Not(p.null))
 
@@ -719,7 +719,7 @@ class Executor:
     def tested(state: State, v: SymValue) -> None:
         """The path tests whether the input pointer `v` is NULL."""
         if isinstance(v, (PtrVal, AliasPtr)) and v.null is not None:
-            state.null_tested.add(v.null.get_id())
+            state.null_tested.add(str(v.null))
 
     def undefined_unless(self, state: State, errors: Errors, text: str) -> None:
         """The operation `text` is undefined under each of `errors`: the path into one is

@@ -103,8 +103,9 @@ class State:
         self.steps = 0
         self.edges: list[Edge] = []  # outcomes of the function under test on this path
         self.notes: set[str] = set()
-        # the NULL conditions (z3 ids) of the input pointers the path tested for NULL
-        self.null_tested: set[int] = set()
+        # the NULL conditions (by name: a z3 id can be reused once its term is freed) of
+        # the input pointers the path tested for NULL
+        self.null_tested: set[str] = set()
         self.overflows: list[z3.BoolRef] = []  # conditions of signed overflow on the path
         self.callee_returns: list[tuple[int, int]] = []  # (id of the callee's CFG, block)
         self.result: SymValue | None = None
