@@ -47,8 +47,10 @@ def prune(entries: list[Path], keep: int = KEEP_PER_UNIT - 1) -> list[Path]:
                     shutil.rmtree(entry, ignore_errors=True)
                 else:
                     entry.unlink(missing_ok=True)
+                # while held: a process waiting on it then finds its file gone and takes
+                # a new one (filelock >= 4 checks the link count after locking)
+                lock.unlink(missing_ok=True)
         except Timeout:
             continue  # in use
-        lock.unlink(missing_ok=True)
         deleted.append(entry)
     return deleted

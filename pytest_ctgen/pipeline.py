@@ -339,9 +339,9 @@ def _read_frames(inp: BinaryIO, on_idle: Callable[[], None] | None,
     quiet_since = time.monotonic()
     while True:
         ready, _, _ = select.select([fd], [], [], 1.0)
-        if stop_when is not None and stop_when():
-            raise _StopChild
-        if not ready:
+        if not ready:  # what the child sent is read first: it may have finished in time
+            if stop_when is not None and stop_when():
+                raise _StopChild
             if on_idle is not None and time.monotonic() - quiet_since >= WORKING_EVERY:
                 quiet_since = time.monotonic()
                 on_idle()

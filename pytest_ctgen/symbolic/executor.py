@@ -389,7 +389,8 @@ class Executor:
                     fallback = p.object_id
                     break
         if fallback is None:
-            return [(PtrVal(None, _ZERO64), i) for i in range(8)]
+            beyond = PtrVal(None, _ZERO64, beyond_depth=True)
+            return [(beyond, i) for i in range(8)]
         ptr = AliasPtr(f"{name}->", None, target, null, depth, containers,
                        PtrVal(fallback, _ZERO64, null))
         state.pointees.append(Pointee(ident, None, None, ptr, depth))
@@ -691,6 +692,7 @@ class Executor:
         finding where the path may have it there (a NULL constant, or an input pointer the
         path tested for NULL); an input pointer the path never tested is assumed to point
         to its object."""
+        self.within_depth(p)
         if p.is_null:
             self.finding(state, z3.BoolVal(True), error)
             raise PathError(error)
@@ -712,8 +714,16 @@ class Executor:
     def truth(self, state: State, t: CType, v: SymValue) -> z3.BoolRef:
         """The condition `v != 0`; a pointer tested so may be NULL where it is used next
         (see `dereference`)."""
+        self.within_depth(v)
         self.tested(state, v)
         return truth(t, v)
+
+    def within_depth(self, v: SymValue) -> None:
+        """Raise BoundReached when `v` stands for an input pointer nested deeper than the
+        objects the search makes (its NULL is no value the code could see)."""
+        if isinstance(v, PtrVal) and v.beyond_depth:
+            raise BoundReached(f"input pointers nested more than {self.pointer_depth} "
+                               "levels deep")
 
     @staticmethod
     def tested(state: State, v: SymValue) -> None:
@@ -1135,14 +1145,13 @@ class Executor:
         before = len(state.constraints)
         self._guards.append(guard)
         try:
-            value = self.eval(state, e)
-        finally:
+            return self.eval(state, e)
+        finally:  # also when a choice interrupts it: the statement runs again after it
             self._guards.pop()
-        added = state.constraints[before:]
-        del state.constraints[before:]
-        for c in added:
-            state.assume(z3.Implies(guard, c))
-        return value
+            added = state.constraints[before:]
+            del state.constraints[before:]
+            for c in added:
+                state.assume(z3.Implies(guard, c))
 
     def stub_writes(self, state: State, fn: StubSignature, index: int, args: list[SymValue]
                     ) -> tuple[StubWrite, ...]:
@@ -1333,6 +1342,8 @@ class Executor:
                          ) -> z3.BoolRef:
         """`a op b` for pointers. A test against a NULL constant leaves aliasing open;
         relational comparison is defined only within one object, so a path needs it."""
+        self.within_depth(a)
+        self.within_depth(b)
         null_a = isinstance(a, PtrVal) and a.is_null
         null_b = isinstance(b, PtrVal) and b.is_null
         if null_a or null_b:  # a NULL test (`p == q` between two pointers is none)

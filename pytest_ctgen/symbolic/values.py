@@ -46,6 +46,9 @@ class PtrVal:
     base: int | None
     offset: z3.BitVecRef
     null: z3.BoolRef | None = None
+    # a NULL standing for an input pointer nested deeper than the search makes objects
+    # for: using it is a bound of the search, never the code's error
+    beyond_depth: bool = False
 
     @property
     def is_null(self) -> bool:

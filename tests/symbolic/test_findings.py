@@ -282,3 +282,28 @@ def test_a_discarded_expression_is_evaluated_for_its_undefined_behaviour(
     assert not fn.unreachable and fn.stop_reason == "approximation"
     assert [(o.line, o.label) for o in fn.not_reached] == [
         (DISCARDED.splitlines().index("    if (b == 0) {") + 1, "true")]
+
+
+DEEP = r"""
+struct inner { int v; };
+struct mid { struct inner *in; };
+struct outer { struct mid *m; };
+
+int chain(struct outer *o)
+{
+    if (o->m->in->v > 2) {
+        return 1;
+    }
+    return 0;
+}
+"""
+
+
+def test_a_pointer_nested_beyond_the_objects_made_is_a_bound_never_a_finding(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """The search gives input pointers objects two levels deep; the third level is no NULL
+    of the code's: its outcomes are not reached (depth bound), with no finding."""
+    unit = generated_unit("deep.c", DEEP)
+    fn = unit.functions["chain"]
+    assert "chain" not in unit.findings and not fn.unreachable
+    assert fn.stop_reason == "depth bound" and len(fn.not_reached) == 2
