@@ -56,6 +56,12 @@ class SearchOptions:
     proof: bool = False
 
 
+def _without(constraints: list, left_out: list) -> list:
+    """`constraints` without those of `left_out` (the same terms)."""
+    ids = {c.get_id() for c in left_out}
+    return [c for c in constraints if c.get_id() not in ids]
+
+
 @dataclass(eq=False)
 class TreeNode:
     """A branch point of an explored path: the state before the branch and its edges.
@@ -116,6 +122,9 @@ class Generator:
         # unreachable either
         self.finding_edges: set[Edge] = set()
         self.finding_blocks: set[int] = set()
+        # a path was infeasible perhaps only because an input pointer dereferenced before
+        # the code tests it was assumed not NULL: nothing is proved unreachable then
+        self.null_assumed = False
         self.testcases_met: set[int] = set()  # test cases (by index) a case enters
         self.testcases_unreachable: set[int] = set()  # no input meets their PRE
         self.explored_all = False  # proof mode: every path within the bounds was explored
@@ -156,7 +165,8 @@ class Generator:
                 stop = STOP_SOLVER
             elif self.unsupported is not None:
                 stop = STOP_UNSUPPORTED
-            elif self.executor.approximation is not None or self.behind_findings():
+            elif self.executor.approximation is not None or self.null_assumed or \
+                    self.behind_findings():
                 stop = STOP_APPROXIMATION
         return self.result(stop, time.monotonic() - start)
 
@@ -229,7 +239,7 @@ class Generator:
         proved = stop == STOP_EXHAUSTED or (
             stop == STOP_APPROXIMATION and bool(behind) and self.cut_reason is None
             and not self.solver_gave_up and self.unsupported is None
-            and self.executor.approximation is None)
+            and self.executor.approximation is None and not self.null_assumed)
         unreachable = tuple(self.outcome(e) for e in remaining if proved and e not in behind)
         not_reached = tuple(self.outcome(e) for e in remaining
                             if not proved or e in behind)
@@ -401,6 +411,10 @@ class Generator:
                 self.executor.objects_too_small = True
                 self.cut_reason = (f"input pointers point to {self.executor.array_size} "
                                    "elements")
+            elif state.not_null and not self.null_assumed and self.solver.check(
+                    _without(state.constraints, state.bounds + state.not_null)) == SAT:
+                # perhaps only a NULL that an earlier dereference assumed away reaches it
+                self.null_assumed = True
             return False
         if result != SAT:
             self.solver_gave_up = True
@@ -410,9 +424,7 @@ class Generator:
     def bounded_by_objects(self, state: State) -> bool:
         """Whether an infeasible path would be feasible with larger objects behind the
         input pointers (its constraints without those keeping accesses inside them)."""
-        bounds = {c.get_id() for c in state.bounds}
-        rest = [c for c in state.constraints if c.get_id() not in bounds]
-        return self.solver.check(rest) == SAT
+        return self.solver.check(_without(state.constraints, state.bounds)) == SAT
 
     def decided(self, node: TreeNode, index: int) -> None:
         """Remember that a path took edge `index` of `node`, keyed by its guard."""

@@ -699,7 +699,11 @@ class Executor:
         if p.null is not None:
             if str(p.null) in state.null_tested:
                 self.finding(state, p.null, error)
+                state.assume(z3.Not(p.null))
+                return
+            before = len(state.constraints)
             state.assume(z3.Not(p.null))
+            state.not_null.extend(state.constraints[before:])
 
     @staticmethod
     def accessing(loc: _Mem, access: Callable[[], _T]) -> _T:

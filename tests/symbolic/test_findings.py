@@ -307,3 +307,26 @@ def test_a_pointer_nested_beyond_the_objects_made_is_a_bound_never_a_finding(
     fn = unit.functions["chain"]
     assert "chain" not in unit.findings and not fn.unreachable
     assert fn.stop_reason == "depth bound" and len(fn.not_reached) == 2
+
+
+LATE_CHECK = r"""
+int late_check(const int *p)
+{
+    int v = *p;
+    if (p == 0) {
+        return -1;
+    }
+    return v;
+}
+"""
+
+
+def test_a_null_test_after_the_dereference_is_never_called_unreachable(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """Only a NULL `p` reaches `p == 0`, and then `*p` before it is undefined: the
+    assumption that an untested pointer points to its object proves nothing."""
+    unit = generated_unit("late.c", LATE_CHECK)
+    fn = unit.functions["late_check"]
+    assert not fn.unreachable and fn.stop_reason == "approximation"
+    assert [(o.line, o.label) for o in fn.not_reached] == [
+        (LATE_CHECK.splitlines().index("    if (p == 0) {") + 1, "true")]
