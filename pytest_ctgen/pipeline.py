@@ -518,10 +518,11 @@ def _defined_size(declaration: str) -> str:
 def _stopped(fn: Function, cfg: Any, stop: str) -> FunctionCases:
     """The result of `fn` (its CFG `cfg`, None if it has none) when its generation is
     stopped before it has one: no case, every outcome not reached."""
+    from .search.generator import outcome_of  # z3: generation only
+
     outcomes: tuple[Outcome, ...] = ()
     if cfg is not None:
-        outcomes = tuple(Outcome(cfg.edge_location(e).line, cfg.edge_location(e).column,
-                                 cfg.edge_label(e)) for e in cfg.branch_edges())
+        outcomes = tuple(outcome_of(cfg, e) for e in cfg.branch_edges())
     return FunctionCases(fn.name, fn.location.line, fn.prototype, (), stop,
                          outcomes_total=len(outcomes), not_reached=outcomes)
 

@@ -56,6 +56,12 @@ class SearchOptions:
     proof: bool = False
 
 
+def outcome_of(cfg: CFG, e: Edge) -> Outcome:
+    """Branch outcome `e` of `cfg` as cases and reports name it."""
+    loc = cfg.edge_location(e)
+    return Outcome(loc.line, loc.column, cfg.edge_label(e))
+
+
 def _without(constraints: list, left_out: list) -> list:
     """`constraints` without those of `left_out` (the same terms)."""
     ids = {c.get_id() for c in left_out}
@@ -235,11 +241,11 @@ class Generator:
         fn = self.cfg.function
         remaining = sorted(self.uncovered - self.finding_edges, key=lambda e: self.order[e])
         behind = self.behind_findings()
-        # proved: exhausted, or only what follows a finding is not modelled
+        # proved: exhausted, or only what follows a finding is not modelled (the one
+        # reason for an approximation stop that is neither of the others, see `run`)
         proved = stop == STOP_EXHAUSTED or (
-            stop == STOP_APPROXIMATION and bool(behind) and self.cut_reason is None
-            and not self.solver_gave_up and self.unsupported is None
-            and self.executor.approximation is None and not self.null_assumed)
+            stop == STOP_APPROXIMATION and self.executor.approximation is None
+            and not self.null_assumed)
         unreachable = tuple(self.outcome(e) for e in remaining if proved and e not in behind)
         not_reached = tuple(self.outcome(e) for e in remaining
                             if not proved or e in behind)
@@ -252,8 +258,7 @@ class Generator:
             callbacks=tuple(self.callbacks[name] for name in sorted(self.callbacks)))
 
     def outcome(self, e: Edge) -> Outcome:
-        loc = self.cfg.edge_location(e)
-        return Outcome(loc.line, loc.column, self.cfg.edge_label(e))
+        return outcome_of(self.cfg, e)
 
     # ------------------------------------------------------------- selection
 

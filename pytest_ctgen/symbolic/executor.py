@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Callable, TypeVar
+from typing import Callable
 
 import z3
 
@@ -196,7 +196,6 @@ class _Reg:
 
 
 _ZERO64 = z3.BitVecVal(0, 64)
-_T = TypeVar("_T")
 
 
 def _is_function_pointer(v: SymValue) -> bool:
@@ -672,12 +671,19 @@ class Executor:
                          f"out of '{obj.name}'")
         raise PathError(f"out-of-bounds access: {err}", location)
 
-    def access(self, state: State, loc: _Mem, obj: MemObject, in_bounds: z3.BoolRef | None,
-               readable: z3.BoolRef | None, what: str) -> None:
-        """An access at a symbolic offset of `obj`: where it can leave the object, through
-        an input pointer or of an input pointer's object a bound the path assumes, else a
-        finding; where it would read the bytes of a pointer as a number (`readable`), not
-        modelled."""
+    def access(self, state: State, loc: _Mem, obj: MemObject, what: str,
+               operation: Callable[[], tuple]) -> tuple:
+        """`operation()`, a memory.read or memory.write of `obj` at `loc`, and what its
+        last two results say: where the access can leave the object (at a symbolic
+        offset), through an input pointer or of an input pointer's object a bound the path
+        assumes, else a finding; where it would read the bytes of a pointer as a number
+        (`readable`), not modelled. Returns the results before those two (a read's value);
+        an OutOfBounds it raises is marked as through an input pointer when it is."""
+        try:
+            *results, in_bounds, readable = operation()
+        except memory.OutOfBounds as err:
+            err.assumed = loc.assumed
+            raise
         if in_bounds is not None:
             if loc.assumed or obj.id in state.input_objects() or obj.size == 0:
                 state.assume_in_bounds(obj.id, in_bounds)
@@ -686,6 +692,7 @@ class Executor:
                              f"({obj.size} bytes)", f"out of '{obj.name}'")
                 state.assume(in_bounds)
         state.assume(readable)
+        return tuple(results)
 
     def dereference(self, state: State, p: PtrVal, error: str) -> None:
         """`p` is dereferenced (`error` names what that is when it is NULL): NULL is a
@@ -704,16 +711,6 @@ class Executor:
             before = len(state.constraints)
             state.assume(z3.Not(p.null))
             state.not_null.extend(state.constraints[before:])
-
-    @staticmethod
-    def accessing(loc: _Mem, access: Callable[[], _T]) -> _T:
-        """`access()` of the memory at `loc`, its OutOfBounds marked as through an input
-        pointer when it is."""
-        try:
-            return access()
-        except memory.OutOfBounds as err:
-            err.assumed = loc.assumed
-            raise
 
     def truth(self, state: State, t: CType, v: SymValue) -> z3.BoolRef:
         """The condition `v != 0`; a pointer tested so may be NULL where it is used next
@@ -827,9 +824,9 @@ class Executor:
                 loc = self.locate(state, stmt.target)
                 assert isinstance(loc, _Mem)
                 obj = state.writable(loc.object_id)
-                self.access(state, loc, obj, *self.accessing(loc, lambda: memory.write(
+                self.access(state, loc, obj, "write to", lambda: memory.write(
                     obj, loc.offset, stmt.target.type,
-                    AggVal(tuple(zero_cells(stmt.target.type.size))))), "write to")
+                    AggVal(tuple(zero_cells(stmt.target.type.size)))))
                 if not initializing:
                     state.written_objects.add(loc.object_id)
             elif isinstance(stmt, Init):
@@ -1258,9 +1255,8 @@ class Executor:
             assert isinstance(f.type, IntType)
             return memory.read_bitfield(obj, off.as_signed_long(), f.bit_offset,
                                         f.bit_width, f.type)
-        value, in_bounds, readable = self.accessing(
-            loc, lambda: memory.read(obj, offset, lv.type))
-        self.access(state, loc, obj, in_bounds, readable, "read from")
+        (value,) = self.access(state, loc, obj, "read from",
+                               lambda: memory.read(obj, offset, lv.type))
         return value
 
     def store(self, state: State, lv: Expr, value: SymValue, initializing: bool = False
@@ -1286,8 +1282,8 @@ class Executor:
             assert isinstance(value, z3.BitVecRef)
             memory.write_bitfield(obj, off.as_signed_long(), f.bit_offset, f.bit_width, value)
             return
-        self.access(state, loc, obj, *self.accessing(
-            loc, lambda: memory.write(obj, offset, lv.type, value)), "write to")
+        self.access(state, loc, obj, "write to",
+                    lambda: memory.write(obj, offset, lv.type, value))
 
     # ------------------------------------------------------------- expressions
 
