@@ -322,12 +322,15 @@ def _limit_memory(mib: int) -> None:
     deep stack generation runs on (0: no limit): beyond, allocations fail (MemoryError)."""
     if mib <= 0:
         return
-    import resource
+    try:
+        import resource
 
-    with open("/proc/self/statm", encoding="ascii") as statm:
-        now = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-    limit = now + DEEP_STACK_BYTES + mib * (1 << 20)
-    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            now = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        limit = now + DEEP_STACK_BYTES + mib * (1 << 20)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, OSError, ValueError):
+        pass  # no /proc (macOS) or no such limit: generation runs unlimited, as before
 
 
 def _read_frames(inp: BinaryIO, on_idle: Callable[[], None] | None,

@@ -72,3 +72,12 @@ def test_a_function_past_the_memory_limit_stops_and_the_others_keep_their_cases(
     assert stuck.stop_reason == STOP_MEMORY and stuck.cases == ()
     for name in ("before", "after"):
         assert functions[name].stop_reason == STOP_EXHAUSTED and len(functions[name].cases) == 2
+
+
+def test_without_proc_the_memory_limit_is_left_off(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A host without /proc (macOS) generates unlimited instead of losing every file."""
+    def no_proc(*args, **kwargs):
+        raise FileNotFoundError("/proc/self/statm")
+
+    monkeypatch.setattr("builtins.open", no_proc)
+    pipeline._limit_memory(256)  # no exception
