@@ -202,7 +202,7 @@ class CFG:
     result_type: CType
     address_taken: set[Variable] = field(default_factory=set)
     #: Where a variadic function's `va_start` finds its variadic arguments: the address
-    #: its callers pass after the named arguments (ir/lower.py, `variadic_arguments`); None
+    #: its callers pass after the named arguments (ir/lower_call.py, `variadic_arguments`); None
     #: when the function never calls `va_start`.
     variadic_area: Variable | None = None
 

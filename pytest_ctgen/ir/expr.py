@@ -9,8 +9,8 @@ conditions of annotations, which are no code of the unit, keep them as `Logical`
 """
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
-from typing import Iterator
 
 from ..frontend.ctype import CType, Field, IntType, PointerType
 from ..frontend.unit import Variable
@@ -238,6 +238,50 @@ def may_be_undefined(e: Expr) -> bool:
             work.extend(getattr(n, f.name) for f in fields(n)
                         if isinstance(getattr(n, f.name), Expr))
     return False
+
+
+def bitfield_width(e: Expr) -> int | None:
+    """The width of the bit-field `e` reads, if it reads one."""
+    if isinstance(e, Load) and isinstance(e.lvalue, Member) and e.lvalue.field.is_bitfield:
+        return e.lvalue.field.bit_width
+    return None
+
+
+def value_range(e: Expr) -> tuple[int, int]:
+    """The values an integer expression of its (unpromoted) type can have."""
+    width = bitfield_width(e)
+    t = e.type
+    assert isinstance(t, IntType)
+    if t.is_bool:
+        return 0, 1
+    if width is not None:
+        return (-(1 << (width - 1)), (1 << (width - 1)) - 1) if t.signed else (0, (1 << width) - 1)
+    return t.min_value, t.max_value
+
+
+def object_qualifiers(lv: Expr) -> tuple[bool, bool] | None:
+    """Whether the object `lv` designates is const and whether it is volatile, when the
+    lowering knows (not for a member, whose own qualifiers records do not keep)."""
+    if isinstance(lv, VarRef):
+        return lv.var.is_const, lv.var.is_volatile
+    if isinstance(lv, Deref) and isinstance(lv.pointer.type, PointerType):
+        return lv.pointer.type.target_const, lv.pointer.type.target_volatile
+    if isinstance(lv, StringLit):
+        return False, False
+    return None
+
+
+def target_qualifiers_known(e: Expr) -> bool:
+    """Whether the pointer value `e` points to a type whose qualifiers the lowering knows:
+    a pointer object's declared type, a cast, the address of an object whose qualifiers
+    are known, pointer arithmetic on one of these."""
+    while isinstance(e, PtrAdd):
+        e = e.pointer
+    if isinstance(e, AddrOf):
+        return isinstance(e.lvalue, FunctionRef) or object_qualifiers(e.lvalue) is not None
+    if isinstance(e, Load):
+        return not (isinstance(e.lvalue, VarRef) and e.lvalue.var.name.startswith("ctgen."))
+    return isinstance(e, (Cast, StringLit))
 
 
 def describe(e: Expr) -> str:

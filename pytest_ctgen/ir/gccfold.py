@@ -3,7 +3,8 @@ spell, and which conditionals of the source fold away (GCC 12's fold-const, appl
 the C front end builds each expression, before any optimization).
 
 gcov counts an outcome for each edge of each conditional jump of the -O0 build. The
-lowering (ir/lower.py) follows these rules, so that the branches of the CFG are gcc's:
+lowering (ir/lower_cond.py, ir/lookahead.py, ir/lower_expr.py) follows these rules, so that
+the branches of the CFG are gcc's:
 
 - a comparison combined by an arithmetic, bitwise or comparison operator with a constant
   is `cmp ? (1 op k) : (0 op k)` (fold_binary_op_with_conditional_arg): a jump, unless
