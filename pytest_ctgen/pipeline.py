@@ -521,7 +521,7 @@ def _defined_size(declaration: str) -> str:
 def _stopped(fn: Function, cfg: Any, stop: str) -> FunctionCases:
     """The result of `fn` (its CFG `cfg`, None if it has none) when its generation is
     stopped before it has one: no case, every outcome not reached."""
-    from .search.generator import outcome_of  # z3: generation only
+    from .search.tree import outcome_of  # z3: generation only
 
     outcomes: tuple[Outcome, ...] = ()
     if cfg is not None:

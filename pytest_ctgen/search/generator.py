@@ -14,29 +14,28 @@ which case they are reported as not reached with that reason.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass
+from collections.abc import Callable
 
 from ..cases import (
     STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SKIPPED, STOP_SOLVER, STOP_TIME,
-    STOP_UNSUPPORTED, STOP_WORK, Case, Contract, ContractCheck, FunctionCases, Outcome,
+    STOP_UNSUPPORTED, STOP_WORK, Case, Contract, FunctionCases, Outcome,
     UNDEFINED_BEHAVIOUR, StubPrototype, Violation, functions_named)
 from ..errors import SourceLocation, UnsupportedError
-from ..frontend.ctype import declaration_of
 from ..frontend.preprocess import is_va_list
-from ..ir.cfg import CFG, Block, Edge, Return
+from ..ir.cfg import CFG, Edge
 from ..ir.lower import Program
 from ..symbolic import addresses, extract
 from ..symbolic.executor import (
-    AliasChoice, BoundReached, Executor, Finished, Fork, OffsetChoice, PathError,
-    ViolationLedger)
+    BoundReached, Executor, Finished, Fork, PathError, ViolationLedger)
 from ..symbolic.solver import SAT, UNSAT, Solver
 from ..symbolic.state import Pointee, State
 from ..symbolic.work import (
     DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS, EXECUTION_STEP, WorkMeter, execution_steps)
+from .contracts import summarize_contract
+from .selection import Goals
+from .tree import CUT, EXPLORED, OPEN, PRUNED, TreeNode, outcome_of
 
-OPEN, EXPLORED, PRUNED, CUT = "open", "explored", "pruned", "cut"
-_QUICK_GOALS = 4  # uncovered outcomes tried with the cheap check before the first by rank
 _MAX_ARRAY_SIZE = 64  # the most elements input pointers point to after growing
 _PATIENCE = 64  # explorations without a new case before growing the objects
 _VIOLATION_TRIES = 16  # paths on which a violation of one annotation is looked for
@@ -56,37 +55,10 @@ class SearchOptions:
     proof: bool = False
 
 
-def outcome_of(cfg: CFG, e: Edge) -> Outcome:
-    """Branch outcome `e` of `cfg` as cases and reports name it."""
-    loc = cfg.edge_location(e)
-    return Outcome(loc.line, loc.column, cfg.edge_label(e))
-
-
 def _without(constraints: list, left_out: list) -> list:
     """`constraints` without those of `left_out` (the same terms)."""
     ids = {c.get_id() for c in left_out}
     return [c for c in constraints if c.get_id() not in ids]
-
-
-@dataclass(eq=False)
-class TreeNode:
-    """A branch point of an explored path: the state before the branch and its edges.
-    A choice node (`choice` set) branches over where an input pointer points, or which
-    value a symbolic offset has, instead: its edges are not outcomes of the function."""
-
-    state: State
-    block: Block
-    guards: list
-    depth: int
-    choice: AliasChoice | OffsetChoice | None = None
-    edges: list[str] = field(default_factory=list)
-
-    def __post_init__(self) -> None:
-        self.edges = [OPEN if g is not None else PRUNED for g in self.guards]
-
-    @property
-    def in_function_under_test(self) -> bool:
-        return len(self.state.frames) == 1 and self.choice is None
 
 
 class Generator:
@@ -105,16 +77,10 @@ class Generator:
         self.meter = WorkMeter.of_units(options.work)
         self.steps_charged = execution_steps()  # the executor's steps charged so far
         self.solver = Solver(self.meter)
-        self.order = {e: i for i, e in enumerate(self.cfg.branch_edges())}
-        self.uncovered: set[Edge] = set(self.order)
-        self.entry_distance = self.cfg.distances_from_entry()
-        self.exit_distance: dict[int, dict[int, int]] = {}
-        self.goal_distance: dict[int, int] = {}
+        # the order matters: attributes are freed in it, and the order z3 terms are freed
+        # in decides which ids z3 gives the terms of the next function, and so its cases
         self.nodes: list[TreeNode] = []
-        self.decisions: dict[int, list[tuple[TreeNode, int]]] = {}  # guard key -> edges taken
-        self.boosted: set[tuple[int, int]] = set()  # (id(node), edge) to revisit first
-        self.returns_seen: dict[int, set[int]] = {}  # callee CFG id -> return blocks taken
-        self.fresh_return_cache: dict[int, tuple[tuple[int, ...], dict[int, int]]] = {}
+        self.goals = Goals(self.cfg)
         self.cases: list[Case] = []
         self.cut_reason: str | None = None
         self.unsupported: PathError | None = None
@@ -142,7 +108,6 @@ class Generator:
         start = time.monotonic()
         self.deadline = start + self.options.timeout
         self.solver.deadline = self.deadline
-        self.update_goal_distances()
         stop = STOP_EXHAUSTED
         array_size = self.options.array_size
         try:
@@ -150,7 +115,7 @@ class Generator:
                 # the objects behind input pointers were too small for what is left
                 array_size = min(array_size * 4, max(_MAX_ARRAY_SIZE, array_size))
                 self.new_round(array_size)
-            if self.uncovered:
+            if self.goals.uncovered:
                 stop = self.budget_stop() or stop
         except _BudgetSpent as spent:
             stop = spent.stop
@@ -164,7 +129,7 @@ class Generator:
             stop = spent.stop
         if self.unsupported is not None and not self.cases:
             return self.skipped(self.unsupported, time.monotonic() - start)
-        if stop == STOP_EXHAUSTED and (self.uncovered or not self.cases):
+        if stop == STOP_EXHAUSTED and (self.goals.uncovered or not self.cases):
             if self.cut_reason is not None:
                 stop = STOP_DEPTH
             elif self.solver_gave_up:
@@ -185,7 +150,7 @@ class Generator:
         self.continue_path(root_state)
         since_case = 0
         cases = len(self.cases)
-        while self.uncovered or self.options.proof or not self.cases:
+        while self.goals.uncovered or self.options.proof or not self.cases:
             if self.budget_stop() is not None:
                 return True
             if len(self.cases) != cases:
@@ -194,7 +159,8 @@ class Generator:
                 self.executor.array_size < _MAX_ARRAY_SIZE
             if grow and since_case >= _PATIENCE:
                 return False
-            choice = self.select()
+            choice = self.goals.select(self.nodes, self.solver,
+                                       self.options.proof or not self.cases)
             if choice is None:
                 if self.options.proof and not grow:
                     self.explored_all = True
@@ -218,8 +184,7 @@ class Generator:
         `array_size` elements."""
         self.executor = self.new_executor(array_size)
         self.nodes = []
-        self.decisions = {}
-        self.boosted = set()
+        self.goals.forget_tree()
         self.cut_reason = None
 
     def skipped(self, err: PathError, seconds: float) -> FunctionCases:
@@ -229,17 +194,18 @@ class Generator:
             loc = loc.shown(self.shown)
         where = f"{loc}: " if loc else ""
         return FunctionCases(fn.name, fn.location.line, fn.prototype, (), STOP_SKIPPED,
-                             len(self.order), skip_reason=f"{where}{err}",
+                             len(self.goals.order), skip_reason=f"{where}{err}",
                              generation_seconds=seconds)
 
     def behind_findings(self) -> set[Edge]:
         """The outcomes left that the compiled code may reach after a finding."""
         reachable = self.cfg.reachable_from(self.finding_blocks)
-        return {e for e in self.uncovered - self.finding_edges if e.block in reachable}
+        return {e for e in self.goals.uncovered - self.finding_edges if e.block in reachable}
 
     def result(self, stop: str, seconds: float) -> FunctionCases:
         fn = self.cfg.function
-        remaining = sorted(self.uncovered - self.finding_edges, key=lambda e: self.order[e])
+        order = self.goals.order
+        remaining = sorted(self.goals.uncovered - self.finding_edges, key=lambda e: order[e])
         behind = self.behind_findings()
         # proved: exhausted, or only what follows a finding is not modelled (the one
         # reason for an approximation stop that is neither of the others, see `run`)
@@ -251,7 +217,7 @@ class Generator:
                             if not proved or e in behind)
         return FunctionCases(
             name=fn.name, line=fn.location.line, prototype=fn.prototype,
-            cases=tuple(self.cases), stop_reason=stop, outcomes_total=len(self.order),
+            cases=tuple(self.cases), stop_reason=stop, outcomes_total=len(self.goals.order),
             unreachable=unreachable,
             not_reached=not_reached,
             generation_seconds=seconds, contract=self.contract_summary(stop),
@@ -259,134 +225,6 @@ class Generator:
 
     def outcome(self, e: Edge) -> Outcome:
         return outcome_of(self.cfg, e)
-
-    # ------------------------------------------------------------- selection
-
-    def update_goal_distances(self) -> None:
-        self.goal_distance = self.cfg.distances_to(self.uncovered)
-
-    def exit_distances(self, cfg: CFG) -> dict[int, int]:
-        key = id(cfg)
-        if key not in self.exit_distance:
-            self.exit_distance[key] = cfg.distances_to_exit()
-        return self.exit_distance[key]
-
-    def edge_rank(self, node: TreeNode, index: int) -> tuple | None:
-        """Priority of exploring edge `index` of `node` (smaller first); None when the edge
-        cannot lead to an uncovered outcome (last, in proof mode or before a first case)."""
-        rank = self.goal_rank(node, index)
-        if rank is None and (self.options.proof or not self.cases):
-            return (3, node.depth)  # every path, or any path to a first case
-        return rank
-
-    def goal_rank(self, node: TreeNode, index: int) -> tuple | None:
-        if (id(node), index) in self.boosted:
-            return (0, 1 << 30, node.depth)  # after the open goals, before the rest
-        if node.choice is not None:
-            dist = self.goal_distance.get(node.state.frames[0].block.id)
-            if dist is None:
-                return None
-            if len(node.state.frames) == 1:
-                return (1, dist, node.depth)
-            return (2, dist, 1 << 20, node.depth)
-        if node.in_function_under_test:
-            edge = Edge(node.block.id, index)
-            if edge in self.uncovered:
-                return (0, self.entry_distance.get(node.block.id, 0), self.order[edge])
-            target = self.cfg.edge_target(edge)
-            dist = self.goal_distance.get(target.id)
-            if dist is None:
-                return None
-            return (1, dist, node.depth)
-        bottom = node.state.frames[0]
-        dist = self.goal_distance.get(bottom.block.id)
-        if dist is None:
-            return None
-        return (2, dist, self.fresh_return_distance(node, index), node.depth)
-
-    def fresh_return_distance(self, node: TreeNode, index: int) -> int:
-        """Inside a called function: how far edge `index` of `node` is from a return
-        statement no path has used yet. Paths that leave the callee in new ways give the
-        caller new return values, which its uncovered outcomes may need."""
-        cfg = node.state.frame.cfg
-        key = id(cfg)
-        fresh = [b.id for b in cfg.blocks if isinstance(b.terminator, Return)
-                 and b.id not in self.returns_seen.get(key, set())]
-        if not fresh:
-            return 1 << 20
-        cached = self.fresh_return_cache.get(key)
-        if cached is None or cached[0] != tuple(fresh):
-            cached = (tuple(fresh), cfg._backwards_from(fresh))
-            self.fresh_return_cache[key] = cached
-        term = node.block.terminator
-        assert term is not None
-        return cached[1].get(term.successors()[index].id, 1 << 20)
-
-    def note_returns(self, state: State) -> None:
-        for cfg_id, block in state.callee_returns:
-            self.returns_seen.setdefault(cfg_id, set()).add(block)
-
-    def select(self) -> tuple[TreeNode, int] | None:
-        """The open tree edge to explore next: by rank; among the first few uncovered
-        outcomes, one that a cheap check shows feasible goes first, so that proofs of
-        infeasibility, which can be slow, come after the outcomes that are easy to cover."""
-        ranked: list[tuple[tuple, int, TreeNode, int]] = []
-        alive: list[TreeNode] = []
-        for n, node in enumerate(self.nodes):
-            has_open = False
-            for i, status in enumerate(node.edges):
-                if status != OPEN:
-                    continue
-                has_open = True
-                rank = self.edge_rank(node, i)
-                if rank is not None:
-                    ranked.append((rank, n, node, i))
-            if has_open:
-                alive.append(node)
-        self.nodes = alive  # nodes without open edges are never selected again
-        if not ranked:
-            return None
-        ranked.sort(key=lambda r: (r[0], r[1], r[3]))
-        goals = [r for r in ranked if r[0][0] == 0][:_QUICK_GOALS]
-        if len(goals) > 1:
-            for _, _, node, i in goals:
-                guard = node.guards[i]
-                if self.solver.check([*node.state.constraints, guard], quick=True) == SAT:
-                    return node, i
-        _, _, node, i = ranked[0]
-        return node, i
-
-    def continuation_order(self, node: TreeNode) -> list[int]:
-        """The order in which to try the edges of a branch met while completing a path:
-        outcomes still uncovered (and not already on this path) first, then the edges
-        closest to such an outcome, then the edges closest to the exit."""
-        if node.choice is not None:  # its own object first: aliasing only when needed
-            return [i for i, g in enumerate(node.guards) if g is not None]
-        frame = node.state.frame
-        exits = self.exit_distances(frame.cfg)
-        term = node.block.terminator
-        assert term is not None
-        succs = term.successors()
-        taken = set(node.state.edges)
-        goal_distance = self.goal_distance
-        if taken & self.uncovered:
-            goal_distance = self.cfg.distances_to(self.uncovered - taken)
-        ranked = []
-        for i, g in enumerate(node.guards):
-            if g is None:
-                continue
-            to_exit = exits.get(succs[i].id, 1 << 20)
-            if node.in_function_under_test:
-                edge = Edge(node.block.id, i)
-                if edge in self.uncovered and edge not in taken:
-                    ranked.append(((0, self.order[edge]), i))
-                    continue
-                dist = goal_distance.get(succs[i].id)
-                ranked.append(((1, dist, to_exit) if dist is not None else (2, to_exit), i))
-            else:
-                ranked.append(((1, self.fresh_return_distance(node, i), to_exit), i))
-        ranked.sort()
-        return [i for _, i in ranked]
 
     # ------------------------------------------------------------- execution
 
@@ -431,28 +269,10 @@ class Generator:
         input pointers (its constraints without those keeping accesses inside them)."""
         return self.solver.check(_without(state.constraints, state.bounds)) == SAT
 
-    def decided(self, node: TreeNode, index: int) -> None:
-        """Remember that a path took edge `index` of `node`, keyed by its guard."""
-        guard = node.guards[index]
-        if guard is not None:
-            self.decisions.setdefault(self.solver.key(guard), []).append((node, index))
-
-    def goal_infeasible(self, node: TreeNode, index: int) -> None:
-        """An uncovered outcome is infeasible after this prefix: the earlier decisions that
-        contradict it (a cheap unsat core) get their other edges explored first."""
-        if not self.is_new_goal(node, index):
-            return
-        guard = node.guards[index]
-        for c in self.solver.conflict(node.state.constraints, guard):
-            for earlier, taken in self.decisions.get(self.solver.key(c), []):
-                for j, status in enumerate(earlier.edges):
-                    if j != taken and status == OPEN:
-                        self.boosted.add((id(earlier), j))
-
     def explore(self, node: TreeNode, index: int) -> None:
         """Resume the stored state of `node` along edge `index` and complete the path."""
         node.edges[index] = EXPLORED
-        self.decided(node, index)
+        self.goals.decided(node, index, self.solver)
         state = node.state.fork()
         try:
             self.step(node, state, index)
@@ -462,7 +282,7 @@ class Generator:
             return
         if not self.feasible(state):
             node.edges[index] = PRUNED
-            self.goal_infeasible(node, index)
+            self.goals.goal_infeasible(node, index, self.solver)
             return
         self.continue_path(state, node.depth + 1)
 
@@ -488,7 +308,7 @@ class Generator:
                 return
             self.violation_cases(outcome.state)
             if isinstance(outcome, Finished):
-                self.note_returns(outcome.state)
+                self.goals.note_returns(outcome.state)
                 self.finish(outcome.state)
                 return
             assert isinstance(outcome, Fork)
@@ -506,7 +326,7 @@ class Generator:
         the uncovered edges, and then among the others, edges that cheap checks show
         feasible come first, so expensive infeasibility proofs are paid only when no edge
         of the group is easy."""
-        order = self.continuation_order(node)
+        order = self.goals.continuation_order(node)
         successors: dict[int, State] = {}
         for i in order:
             next_state = node.state.fork()
@@ -517,7 +337,7 @@ class Generator:
                 self.bound_hit(str(bound), node, i)
                 return None
             successors[i] = next_state
-        goals = [i for i in order if self.is_new_goal(node, i)]
+        goals = [i for i in order if self.goals.is_new_goal(node, i)]
         for group in (goals, [i for i in order if i not in goals]):
             for quick in (True, False):
                 for i in group:
@@ -526,15 +346,15 @@ class Generator:
                     if quick:
                         if self.solver.check(successors[i].constraints, quick=True) == SAT:
                             node.edges[i] = EXPLORED
-                            self.decided(node, i)
+                            self.goals.decided(node, i, self.solver)
                             return successors[i]
                         continue
                     node.edges[i] = EXPLORED
                     if self.feasible(successors[i]):
-                        self.decided(node, i)
+                        self.goals.decided(node, i, self.solver)
                         return successors[i]
                     node.edges[i] = PRUNED
-                    self.goal_infeasible(node, i)
+                    self.goals.goal_infeasible(node, i, self.solver)
         return None
 
     def step(self, node: TreeNode, state: State, index: int) -> None:
@@ -544,13 +364,6 @@ class Generator:
         else:
             self.executor.take(state, node.block, index, node.guards[index])
 
-    def is_new_goal(self, node: TreeNode, index: int) -> bool:
-        """Whether edge `index` of `node` is an outcome no case and not this path covers."""
-        if not node.in_function_under_test:
-            return False
-        edge = Edge(node.block.id, index)
-        return edge in self.uncovered and edge not in node.state.edges
-
     def bound_hit(self, reason: str, node: TreeNode, index: int) -> None:
         """A bound cut the path at edge `index` of `node`. If the path up to there covers
         something new, fix the inputs with a model and run on concretely, without the
@@ -559,8 +372,8 @@ class Generator:
         state = node.state.fork()
         guard = node.guards[index]
         constraints = state.constraints + ([guard] if guard is not None else [])
-        new = [e for e in state.edges if e in self.uncovered]
-        if node.in_function_under_test and Edge(node.block.id, index) in self.uncovered:
+        new = [e for e in state.edges if e in self.goals.uncovered]
+        if node.in_function_under_test and Edge(node.block.id, index) in self.goals.uncovered:
             new.append(Edge(node.block.id, index))
         if not new:
             return
@@ -574,7 +387,7 @@ class Generator:
         """A bound cut the path where nothing was left to decide (a loop counting to a
         constant past the depth bound): when the path covers something new, fix the inputs
         with a model and run on concretely without the bound, so it still gives a case."""
-        if self.cases and not any(e in self.uncovered for e in state.edges):
+        if self.cases and not any(e in self.goals.uncovered for e in state.edges):
             return
         model = self.solver.model(state.constraints, extract.preferences(state))
         if model is not None and self.complete(state, model):
@@ -611,8 +424,8 @@ class Generator:
     def finish(self, state: State, model=None) -> None:
         """A complete path: a case if it covers a new outcome (or is the first path).
         `model` fixes the inputs when the path was completed concretely."""
-        new = [e for e in state.edges if e in self.uncovered]
-        if not new and (self.order or any(not c.violations and not c.robustness
+        new = [e for e in state.edges if e in self.goals.uncovered]
+        if not new and (self.goals.order or any(not c.violations and not c.robustness
                                            for c in self.cases)):
             return
         if model is None:
@@ -622,8 +435,7 @@ class Generator:
                 self.solver_gave_up = True  # its outcomes are not proved unreachable
             return
         if self.add_case(state, model):
-            self.uncovered.difference_update(state.edges)
-            self.update_goal_distances()
+            self.goals.covered(state.edges)
 
     @staticmethod
     def preferences(state: State) -> list[list]:
@@ -754,47 +566,16 @@ class Generator:
         proved = o.proof and self.explored_all and stop == STOP_EXHAUSTED and \
             not self.solver_gave_up and self.unsupported is None and \
             self.executor.approximation is None
-        violated = {(v.kind, v.at) for v in self.violated}
-
-        def verdict(kind: str, at: str) -> str:
-            if (kind, at) in violated:
-                return "violated"
-            return "holds" if proved else ""
-
-        at = self.executor.at
-        initial_index = {id(var): k for k, (var, _, _) in enumerate(contract.initials)}
-        checks = [ContractCheck("postcondition", c.check_text, c.text, at(c.location),
-                                verdict=verdict("postcondition", at(c.location)))
-                  for c in contract.postconditions]
-        for i, tc in enumerate(contract.testcases):
-            where = at(tc.location)
-            checks.append(ContractCheck(
-                "testcase", tc.post.check_text, tc.post.text, where,
-                pre=f"ctgen_initial_{initial_index[id(tc.entered)]}", pre_text=tc.pre.text,
-                requirements=tc.requirements,
-                verdict="unreachable" if i in self.testcases_unreachable
-                else verdict("testcase", where)))
-        checks += [ContractCheck("assert", "", c.text, at(c.location),
-                                 verdict=verdict("assert", at(c.location)))
-                   for c in contract.asserts]
         unmodified = tuple(v.name for v in self.program.unit.globals.values()
                            if v in self.executor.forbidden)
-        if contract.modifies is not None:
-            checks.append(ContractCheck(
-                "modifies", "", ", ".join(contract.modifies) or "nothing",
-                at(self.cfg.function.location),
-                verdict="violated" if any(v.kind == "modifies" for v in self.violated)
-                else "holds" if proved else ""))
         bounds = (f"loops unwound at most {o.max_depth} times, recursion at most "
                   f"{o.max_recursion} deep, input pointers to at most "
                   f"{self.executor.array_size} elements, variable length arrays and alloca "
                   f"objects of at most as many")
-        return Contract(
-            checks=tuple(checks),
-            initials=tuple((declaration_of(var.type), text)
-                           for var, _, text in contract.initials),
-            aux=tuple((v.name, declaration_of(v.type)) for v in contract.aux),
-            modifies=contract.modifies, unmodified=unmodified,
+        return summarize_contract(
+            contract, self.executor.at, proved=proved, violated=self.violated,
+            unreachable_testcases=self.testcases_unreachable, unmodified=unmodified,
+            function_at=self.executor.at(self.cfg.function.location),
             bounds=bounds if proved else "")
 
 

@@ -1,0 +1,47 @@
+"""The symbolic test case tree: its nodes (branch points of explored paths) and the status
+of their edges, and how a CFG edge is named as a branch outcome."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..cases import Outcome
+from ..ir.cfg import CFG, Block, Edge
+from ..symbolic.executor import AliasChoice, OffsetChoice
+from ..symbolic.state import State
+
+OPEN, EXPLORED, PRUNED, CUT = "open", "explored", "pruned", "cut"
+
+
+def outcome_of(cfg: CFG, e: Edge) -> Outcome:
+    """Branch outcome `e` of `cfg` as cases and reports name it."""
+    loc = cfg.edge_location(e)
+    return Outcome(loc.line, loc.column, cfg.edge_label(e))
+
+
+@dataclass(eq=False)
+class TreeNode:
+    """A branch point of an explored path: the state before the branch and its edges.
+    A choice node (`choice` set) branches over where an input pointer points, or which
+    value a symbolic offset has, instead: its edges are not outcomes of the function."""
+
+    state: State
+    block: Block
+    guards: list
+    depth: int
+    choice: AliasChoice | OffsetChoice | None = None
+    edges: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.edges = [OPEN if g is not None else PRUNED for g in self.guards]
+
+    @property
+    def in_function_under_test(self) -> bool:
+        return len(self.state.frames) == 1 and self.choice is None
+
+    def new_goal(self, index: int, uncovered: set[Edge]) -> bool:
+        """Whether edge `index` is an outcome of `uncovered` that this path does not
+        cover yet."""
+        if not self.in_function_under_test:
+            return False
+        edge = Edge(self.block.id, index)
+        return edge in uncovered and edge not in self.state.edges
