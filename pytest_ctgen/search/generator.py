@@ -27,9 +27,9 @@ from ..frontend.preprocess import is_va_list
 from ..ir.cfg import CFG, Block, Edge, Return
 from ..ir.lower import Program
 from ..symbolic import addresses, extract
-from ..symbolic.executor import (
-    AliasChoice, BoundReached, Executor, Finished, Fork, OffsetChoice, PathError,
-    ViolationLedger)
+from ..symbolic.executor import Executor
+from ..symbolic.paths import (
+    AliasChoice, BoundReached, Finished, Fork, OffsetChoice, PathError, ViolationLedger)
 from ..symbolic.solver import SAT, UNSAT, Solver
 from ..symbolic.state import Pointee, State
 from ..symbolic.work import (

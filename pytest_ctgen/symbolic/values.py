@@ -24,6 +24,8 @@ from ..frontend.literals import round_to_float32
 
 RNE = z3.RNE()
 RTZ = z3.RTZ()
+#: The offset of an object's start (a 64-bit vector, as every pointer offset).
+ZERO64 = z3.BitVecVal(0, 64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -65,12 +67,12 @@ class AliasPtr:
     """An input pointer that may point into an object of its own (`own`, at its start) or
     into another object of its element type: the pointee of another input, an object that
     contains it, a global. Which one is a choice of the search, made when the pointer is
-    first used for more than a NULL test (see `Executor.resolve`); `fallback` is where a
+    first used for more than a NULL test (see `inputs.resolve`); `fallback` is where a
     pointer without an object of its own points when no path decided."""
 
     choice: str  # unique per input pointer
     own: PtrVal | None
-    element: object  # the CType of the elements it points to
+    element: CType  # of the elements it points to
     null: z3.BoolRef
     depth: int  # 0 for a pointer in a parameter or global
     containers: tuple[int, ...]  # the input objects it lies in, outermost first
