@@ -14,7 +14,7 @@ from ..ir.expr import Expr, describe
 from ..ir.spec import StubSpec
 from . import access, contracts, expressions, inputs, libc, memory
 from .function_pointers import StubSignature
-from .memory import cells_of
+from .memory import cells_of, value_cells
 from .paths import BoundReached, NeedChoice, PathError, ProgramEnds
 from .state import Frame, State, StubCallRecord, StubWrite
 from .values import PtrVal, SymValue
@@ -195,7 +195,7 @@ def stub_writes(ex: Executor, state: State, fn: StubSignature, index: int,
             continue
         if is_buffer:
             fresh = z3.BitVec(name, count * 8)
-            cells = [(fresh, j) for j in range(count)]
+            cells = value_cells(fresh, count)
             write = StubWrite(f"*(unsigned char *){param}", None, tuple(cells))
         else:
             cells = inputs.input_cells(ex, state, name, target)

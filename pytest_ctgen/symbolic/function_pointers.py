@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import z3
 
 from ..frontend.ctype import FunctionType, PointerType, compatible, prototype_of
-from .memory import MemObject
+from .memory import MemObject, value_cells
 from .paths import AliasChoice, PathError
 from .state import Pointee, State
 from .values import ZERO64, AliasPtr, PtrVal
@@ -77,7 +77,7 @@ def function_pointer_input(ex: Executor, state: State, name: str, ftype: Functio
     # inside a pointee is (see extract.preferences)
     preferred = max(depth, 1) if "#" in name else depth
     state.pointees.append(Pointee(callback.name, None, None, ptr, preferred))
-    return [(ptr, i) for i in range(8)]
+    return value_cells(ptr, 8)
 
 
 def input_callback(ex: Executor, state: State, name: str, ftype: FunctionType) -> Callback:

@@ -22,10 +22,10 @@ from ..frontend.ctype import (
 )
 from ..frontend.unit import GLOBAL, Variable, is_unsized_array
 from . import function_pointers, statements
-from .memory import zero_cells
+from .memory import value_cells, zero_cells
 from .paths import AliasChoice, NeedChoice, PathError
 from .state import InputRoot, Pointee, State
-from .values import ZERO64, AliasPtr, PtrVal, SymValue
+from .values import ZERO64, AliasPtr, PtrVal, SymValue, null_pointer
 
 if TYPE_CHECKING:
     from .executor import Executor
@@ -55,11 +55,11 @@ def input_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int 
         v = z3.BitVec(name, ctype.bits)
         if ctype.is_bool:
             state.assume(z3.ULE(v, 1))
-        return [(v, i) for i in range(ctype.size)]
+        return value_cells(v, ctype.size)
     if isinstance(ctype, FloatType):
         bits = z3.BitVec(name, ctype.size * 8)
         v = z3.fpBVToFP(bits, z3.Float32() if ctype.size == 4 else z3.Float64())
-        return [(v, i) for i in range(ctype.size)]
+        return value_cells(v, ctype.size)
     if isinstance(ctype, ArrayType):
         out: list = []
         for i in range(ctype.count or 0):
@@ -68,7 +68,7 @@ def input_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int 
     if isinstance(ctype, RecordType):
         if ctype.is_union or any(f.is_bitfield for f in ctype.fields):
             v = z3.BitVec(name, ctype.size * 8)
-            return [(v, i) for i in range(ctype.size)]
+            return value_cells(v, ctype.size)
         cells = zero_cells(ctype.size)
         for f in ctype.fields:
             sub = input_cells(ex, state, f"{name}.{f.name}", f.type, depth)
@@ -108,15 +108,15 @@ def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, dep
         ptr = AliasPtr(f"{name}->", PtrVal(oid, ZERO64, null), target, null, depth,
                        containers)
         state.pointees.append(Pointee(ident, oid, array, ptr, depth))
-        return [(ptr, i) for i in range(8)]
+        return value_cells(ptr, 8)
     fallback = _fallback(ex, state, target)
     if fallback is None:
         beyond = PtrVal(None, ZERO64, beyond_depth=True)
-        return [(beyond, i) for i in range(8)]
+        return value_cells(beyond, 8)
     ptr = AliasPtr(f"{name}->", None, target, null, depth, containers,
                    PtrVal(fallback, ZERO64, null))
     state.pointees.append(Pointee(ident, None, None, ptr, depth))
-    return [(ptr, i) for i in range(8)]
+    return value_cells(ptr, 8)
 
 
 def _fallback(ex: Executor, state: State, target: CType) -> int | None:
@@ -205,13 +205,13 @@ def garbage(ex: Executor, var: Variable, size: int) -> list:
     """Contents of an uninitialized object: unknown, the same on every path. An
     uninitialized pointer is modelled as NULL: using it is undefined anyway."""
     if isinstance(var.type, PointerType):
-        return [(PtrVal(None, ZERO64), i) for i in range(size)]
+        return [(null_pointer(), i) for i in range(size)]  # a pointer of its own per byte
     if size == 0:
         return []
     name = ex.garbage_names.setdefault(
         var, f"uninit.{var.name}.{len(ex.garbage_names)}")
     v = z3.BitVec(name, size * 8)
-    return [(v, i) for i in range(size)]
+    return value_cells(v, size)
 
 
 def global_object(ex: Executor, state: State, var: Variable) -> int:

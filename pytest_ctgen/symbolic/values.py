@@ -62,6 +62,11 @@ class PtrVal:
         return self.null if self.null is not None else z3.BoolVal(False)
 
 
+def null_pointer() -> PtrVal:
+    """NULL: a pointer into no object."""
+    return PtrVal(None, ZERO64)
+
+
 @dataclass(frozen=True, eq=False)
 class AliasPtr:
     """An input pointer that may point into an object of its own (`own`, at its start) or
@@ -125,7 +130,7 @@ def constant(t: CType, value: int | float) -> SymValue:
         return float_const(t, float(value))
     if isinstance(t, PointerType):
         if int(value) == 0:
-            return PtrVal(None, z3.BitVecVal(0, 64))
+            return null_pointer()
         raise UnsupportedError("integer constant used as an address")
     raise UnsupportedError(f"constant of type {t}")
 
@@ -203,7 +208,7 @@ def convert(v: SymValue, src: CType, dst: CType) -> tuple[SymValue, Errors]:
             assert isinstance(v, z3.BitVecRef)
             simple = z3.simplify(v)
             if z3.is_bv_value(simple) and simple.as_long() == 0:
-                return PtrVal(None, z3.BitVecVal(0, 64)), ()
+                return null_pointer(), ()
             raise UnsupportedError("conversion of an integer to a pointer")
     if isinstance(dst, (RecordType, ArrayType)) and isinstance(v, AggVal):
         return v, ()
