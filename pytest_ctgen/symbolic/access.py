@@ -130,8 +130,8 @@ def load(ex: Executor, state: State, lv: Expr) -> SymValue:
         assert f.bit_offset is not None and f.bit_width is not None
         return memory.read_bitfield(obj, off.as_signed_long(), f.bit_offset,
                                     f.bit_width, f.type)
-    (value,) = access(ex, state, loc, obj, "read from",
-                      lambda: memory.read(obj, offset, lv.type))
+    (value,) = checked(ex, state, loc, obj, "read from",
+                       lambda: memory.read(obj, offset, lv.type))
     return value
 
 
@@ -159,12 +159,12 @@ def store(ex: Executor, state: State, lv: Expr, value: SymValue, initializing: b
         assert f.bit_offset is not None and f.bit_width is not None
         memory.write_bitfield(obj, off.as_signed_long(), f.bit_offset, f.bit_width, value)
         return
-    access(ex, state, loc, obj, "write to",
-           lambda: memory.write(obj, offset, lv.type, value))
+    checked(ex, state, loc, obj, "write to",
+            lambda: memory.write(obj, offset, lv.type, value))
 
 
-def access(ex: Executor, state: State, loc: InMemory, obj: MemObject, what: str,
-           operation: Callable[[], tuple]) -> tuple:
+def checked(ex: Executor, state: State, loc: InMemory, obj: MemObject, what: str,
+            operation: Callable[[], tuple]) -> tuple:
     """`operation()`, a memory.read or memory.write of `obj` at `loc`, and what its
     last two results say: where the access can leave the object (at a symbolic
     offset), through an input pointer or of an input pointer's object a bound the path

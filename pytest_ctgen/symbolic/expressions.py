@@ -70,7 +70,7 @@ if TYPE_CHECKING:
 
 def evaluate(ex: Executor, state: State, e: Expr) -> SymValue:
     """The value of `e` in the current frame of `state`."""
-    evaluator = handler_for(_EVALUATORS, e)
+    evaluator = handler_for(EVALUATORS, e)
     if evaluator is None:
         raise PathError(f"expression {describe(e)}", unsupported=True)
     return evaluator(ex, state, e)
@@ -242,7 +242,7 @@ def _bit_operation(ex: Executor, state: State, e: BitOp) -> SymValue:
     return value
 
 
-_EVALUATORS: dict[type, Callable[[Executor, State, Any], SymValue]] = {
+EVALUATORS: dict[type, Callable[[Executor, State, Any], SymValue]] = {
     Const: _const, Load: _load, Cast: _cast, Binary: _binary, Logical: _logical,
     Select: _select, Unary: _unary, AddrOf: _address_of, PtrAdd: _pointer_add,
     PtrDiff: _pointer_difference, Classify: _classify, OverflowFlag: _overflow_flag,

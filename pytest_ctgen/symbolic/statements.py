@@ -52,7 +52,7 @@ def execute(ex: Executor, state: State, stmt: Stmt, initializing: bool = False) 
     ex.location = stmt.location
     work.tally(1)
     try:
-        run = handler_for(_STATEMENTS, stmt)
+        run = handler_for(STATEMENTS, stmt)
         if run is not None:
             run(ex, state, stmt, initializing)
     except memory.OutOfBounds as err:
@@ -74,7 +74,7 @@ def _zero_fill(ex: Executor, state: State, stmt: ZeroFill, initializing: bool) -
     loc = access.locate(ex, state, stmt.target)
     assert isinstance(loc, access.InMemory)
     obj = state.writable(loc.object_id)
-    access.access(ex, state, loc, obj, "write to", lambda: memory.write(
+    access.checked(ex, state, loc, obj, "write to", lambda: memory.write(
         obj, loc.offset, stmt.target.type,
         AggVal(tuple(zero_cells(stmt.target.type.size)))))
     if not initializing:
@@ -117,7 +117,7 @@ def _eval(ex: Executor, state: State, stmt: Eval, initializing: bool) -> None:
     expressions.evaluate(ex, state, stmt.value)
 
 
-_STATEMENTS: dict[type, Callable[[Executor, State, Any, bool], None]] = {
+STATEMENTS: dict[type, Callable[[Executor, State, Any, bool], None]] = {
     Assign: _assign, ZeroFill: _zero_fill, Init: _init, Length: _length, Call: _call,
     Check: _check, Eval: _eval}
 
@@ -159,7 +159,7 @@ def terminate(ex: Executor, state: State, block: Block) -> Finished | Fork | Non
     """Run the terminator of the current block: None when the path went on."""
     term = block.terminator
     ex.location = term.location if term is not None else ex.location
-    run = handler_for(_TERMINATORS, term)
+    run = handler_for(TERMINATORS, term)
     if run is None:
         raise PathError("block without terminator")
     return run(ex, state, block, term)
@@ -201,7 +201,7 @@ def _switch(ex: Executor, state: State, block: Block, term: Switch) -> Fork | No
     return ex.decide(state, block, case_guards)
 
 
-_TERMINATORS: dict[type, Callable[[Executor, State, Block, Any], Finished | Fork | None]] = {
+TERMINATORS: dict[type, Callable[[Executor, State, Block, Any], Finished | Fork | None]] = {
     Goto: _goto, Return: _return, Branch: _branch, Switch: _switch}
 
 
