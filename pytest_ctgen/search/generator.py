@@ -26,8 +26,9 @@ from ..frontend.preprocess import is_va_list
 from ..ir.cfg import CFG, Edge
 from ..ir.lower import Program
 from ..symbolic import addresses, extract
-from ..symbolic.executor import (
-    BoundReached, Executor, Finished, Fork, PathError, ViolationLedger)
+from ..symbolic.executor import Executor
+from ..symbolic.paths import (
+    BoundReached, Finished, Fork, PathError, ViolationLedger)
 from ..symbolic.solver import SAT, UNSAT, Solver
 from ..symbolic.state import Pointee, State
 from ..symbolic.work import (

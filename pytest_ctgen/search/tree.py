@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 
 from ..cases import Outcome
 from ..ir.cfg import CFG, Block, Edge
-from ..symbolic.executor import AliasChoice, OffsetChoice
+from ..symbolic.paths import AliasChoice, OffsetChoice
 from ..symbolic.state import State
 
 OPEN, EXPLORED, PRUNED, CUT = "open", "explored", "pruned", "cut"

@@ -29,7 +29,7 @@ import z3
 from ..cases import PLACEMENT
 from ..errors import UnsupportedError
 from .memory import MemObject
-from .values import PtrVal
+from .values import PtrVal, null_pointer
 
 PLACEMENT_BITS = PLACEMENT.bit_length() - 1
 _LOWEST = 4096  # the first page is never mapped
@@ -87,7 +87,7 @@ def pointer_from_integer(addresses: dict[int, Address], v: z3.BitVecRef) -> PtrV
     simple = z3.simplify(v)
     if z3.is_bv_value(simple):
         if simple.as_long() == 0:
-            return PtrVal(None, z3.BitVecVal(0, 64))
+            return null_pointer()
         raise UnsupportedError(
             f"fixed address 0x{simple.as_long():x} used as a pointer (map the memory it "
             "names to an object in the test build, see README)")

@@ -14,7 +14,7 @@ import z3
 
 from ..errors import UnsupportedError
 from ..frontend.ctype import ArrayType, CType, FloatType, IntType, PointerType, RecordType
-from .values import AggVal, AliasPtr, PtrVal, SymValue, fp_sort
+from .values import AggVal, AliasPtr, PtrVal, SymValue, fp_sort, null_pointer
 from .work import tally
 
 Cell = tuple  # (value, byte index)
@@ -54,7 +54,12 @@ def cells_of(value: SymValue, ctype: CType) -> list[Cell]:
     """The byte cells of `value` stored as an object of type `ctype`."""
     if isinstance(value, AggVal):
         return list(value.cells)
-    return [(value, i) for i in range(ctype.size)]
+    return value_cells(value, ctype.size)
+
+
+def value_cells(value: object, size: int) -> list[Cell]:
+    """The `size` byte cells of one value: cell i holds its byte i."""
+    return [(value, i) for i in range(size)]
 
 
 def zero_cells(n: int) -> list[Cell]:
@@ -110,7 +115,7 @@ def value_from_cells(cells: list[Cell], ctype: CType) -> SymValue:
             return first
     if isinstance(ctype, PointerType):
         if all(_is_zero_byte(c) for c in cells):  # NULL, or zero bytes (memset)
-            return PtrVal(None, z3.BitVecVal(0, 64))
+            return null_pointer()
         raise UnsupportedError("a pointer read through a different type")
     bv = bytes_to_bv(cells)
     if isinstance(ctype, FloatType):

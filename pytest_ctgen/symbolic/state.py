@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 import z3
 
 from ..cases import Violation
-from ..frontend.ctype import CType
+from ..frontend.ctype import ArrayType, CType
 from ..frontend.unit import Variable
 from ..ir.cfg import CFG, Block, Edge
 from ..ir.expr import Expr
@@ -49,7 +49,7 @@ class Pointee:
 
     name: str
     object_id: int | None  # None beyond the pointer depth: only NULL or aliases
-    type: CType | None  # an array type
+    type: ArrayType | None
     pointer: object  # the input pointer: a PtrVal, or an AliasPtr when it may alias
     depth: int = 0  # 0 for a parameter's or global's pointer, 1 for a pointer in its pointee
 

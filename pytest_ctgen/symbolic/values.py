@@ -24,6 +24,8 @@ from ..frontend.literals import round_to_float32
 
 RNE = z3.RNE()
 RTZ = z3.RTZ()
+#: The offset of an object's start (a 64-bit vector, as every pointer offset).
+ZERO64 = z3.BitVecVal(0, 64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -60,17 +62,22 @@ class PtrVal:
         return self.null if self.null is not None else z3.BoolVal(False)
 
 
+def null_pointer() -> PtrVal:
+    """NULL: a pointer into no object."""
+    return PtrVal(None, ZERO64)
+
+
 @dataclass(frozen=True, eq=False)
 class AliasPtr:
     """An input pointer that may point into an object of its own (`own`, at its start) or
     into another object of its element type: the pointee of another input, an object that
     contains it, a global. Which one is a choice of the search, made when the pointer is
-    first used for more than a NULL test (see `Executor.resolve`); `fallback` is where a
+    first used for more than a NULL test (see `inputs.resolve`); `fallback` is where a
     pointer without an object of its own points when no path decided."""
 
     choice: str  # unique per input pointer
     own: PtrVal | None
-    element: object  # the CType of the elements it points to
+    element: CType  # of the elements it points to
     null: z3.BoolRef
     depth: int  # 0 for a pointer in a parameter or global
     containers: tuple[int, ...]  # the input objects it lies in, outermost first
@@ -123,7 +130,7 @@ def constant(t: CType, value: int | float) -> SymValue:
         return float_const(t, float(value))
     if isinstance(t, PointerType):
         if int(value) == 0:
-            return PtrVal(None, z3.BitVecVal(0, 64))
+            return null_pointer()
         raise UnsupportedError("integer constant used as an address")
     raise UnsupportedError(f"constant of type {t}")
 
@@ -201,7 +208,7 @@ def convert(v: SymValue, src: CType, dst: CType) -> tuple[SymValue, Errors]:
             assert isinstance(v, z3.BitVecRef)
             simple = z3.simplify(v)
             if z3.is_bv_value(simple) and simple.as_long() == 0:
-                return PtrVal(None, z3.BitVecVal(0, 64)), ()
+                return null_pointer(), ()
             raise UnsupportedError("conversion of an integer to a pointer")
     if isinstance(dst, (RecordType, ArrayType)) and isinstance(v, AggVal):
         return v, ()

@@ -28,7 +28,8 @@ from pytest_ctgen.frontend.ctype import (
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.ir.lower import Program, lower_unit
 from pytest_ctgen.symbolic import extract, memory
-from pytest_ctgen.symbolic.executor import Executor, Finished, Fork
+from pytest_ctgen.symbolic.executor import Executor
+from pytest_ctgen.symbolic.paths import Finished, Fork
 from pytest_ctgen.symbolic.solver import Solver
 from pytest_ctgen.symbolic.values import AggVal, PtrVal
 

@@ -1,0 +1,246 @@
+"""Calls: of a function the unit defines (executed in a new frame), of a libc function
+with a model, of an undefined function (a stub: the generator chooses what it returns and
+writes, narrowed by the function's specification when it has one), and through a function
+pointer (of the unit's function it holds, or of the callback of a function-pointer input)."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import z3
+
+from ..frontend.ctype import IntType, PointerType, VoidType
+from ..ir.cfg import CFG, Call
+from ..ir.expr import Expr, describe
+from ..ir.spec import StubSpec
+from . import access, contracts, expressions, inputs, libc, memory
+from .function_pointers import StubSignature
+from .memory import cells_of, value_cells
+from .paths import BoundReached, NeedChoice, PathError, ProgramEnds
+from .state import Frame, State, StubCallRecord, StubWrite
+from .values import PtrVal, SymValue
+
+if TYPE_CHECKING:
+    from .executor import Executor
+
+#: SV-COMP's assumption function: its argument is assumed, whether the unit defines it.
+VERIFIER_ASSUME = "__VERIFIER_assume"
+
+
+def call(ex: Executor, state: State, stmt: Call) -> None:
+    if stmt.pointer is not None:
+        indirect_call(ex, state, stmt)
+        return
+    cfg = ex.program.cfgs.get(stmt.function)
+    args = _arguments(ex, state, stmt)
+    if stmt.function == VERIFIER_ASSUME:
+        # SV-COMP's assumption: inputs violating it are not of interest
+        state.assume(expressions.condition(ex, state, stmt.args[0].type, args[0]))
+        if cfg is None:
+            stub_call(ex, state, stmt, args)
+        return
+    spec = ex.program.specs.get(stmt.function)
+    if spec is not None:
+        specified_call(ex, state, stmt, spec, inputs.resolve_arguments(ex, state, args))
+        return
+    if cfg is not None:
+        enter(ex, state, stmt, cfg, args)
+        return
+    _undefined_call(ex, state, stmt, args)
+
+
+def _arguments(ex: Executor, state: State, stmt: Call) -> list[SymValue]:
+    """The values of the arguments of `stmt`; the aliasing of the pointers its target is
+    reached through is decided before the call."""
+    args = [expressions.evaluate(ex, state, a) for a in stmt.args]
+    if stmt.target is not None:
+        access.locate(ex, state, stmt.target)
+    return args
+
+
+def _undefined_call(ex: Executor, state: State, stmt: Call, args: list[SymValue]) -> None:
+    """A call of a function the unit does not define: one that ends the program, one of
+    the libc functions modelled (see libc.py), else a stub call."""
+    failure = ex.program.failures.get(stmt.function)
+    if failure is not None:
+        raise PathError(f"calls '{stmt.function}', which is not supported: "
+                        f"{failure}", stmt.location, unsupported=True)
+    fn = ex.program.unit.functions.get(stmt.function)
+    if fn is None:
+        raise PathError(f"call of unknown function '{stmt.function}'", stmt.location,
+                        unsupported=True)
+    ending = libc.PATH_ENDS.get(stmt.function)
+    if ending is not None:
+        status = args[0] if ending == "exit" and args else None
+        raise ProgramEnds(ending, status)
+    args = inputs.resolve_arguments(ex, state, args)
+    model = libc.MODELS.get(stmt.function)
+    if model is not None and fn.is_library:
+        before = set(state.written_objects) if ex.forbidden else None
+        value = model(state, args, fn.type)
+        for oid in state.written_objects - before if before is not None else ():
+            contracts.note_write(ex, state, oid)
+        if stmt.target is not None and value is not None:
+            access.store(ex, state, stmt.target, value)
+        return
+    stub_call(ex, state, stmt, args)
+
+
+def _frame(ex: Executor, state: State, cfg: CFG, args: list[SymValue],
+           return_target: Expr | None = None) -> Frame:
+    """A frame of the function of `cfg` whose parameters hold `args`."""
+    frame = Frame(cfg, cfg.entry, return_target=return_target)
+    for p, a in zip(cfg.function.params, args):
+        if access.in_memory(cfg, p):
+            frame.objects[p] = ex.new_object(state, p.name, cells_of(a, p.type))
+        else:
+            frame.registers[p] = a
+    return frame
+
+
+def enter(ex: Executor, state: State, stmt: Call, cfg: CFG, args: list[SymValue]) -> None:
+    """Call a function defined in the unit: push its frame."""
+    depth = sum(1 for f in state.frames if f.cfg is cfg)
+    if depth >= ex.max_recursion:
+        raise BoundReached(f"recursion of '{stmt.function}' deeper than "
+                           f"{ex.max_recursion}")
+    frame = _frame(ex, state, cfg, args, stmt.target)
+    if cfg.variadic_area is not None:  # the call passes it after the named arguments
+        frame.registers[cfg.variadic_area] = args[len(cfg.function.params)]
+    state.frames.append(frame)
+    ex.enter_locals(state, frame)
+
+
+def stub_call(ex: Executor, state: State, stmt: Call, args: list[SymValue],
+              store: bool = True, callee: StubSignature | None = None) -> SymValue | None:
+    """Call k of an undefined function (or of a callback, `callee`): the generator
+    chooses its result, what it writes through its pointer parameters, and the globals
+    it may write. The result is stored into the call's target unless `store` is false;
+    it is returned."""
+    if callee is None:
+        fn = ex.program.unit.functions[stmt.function]
+        callee = StubSignature(fn.name, fn.type, tuple(p.name for p in fn.params))
+    name = callee.name
+    index = sum(1 for c in state.stub_calls if c.name == name)
+    rtype = callee.type.result
+    result: SymValue | None = None
+    if not isinstance(rtype, VoidType):
+        cells = inputs.input_cells(ex, state, f"{name}#{index}", rtype)
+        result = memory.value_from_cells(cells, rtype)
+    writes = stub_writes(ex, state, callee, index, args)
+    writes += stub_global_writes(ex, state, name, index)
+    state.stub_calls.append(StubCallRecord(name, index, rtype, result, writes))
+    if store and stmt.target is not None and result is not None:
+        access.store(ex, state, stmt.target, result)
+    return result
+
+
+def specified_call(ex: Executor, state: State, stmt: Call, spec: StubSpec,
+                   args: list[SymValue]) -> None:
+    """A stub call of a function with a specification: its preconditions are assumed
+    of the arguments, its postconditions of what the stub returns and writes. The
+    conditions are evaluated in a frame of the specification, whose parameters hold
+    the arguments."""
+    frame = _frame(ex, state, spec.cfg, args)
+    state.frames.append(frame)
+    try:
+        for var, e in spec.initials:
+            frame.registers[var] = expressions.evaluate(ex, state, e)
+        pre = [contracts.holds(ex, state, cond) for cond in spec.preconditions]
+        if pre:
+            contracts.note_violation(ex, state, stmt, z3.Not(z3.And(*pre)))
+        for condition in pre:
+            state.assume(condition)
+        result = stub_call(ex, state, stmt, args, store=False)
+        if spec.result is not None and result is not None:
+            frame.registers[spec.result] = result
+        try:
+            for cond in spec.postconditions:
+                state.assume(contracts.holds(ex, state, cond))
+        except NeedChoice:  # the call took effect: it cannot run again after a choice
+            raise PathError("a postcondition that reads through a pointer whose target "
+                            "is not decided", spec.postconditions[0].location,
+                            unsupported=True) from None
+    finally:
+        state.frames.pop()
+    if stmt.target is not None and result is not None:
+        access.store(ex, state, stmt.target, result)
+
+
+def stub_writes(ex: Executor, state: State, fn: StubSignature, index: int,
+                args: list[SymValue]) -> tuple[StubWrite, ...]:
+    """A stub writes fresh values through each non-const pointer parameter that points
+    into an object: the pointed-to element, or for a character or void pointer (a
+    buffer) the rest of the object."""
+    writes = []
+    for param, ptype, arg in zip(fn.params, fn.type.params, args):
+        if not isinstance(ptype, PointerType) or ptype.target_const or \
+                not isinstance(arg, PtrVal) or arg.base is None or arg.null is not None:
+            continue
+        off = z3.simplify(arg.offset)
+        obj = state.memory[arg.base]
+        if not z3.is_bv_value(off) or obj.readonly:
+            continue
+        start = off.as_signed_long()
+        target = ptype.target
+        name = f"{fn.name}#{index}.{param}"
+        is_buffer = isinstance(target, VoidType) or (isinstance(target, IntType) and
+                                                     target.size == 1)
+        if is_buffer:
+            count = obj.size - start
+        elif target.is_complete and target.size > 0:
+            count = target.size
+        else:
+            continue
+        if count <= 0 or start < 0 or start + count > obj.size:
+            continue
+        if is_buffer:
+            fresh = z3.BitVec(name, count * 8)
+            cells = value_cells(fresh, count)
+            write = StubWrite(f"*(unsigned char *){param}", None, tuple(cells))
+        else:
+            cells = inputs.input_cells(ex, state, name, target)
+            write = StubWrite(f"(*{param})", target, tuple(cells))
+        writable = state.writable(arg.base)
+        writable.cells[start:start + count] = cells
+        state.written_objects.add(arg.base)
+        writes.append(write)
+    return tuple(writes)
+
+
+def stub_global_writes(ex: Executor, state: State, name: str, index: int
+                       ) -> tuple[StubWrite, ...]:
+    """Fresh contents for every global a stub may write (see `Executor.stub_globals`
+    and `Executor.spec_globals`)."""
+    writes = []
+    for var in ex.spec_globals.get(name, ex.stub_globals):
+        oid = inputs.global_object(ex, state, var)
+        cells = inputs.input_cells(ex, state, f"{var.name}@{name}#{index}", var.type)
+        obj = state.writable(oid)
+        obj.cells = list(cells)
+        state.written_objects.add(oid)
+        writes.append(StubWrite(var.name, var.type, tuple(cells)))
+    return tuple(writes)
+
+
+def indirect_call(ex: Executor, state: State, stmt: Call) -> None:
+    """A call through a function pointer: of the unit's function it holds (executed
+    like a direct call, a stub call if the unit does not define it), or of a
+    callback (a stub call). Calling NULL is a finding (see `access.dereference`)."""
+    assert stmt.pointer is not None
+    p = inputs.resolve(ex, state, expressions.evaluate(ex, state, stmt.pointer))
+    if not isinstance(p, PtrVal):
+        raise PathError(f"call through {describe(stmt.pointer)}, not a pointer")
+    access.dereference(ex, state, p, "call through the NULL function pointer "
+                                     f"{describe(stmt.pointer)}")
+    assert p.base is not None
+    function = state.memory[p.base].function
+    if function is None:
+        raise PathError(f"call through {describe(stmt.pointer)}, which points to an "
+                        "object", unsupported=True)
+    state.assume(p.offset == 0)  # into a function: undefined
+    callback = ex.callbacks.get(function)
+    if callback is None:
+        call(ex, state, Call(stmt.target, function, stmt.args, stmt.location))
+        return
+    args = inputs.resolve_arguments(ex, state, _arguments(ex, state, stmt))
+    stub_call(ex, state, stmt, args, callee=callback.signature)
