@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from ctgen_concrete import differential, load_program
+from tests.symbolic.ctgen_concrete import differential, load_program
 from pytest_ctgen.frontend.ctype import INT, UCHAR, IntType
 from pytest_ctgen.frontend.unit import Variable
 from pytest_ctgen.ir.cfg import CFG, Assign, Block, Branch, Eval, Goto, Return, Switch

@@ -1,7 +1,7 @@
 """Differential testing of the symbolic model against gcc: run a function of a C unit on
 concrete inputs through the package's Executor, and through the same unit compiled by gcc.
 
-Shared by tests/symbolic and tests/ir (tests/ir/conftest.py puts this folder on sys.path).
+Shared by tests/symbolic and tests/ir (which imports it as tests.symbolic.ctgen_concrete).
 
 `model_call` executes the function under test symbolically with every parameter fixed to a
 concrete value: the executor builds its symbolic initial state and advances it; at each
