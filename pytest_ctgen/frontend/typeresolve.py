@@ -24,7 +24,8 @@ from .ctype import (
     is_variably_modified, usual_arithmetic_conversion,
 )
 from .layout import Member, ProbedRecord, ProbeRequest, apply_probed, layout_differs, sysv_layout
-from .literals import float_literal, is_imaginary, round_to_float32
+from .literals import (
+    char_literal, float_literal, int_literal, is_imaginary, round_to_float32, string_literal)
 from .parse import (
     AUTO_TYPE, CHOOSE_EXPR, TYPES_COMPATIBLE, GenericSelection, TypeofSpecifier, coord_location,
     index_range)
@@ -238,7 +239,7 @@ class TypeResolver:
         init = unbraced_string(init)
         if _is_string(init):
             assert isinstance(init, c_ast.Constant)
-            return len(string_constant(init.value)[0]) + 1
+            return len(string_literal(init.value)[0]) + 1
         if isinstance(init, c_ast.InitList):
             count = index = 0
             for item in init.exprs:
@@ -814,119 +815,6 @@ def _generate(type_node: c_ast.Node, align: list[c_ast.Node]) -> str:
 
 
 
-# ---------------------------------------------------------------------------- literals
-
-_INT_LITERAL: Final = re.compile(r"^(0[xX][0-9a-fA-F]+|0[bB][01]+|[0-9]+)([uUlL]*)$")
-_SIMPLE_ESCAPES: Final = {
-    "n": 10, "t": 9, "r": 13, "a": 7, "b": 8, "f": 12, "v": 11, "e": 27, "E": 27,
-    "\\": 92, "'": 39, '"': 34, "?": 63,
-}
-_CHAR_PREFIX_TYPES: Final[dict[str, IntType]] = {"": CHAR, "L": INT, "u": USHORT, "U": UINT, "u8": UCHAR}
-
-
-def int_constant(text: str) -> tuple[int, IntType]:
-    """Value and type of an integer literal (C11 6.4.4.1, with gcc's LP64 types)."""
-    match = _INT_LITERAL.match(text.replace("'", ""))
-    if match is None:
-        raise ValueError(f"not an integer literal: {text}")
-    digits, suffix = match.group(1), match.group(2).lower()
-    if digits[:2].lower() == "0x":
-        value, decimal = int(digits[2:], 16), False
-    elif digits[:2].lower() == "0b":
-        value, decimal = int(digits[2:], 2), False
-    elif len(digits) > 1 and digits.startswith("0"):
-        value, decimal = int(digits, 8), False
-    else:
-        value, decimal = int(digits), True
-    longs = suffix.count("l")
-    if "u" in suffix:
-        candidates = [UINT, ULONG, ULLONG]
-    elif decimal:
-        candidates = [INT, LONG, LLONG, ULLONG]
-    else:
-        candidates = [INT, UINT, LONG, ULONG, LLONG, ULLONG]
-    candidates = [c for c in candidates if c.rank >= {0: INT.rank, 1: LONG.rank, 2: LLONG.rank}[longs]]
-    for candidate in candidates:
-        if value <= candidate.max_value:
-            return value, candidate
-    return ULLONG.wrap(value), ULLONG
-
-
-def _decode(body: str, wide: bool) -> list[int]:
-    """Code units of the inside of a character or string literal."""
-    units: list[int] = []
-    i = 0
-    while i < len(body):
-        ch = body[i]
-        if ch != "\\":
-            units.extend([ord(ch)] if wide else list(ch.encode("utf-8")))
-            i += 1
-            continue
-        i += 1
-        esc = body[i] if i < len(body) else "\\"
-        if esc in _SIMPLE_ESCAPES:
-            units.append(_SIMPLE_ESCAPES[esc])
-            i += 1
-        elif esc in "01234567":
-            j = i
-            while j < len(body) and j < i + 3 and body[j] in "01234567":
-                j += 1
-            units.append(int(body[i:j], 8))
-            i = j
-        elif esc == "x":
-            j = i + 1
-            while j < len(body) and body[j] in "0123456789abcdefABCDEF":
-                j += 1
-            units.append(int(body[i + 1:j] or "0", 16))
-            i = j
-        elif esc in "uU":
-            n = 4 if esc == "u" else 8
-            code = int(body[i + 1:i + 1 + n], 16)
-            units.extend([code] if wide else list(chr(code).encode("utf-8")))
-            i += 1 + n
-        else:
-            units.append(ord(esc))
-            i += 1
-    return units
-
-
-def char_constant(text: str) -> tuple[int, IntType]:
-    """Value and type of a character constant (`'a'`, `'\\n'`, `L'x'`, `'ab'`) as gcc gives
-    them: plain ones are `int` holding a (signed) `char`."""
-    prefix = text[: text.index("'")]
-    elem = _CHAR_PREFIX_TYPES.get(prefix, INT)
-    units = _decode(text[len(prefix) + 1:-1], wide=prefix in ("L", "u", "U"))
-    if not units:
-        raise ValueError("empty character constant")
-    if prefix == "":
-        if len(units) == 1:
-            return CHAR.wrap(units[0]), INT
-        value = 0
-        for unit in units:
-            value = (value << 8) | (unit & 0xFF)
-        return INT.wrap(value), INT
-    return elem.wrap(units[-1] if prefix != "u8" else units[0]), elem if prefix != "L" else INT
-
-
-def string_constant(text: str) -> tuple[list[int], IntType]:
-    """Code units (without the terminator) and element type of a string literal."""
-    prefix = text[: text.index('"')]
-    wide = prefix in ("L", "u", "U")
-    units = _decode(text[len(prefix) + 1:-1], wide)
-    if prefix == "u":
-        utf16: list[int] = []
-        for code in units:
-            if code > 0xFFFF:
-                code -= 0x10000
-                utf16 += [0xD800 + (code >> 10), 0xDC00 + (code & 0x3FF)]
-            else:
-                utf16.append(code)
-        units = utf16
-    return units, {"L": INT, "u": USHORT, "U": UINT}.get(prefix, CHAR)
-
-
-
-
 # ----------------------------------------------------------------- constant evaluation
 
 _COMPARISONS: Final = {"<", ">", "<=", ">=", "==", "!="}
@@ -951,11 +839,11 @@ class _ConstantEvaluator:
             if node.type == "string":
                 raise _unsupported("string literal in a constant expression", node)
             if node.type == "char" or node.value.endswith("'"):
-                return char_constant(node.value)
+                return char_literal(node.value)
             if is_imaginary(node.value):
                 raise _unsupported(f"imaginary constant '{node.value}'", node)
             try:
-                return int_constant(node.value)
+                return int_literal(node.value)
             except ValueError:
                 value, ctype = float_literal(node.value)
         except (ValueError, IndexError):
@@ -1197,7 +1085,7 @@ class _ConstantEvaluator:
 
     def _type_Constant(self, node: c_ast.Constant) -> CType:
         if node.type == "string":
-            units, element = string_constant(node.value)
+            units, element = string_literal(node.value)
             return ArrayType(element, len(units) + 1)
         if node.type in ("float", "double", "long double") and not is_imaginary(node.value):
             try:

@@ -25,7 +25,10 @@ from ..frontend.ctype import (
     FunctionType, IntType, PointerType, RecordType, VariableLength, VoidType,
     has_variable_size, integer_promotion, is_variably_modified, unmodelled_part,
     unqualified_equal, unsigned_of, usual_arithmetic_conversion)
+from ..frontend.literals import char_value as parse_char_literal
 from ..frontend.literals import float_literal, is_imaginary
+from ..frontend.literals import int_literal as parse_int_literal
+from ..frontend.literals import string_bytes as parse_string_literal
 from ..frontend.parse import (
     ASM_MARKER, CHOOSE_EXPR, COMPLEX_PARTS, TYPES_COMPATIBLE, ComputedGoto, GenericSelection,
     LocalLabels, case_range, index_range, is_elvis)
@@ -36,8 +39,7 @@ from .cfg import (
     CFG, Assign, Block, Branch, Call, Check, Eval, Goto, Init, Length, Return, Stmt, Switch,
     ZeroFill)
 from . import gccfold
-from .constants import (
-    convert_constant, fold, parse_char_literal, parse_int_literal, parse_string_literal)
+from .constants import convert_constant, fold
 from .expr import (
     ARITHMETIC_OPS, CLASSIFY_BUILTINS, COMPARISON_OPS, AddrOf, Binary, BitOp, Cast,
     Classify, Const, Deref, Expr, FunctionRef, Load, Logical, Member, OverflowFlag, PtrAdd,
