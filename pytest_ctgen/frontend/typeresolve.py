@@ -3,9 +3,6 @@ enumerators, and evaluation of integer constant expressions as gcc folds them on
 from __future__ import annotations
 
 import copy
-
-import math
-import re
 from collections import ChainMap
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -16,6 +13,8 @@ from pycparser import c_ast, c_generator
 from ..errors import SourceLocation, UnsupportedError
 from .builtins import BIT_BUILTINS
 from .builtins import evaluate as evaluate_builtin
+from .constant_eval import (
+    ARITHMETIC, COMPARISONS, compare, convert_constant, float_binary, integer_binary, unary)
 from .ctype import (
     BOOL, CHAR, DOUBLE, EXTENDED_FLOATS, FLOAT, INT, INT128, LLONG, LONG, LONGDOUBLE,
     PREDEFINED_TYPEDEFS, PTRDIFF_T, SCHAR, SHORT, SIZE_T, UCHAR, UINT, UINT128, ULLONG, ULONG,
@@ -25,7 +24,7 @@ from .ctype import (
 )
 from .layout import Member, ProbedRecord, ProbeRequest, apply_probed, layout_differs, sysv_layout
 from .literals import (
-    char_literal, float_literal, int_literal, is_imaginary, round_to_float32, string_literal)
+    char_literal, float_literal, int_literal, is_imaginary, string_literal)
 from .parse import (
     AUTO_TYPE, CHOOSE_EXPR, TYPES_COMPATIBLE, GenericSelection, TypeofSpecifier, coord_location,
     index_range)
@@ -817,9 +816,6 @@ def _generate(type_node: c_ast.Node, align: list[c_ast.Node]) -> str:
 
 # ----------------------------------------------------------------- constant evaluation
 
-_COMPARISONS: Final = {"<", ">", "<=", ">=", "==", "!="}
-
-
 class _ConstantEvaluator:
     """C constant folding on (value, type) pairs: operands are converted by the usual
     arithmetic conversions and results wrap in their type, as gcc folds them."""
@@ -848,7 +844,7 @@ class _ConstantEvaluator:
                 value, ctype = float_literal(node.value)
         except (ValueError, IndexError):
             raise _unsupported(f"invalid constant {node.value}", node) from None
-        return convert(value, ctype, node)
+        return convert(value, ctype, ctype, node)
 
     def _eval_ID(self, node: c_ast.ID) -> Value:
         found = self.resolver.lookup_enum_constant(node.name)
@@ -876,21 +872,15 @@ class _ConstantEvaluator:
             return address, PointerType(ctype)
         value, ctype = self.evaluate(node.expr)
         if op == "!":
-            return (0 if value else 1), INT
-        if isinstance(ctype, FloatType):
-            if op in ("-", "+"):
-                return (-value if op == "-" else value), ctype
-            raise _unsupported(f"operator {op} on a floating constant", node)
-        if not isinstance(ctype, IntType):
-            raise _unsupported(f"operator {op} in a constant expression", node)
-        promoted = integer_promotion(ctype)
-        if op == "-":
-            return promoted.wrap(-int(value)), promoted
-        if op == "+":
-            return promoted.wrap(int(value)), promoted
-        if op == "~":
-            return promoted.wrap(~int(value)), promoted
-        raise _unsupported(f"operator {op} in a constant expression", node)
+            return unary(op, value, ctype), INT
+        if isinstance(ctype, IntType):
+            ctype = integer_promotion(ctype)
+        result = unary(op, value, ctype)
+        if result is None:
+            where = "on a floating constant" if isinstance(ctype, FloatType) \
+                else "in a constant expression"
+            raise _unsupported(f"operator {op} {where}", node)
+        return result, ctype
 
     def _note_layout(self, ctype: CType) -> None:
         while isinstance(ctype, ArrayType):
@@ -905,8 +895,7 @@ class _ConstantEvaluator:
 
     def _eval_Cast(self, node: c_ast.Cast) -> Value:
         target = self.resolver.resolve(node.to_type)
-        value, ctype = self.evaluate(node.expr)
-        return convert(value, target, node)
+        return convert(*self.evaluate(node.expr), target, node)
 
     def _eval_TernaryOp(self, node: c_ast.TernaryOp) -> Value:
         cond, _ = self.evaluate(node.cond)
@@ -917,7 +906,7 @@ class _ConstantEvaluator:
         except UnsupportedError:
             other_type = ctype
         if ctype.is_arithmetic and other_type.is_arithmetic:
-            return convert(value, usual_arithmetic_conversion(ctype, other_type), node)
+            return convert(value, ctype, usual_arithmetic_conversion(ctype, other_type), node)
         return value, ctype
 
     def _eval_BinaryOp(self, node: c_ast.BinaryOp) -> Value:
@@ -935,55 +924,32 @@ class _ConstantEvaluator:
         if op in ("<<", ">>"):
             return self._shift(node, op, lv, lt, rv, rt)
         common = usual_arithmetic_conversion(lt, rt)
-        a, _ = convert(lv, common, node)
-        b, _ = convert(rv, common, node)
-        if op in _COMPARISONS:
-            result = {"<": a < b, ">": a > b, "<=": a <= b, ">=": a >= b,
-                      "==": a == b, "!=": a != b}[op]
-            return (1 if result else 0), INT
+        a, _ = convert(lv, lt, common, node)
+        b, _ = convert(rv, rt, common, node)
+        if op in COMPARISONS:
+            return compare(op, a, b), INT
         if isinstance(common, FloatType):
-            return self._float_arith(node, op, float(a), float(b), common)
+            result = float_binary(op, float(a), float(b), common)
+            if result is None:
+                raise _unsupported(f"operator {op} on floating constants", node)
+            return result, common
         assert isinstance(common, IntType)
-        x, y = int(a), int(b)
-        if op in ("/", "%"):
-            if y == 0:
+        value = integer_binary(op, int(a), int(b), common) if op in ARITHMETIC else None
+        if value is None:
+            if op in ("/", "%") and b == 0:
                 raise _unsupported("division by zero in a constant expression", node)
-            quotient = abs(x) // abs(y) * (1 if (x < 0) == (y < 0) else -1)
-            return common.wrap(quotient if op == "/" else x - y * quotient), common
-        operations = {"+": x + y, "-": x - y, "*": x * y, "&": x & y, "|": x | y, "^": x ^ y}
-        if op not in operations:
             raise _unsupported(f"operator {op} in a constant expression", node)
-        return common.wrap(operations[op]), common
+        return value, common
 
     def _shift(self, node: c_ast.Node, op: str, lv: int | float, lt: CType, rv: int | float,
                rt: CType) -> Value:
         if not isinstance(lt, IntType) or not isinstance(rt, IntType):
             raise _unsupported(f"operator {op} on floating constants", node)
         promoted = integer_promotion(lt)
-        count = int(rv)
-        if count < 0:
+        value = integer_binary(op, int(lv), int(rv), promoted)
+        if value is None:
             raise _unsupported("negative shift count in a constant expression", node)
-        value = int(lv)
-        if op == "<<":
-            return promoted.wrap(value << count), promoted
-        return promoted.wrap(value >> count), promoted
-
-    def _float_arith(self, node: c_ast.Node, op: str, a: float, b: float, ctype: FloatType) -> Value:
-        if op == "+":
-            result = a + b
-        elif op == "-":
-            result = a - b
-        elif op == "*":
-            result = a * b
-        elif op == "/":
-            if b == 0.0:
-                infinite = math.copysign(math.inf, a) * math.copysign(1.0, b)
-                result = math.nan if a == 0.0 or a != a else infinite
-            else:
-                result = a / b
-        else:
-            raise _unsupported(f"operator {op} on floating constants", node)
-        return (round_to_float32(result) if ctype.size == FLOAT.size else result), ctype
+        return value, promoted
 
     def _eval_GenericSelection(self, node: GenericSelection) -> Value:
         return self.evaluate(self._association(node))
@@ -1017,7 +983,7 @@ class _ConstantEvaluator:
             return offset, SIZE_T
         builtin = BIT_BUILTINS.get(node.name.name) if isinstance(node.name, c_ast.ID) else None
         if builtin is not None and node.args is not None and len(node.args.exprs) == 1:
-            operand, _ = convert(self.evaluate(node.args.exprs[0])[0], builtin.argument, node)
+            operand, _ = convert(*self.evaluate(node.args.exprs[0]), builtin.argument, node)
             result = evaluate_builtin(builtin, int(operand))
             if result is None:
                 raise _unsupported(f"{node.name.name} of 0, which gcc leaves undefined", node)
@@ -1148,7 +1114,7 @@ class _ConstantEvaluator:
 
     def _type_BinaryOp(self, node: c_ast.BinaryOp) -> CType:
         op = node.op
-        if op in _COMPARISONS or op in ("&&", "||"):
+        if op in COMPARISONS or op in ("&&", "||"):
             return INT
         left, right = decay(self.type_of(node.left)), decay(self.type_of(node.right))
         if op in ("<<", ">>"):
@@ -1234,25 +1200,20 @@ def generic_association(resolver: TypeResolver, node: GenericSelection, operand:
     return node.exprs[chosen.pop()]
 
 
-def convert(value: int | float, target: CType, node: c_ast.Node | None = None) -> Value:
-    """A constant converted to `target` as by a cast."""
+def convert(value: int | float, source: CType, target: CType,
+            node: c_ast.Node | None = None) -> Value:
+    """A constant of type `source` converted to `target` as by a cast (constant_eval's
+    rules); a conversion C leaves undefined is unsupported."""
+    if isinstance(target, FloatType) and target.unmodelled is not None:
+        raise _unsupported(f"constant of type '{target}' ({target.unmodelled})", node)
+    result = convert_constant(value, source, target)
+    if result is not None:
+        return result, target
     if isinstance(target, IntType):
-        if isinstance(value, float):
-            if value != value or value in (float("inf"), float("-inf")):
-                raise _unsupported(f"conversion of {value} to an integer", node)
-            if target.is_bool:
-                return (1 if value != 0.0 else 0), target
-            return target.wrap(int(value)), target
-        return target.wrap(int(value)), target
-    if isinstance(target, FloatType):
-        if target.unmodelled is not None:
-            raise _unsupported(f"constant of type '{target}' ({target.unmodelled})", node)
-        as_float = float(value)
-        return (round_to_float32(as_float) if target.size == FLOAT.size else as_float), target
-    if isinstance(target, PointerType):
-        if isinstance(value, float):
-            raise _unsupported("conversion of a floating constant to a pointer", node)
-        return int(value) & ((1 << 64) - 1), target
+        raise _unsupported(f"conversion of a value out of the range of {target} ({value})",
+                           node)
+    if isinstance(target, PointerType) and isinstance(value, float):
+        raise _unsupported("conversion of a floating constant to a pointer", node)
     raise _unsupported(f"conversion to '{target}' in a constant expression", node)
 
 

@@ -20,6 +20,7 @@ from ..frontend.annotations import RESERVED_PREFIX, USER_PREFIX
 from ..frontend.builtins import (
     ALLOCA_BUILTINS, ATOMIC_BUILTINS, ATOMIC_SHAPES, BIT_BUILTINS, FLOAT_CONSTANT_BUILTINS,
     GENERIC, LIBRARY_BUILTINS, OVERFLOW_BUILTINS)
+from ..frontend.constant_eval import convert_constant
 from ..frontend.ctype import (
     BOOL, DOUBLE, INT, LONG, SIZE_T, UCHAR, UINT, VOID, ArrayType, CType, EnumType, FloatType,
     FunctionType, IntType, PointerType, RecordType, VariableLength, VoidType,
@@ -39,7 +40,7 @@ from .cfg import (
     CFG, Assign, Block, Branch, Call, Check, Eval, Goto, Init, Length, Return, Stmt, Switch,
     ZeroFill)
 from . import gccfold
-from .constants import convert_constant, fold
+from .constants import fold
 from .expr import (
     ARITHMETIC_OPS, CLASSIFY_BUILTINS, COMPARISON_OPS, AddrOf, Binary, BitOp, Cast,
     Classify, Const, Deref, Expr, FunctionRef, Load, Logical, Member, OverflowFlag, PtrAdd,
