@@ -10,7 +10,8 @@ from pycparser import c_ast
 from ..errors import SourceLocation, UnsupportedError
 from .ctype import ArrayType, FunctionType
 from .layout import probe_layouts
-from .parse import ParsedFile, coord_location, parse_file
+from .locations import coord_location
+from .parse import ParsedFile, parse_file
 from .preprocess import preprocess, gnu_keywords
 from .typeresolve import TypeResolver
 from .unit import GLOBAL, PARAM, Function, SkippedDefinition, Unit, Variable

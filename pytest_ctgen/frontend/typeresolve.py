@@ -25,9 +25,9 @@ from .ctype import (
 from .layout import Member, ProbedRecord, ProbeRequest, apply_probed, layout_differs, sysv_layout
 from .literals import (
     char_literal, float_literal, int_literal, is_imaginary, string_literal)
-from .parse import (
-    AUTO_TYPE, CHOOSE_EXPR, TYPES_COMPATIBLE, GenericSelection, TypeofSpecifier, coord_location,
-    index_range)
+from .gnu_ast import (
+    AUTO_TYPE, CHOOSE_EXPR, TYPES_COMPATIBLE, GenericSelection, TypeofSpecifier, index_range)
+from .locations import coord_location
 
 Value = tuple[int | float, CType]
 

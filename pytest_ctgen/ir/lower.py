@@ -30,7 +30,7 @@ from ..frontend.literals import char_value as parse_char_literal
 from ..frontend.literals import float_literal, is_imaginary
 from ..frontend.literals import int_literal as parse_int_literal
 from ..frontend.literals import string_bytes as parse_string_literal
-from ..frontend.parse import (
+from ..frontend.gnu_ast import (
     ASM_MARKER, CHOOSE_EXPR, COMPLEX_PARTS, TYPES_COMPATIBLE, ComputedGoto, GenericSelection,
     LocalLabels, case_range, index_range, is_elvis)
 from ..frontend.preprocess import VA_ARG_MARKER
