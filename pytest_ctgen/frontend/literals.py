@@ -33,9 +33,9 @@ def int_literal(text: str) -> tuple[int, IntType]:
         raise ValueError(f"not an integer literal: {text}")
     digits, suffix = match.group(1), match.group(2).lower()
     if digits[:2].lower() == "0x":
-        value, decimal = int(digits[2:], 16), False
+        value, decimal = int(digits, 16), False
     elif digits[:2].lower() == "0b":
-        value, decimal = int(digits[2:], 2), False
+        value, decimal = int(digits, 2), False
     elif len(digits) > 1 and digits.startswith("0"):
         value, decimal = int(digits, 8), False
     else:

@@ -10,7 +10,8 @@ from pycparser import c_ast
 
 from ..errors import SourceLocation, UnsupportedError
 
-_LINE_MARKER = re.compile(r'^#(?:line)? *(\d+) +"((?:[^"\\]|\\.)*)"((?: +\d+)*) *$', re.M)
+_LINE_MARKER = re.compile(r'^#(?:line)? *(\d+) +"((?:[^"\\]|\\.)*)"((?: +\d+)*) *$',
+                          re.MULTILINE)
 
 
 def unescape_marker_file(name: str) -> str:

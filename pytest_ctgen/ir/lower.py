@@ -21,20 +21,21 @@ from ..frontend.builtins import (
     ALLOCA_BUILTINS, ATOMIC_BUILTINS, ATOMIC_SHAPES, BIT_BUILTINS, FLOAT_CONSTANT_BUILTINS,
     GENERIC, LIBRARY_BUILTINS, OVERFLOW_BUILTINS)
 from ..frontend.constant_eval import convert_constant
+from ..frontend.constant_expr import generic_association, types_compatible
 from ..frontend.ctype import (
     BOOL, DOUBLE, INT, LONG, SIZE_T, UCHAR, UINT, VOID, ArrayType, CType, EnumType, FloatType,
     FunctionType, IntType, PointerType, RecordType, VariableLength, VoidType,
     has_variable_size, integer_promotion, is_variably_modified, unmodelled_part,
     unqualified_equal, unsigned_of, usual_arithmetic_conversion)
+from ..frontend.gnu_ast import (
+    ASM_MARKER, CHOOSE_EXPR, COMPLEX_PARTS, TYPES_COMPATIBLE, ComputedGoto, GenericSelection,
+    LocalLabels, case_range, index_range, is_elvis)
+from ..frontend.initializers import unbraced_string
 from ..frontend.literals import char_value as parse_char_literal
 from ..frontend.literals import float_literal, is_imaginary
 from ..frontend.literals import int_literal as parse_int_literal
 from ..frontend.literals import string_bytes as parse_string_literal
-from ..frontend.gnu_ast import (
-    ASM_MARKER, CHOOSE_EXPR, COMPLEX_PARTS, TYPES_COMPATIBLE, ComputedGoto, GenericSelection,
-    LocalLabels, case_range, index_range, is_elvis)
 from ..frontend.preprocess import VA_ARG_MARKER
-from ..frontend.typeresolve import generic_association, types_compatible, unbraced_string
 from ..frontend.unit import GLOBAL, LOCAL, PARAM, STATIC_LOCAL, Function, Unit, Variable
 from .cfg import (
     CFG, Assign, Block, Branch, Call, Check, Eval, Goto, Init, Length, Return, Stmt, Switch,

@@ -7,6 +7,7 @@ from pycparser import c_ast
 
 from pytest_ctgen.errors import UnsupportedError
 from pytest_ctgen.frontend import ctype as ct
+from pytest_ctgen.frontend.declarator_text import prototype
 from pytest_ctgen.frontend.literals import char_literal, int_literal
 from pytest_ctgen.frontend.parse import parse
 from pytest_ctgen.frontend.preprocess import preprocess
@@ -447,7 +448,7 @@ def test_prototype_and_parameter_templates(write_c):
         "typedef int F(int);\n"
         "static int add(int, const char *s, int [], F cb, int m[][4]);\n"))
     decl = _decl(ast, "add")
-    assert resolver.prototype(decl) == "int add(int p0, const char *s, int p2[], F cb, int m[][4])"
+    assert prototype(decl) == "int add(int p0, const char *s, int p2[], F cb, int m[][4])"
     params = decl.type.args.params
     assert [resolver.parameter_template(p) for p in params] == [
         "int @", "const char *@", "int *@", "F *@", "int (*@)[4]"]
