@@ -111,7 +111,8 @@ class TypeResolver(Scopes):
         ctype = self.resolve(decl.type)
         if isinstance(ctype, ArrayType) and ctype.count is None and ctype.length is None \
                 and decl.init is not None:
-            ctype = ArrayType(ctype.element, array_length(decl.init, self.eval_int_constant))
+            ctype = ArrayType(ctype.element, array_length(
+                decl.init, ctype.element, self.eval_int_constant, self.expression_type_of))
         return ctype
 
     def expression_type_of(self, expr: c_ast.Node) -> CType:
