@@ -172,10 +172,13 @@ def string_literal(text: str) -> tuple[list[int], IntType]:
 
 
 def string_bytes(text: str) -> bytes:
-    """The bytes of the array a string literal makes, its terminator included (a wide
-    literal's elements little-endian)."""
-    units, element = string_literal(text)
-    return b"".join(unit.to_bytes(element.size, "little") for unit in [*units, 0])
+    """The bytes of a narrow string literal's array, its terminator included. The lowering
+    models every string literal as an array of `char`: it reads a wide literal's characters
+    as a narrow literal's (UTF-8); `string_literal` gives the real elements."""
+    prefix = text[: text.index('"')]
+    if prefix not in ("", "u8", *_WIDE) or not text.endswith('"'):
+        raise ValueError(f"not a string literal: {text}")
+    return bytes(_decode(text[len(prefix) + 1:-1], wide=False)) + b"\0"
 
 
 # ------------------------------------------------------------------------------ floats
