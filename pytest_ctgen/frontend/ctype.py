@@ -272,6 +272,19 @@ class RecordType(CType):
         return id(self)
 
 
+def member_offset(record: RecordType, name: str) -> tuple[int, Field] | None:
+    """Offset from the start of `record` and the field of member `name`, looking through
+    anonymous inner records."""
+    for f in record.fields:
+        if f.name == name:
+            return f.offset, f
+        if f.name is None and isinstance(f.type, RecordType):
+            inner = member_offset(f.type, name)
+            if inner is not None:
+                return f.offset + inner[0], inner[1]
+    return None
+
+
 # The integer and floating types of gcc on x86-64 (LP64; plain char is signed).
 BOOL = IntType("_Bool", 1, 1, False, 0)
 CHAR = IntType("char", 1, 1, True, 1)

@@ -9,8 +9,10 @@ from pycparser import c_ast
 
 from ..errors import SourceLocation, UnsupportedError
 from .ctype import ArrayType, FunctionType
+from .declarator_text import prototype
 from .layout import probe_layouts
-from .parse import ParsedFile, coord_location, parse_file
+from .locations import coord_location
+from .parse import ParsedFile, parse_file
 from .preprocess import preprocess, gnu_keywords
 from .typeresolve import TypeResolver
 from .unit import GLOBAL, PARAM, Function, SkippedDefinition, Unit, Variable
@@ -98,7 +100,7 @@ class _UnitBuilder:
             self.resolver.unsupported_typedefs.setdefault(ext.name, error)
         elif isinstance(ext, c_ast.FuncDef):
             self.unit.skipped_definitions.append(SkippedDefinition(
-                str(name), self._location(ext.decl), self.resolver.prototype(ext.decl)))
+                str(name), self._location(ext.decl), prototype(ext.decl)))
 
     def _location(self, node: c_ast.Node | None) -> SourceLocation:
         return coord_location(getattr(node, "coord", None), str(self.path))
@@ -204,7 +206,7 @@ class _UnitBuilder:
     def _prototype(self, decl: c_ast.Decl) -> str:
         if _function_declarator(decl.type) is None:
             return self.resolver.declaration_template(decl, decl.name)
-        return self.resolver.prototype(decl)
+        return prototype(decl)
 
     def _params(self, decl: c_ast.Decl, ftype: FunctionType) -> list[Variable]:
         func = _function_declarator(decl.type)

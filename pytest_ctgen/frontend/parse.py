@@ -8,32 +8,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Final, NoReturn, cast
 
-from pycparser import c_ast, c_generator, c_parser
+from pycparser import c_ast, c_parser
 from pycparser.c_lexer import CLexer
 from pycparser.c_parser import Coord, CParser
 
 from ..errors import ParseError, SourceLocation, UnsupportedError
 from .ctype import EXTENDED_FLOATS, PREDEFINED_TYPEDEFS
+from .gnu_ast import (
+    ASM_MARKER, AUTO_TYPE, TYPES_COMPATIBLE, ComputedGoto, GenericSelection, LocalLabels,
+    TypeofSpecifier)
+from .locations import coord_location, include_site, unescape_marker_file
 
 Position = tuple[str, int, int]
-
-_LINE_MARKER = re.compile(r'^#(?:line)? *(\d+) +"((?:[^"\\]|\\.)*)"((?: +\d+)*) *$', re.M)
-
-
-def unescape_marker_file(name: str) -> str:
-    """A file name as gcc spelled it in a line marker, with its escapes undone."""
-    if "\\" not in name:
-        return name
-    return re.sub(r"\\(.)", r"\1", name)
-
-
-def coord_location(coord: Any, fallback_file: str = "<unknown>") -> SourceLocation:
-    """The `SourceLocation` of a pycparser coord (or None)."""
-    if coord is None:
-        return SourceLocation(fallback_file, 0, 0)
-    return SourceLocation(
-        unescape_marker_file(coord.file or fallback_file), coord.line or 0, coord.column or 0
-    )
 
 
 @dataclass(frozen=True)
@@ -63,14 +49,6 @@ _TYPEOF, _AUTO_TYPE, _FLOAT_TYPE = "CTGEN_TYPEOF", "CTGEN_AUTO_TYPE", "CTGEN_FLO
 c_parser._TYPE_SPEC_SIMPLE.update((_TYPEOF, _AUTO_TYPE, _FLOAT_TYPE))
 c_parser._DECL_START.update((_TYPEOF, _AUTO_TYPE, _FLOAT_TYPE))
 
-#: GNU `__builtin_types_compatible_p(type1, type2)` reaches the AST as a call of this name
-#: whose two arguments are `Typename`s.
-TYPES_COMPATIBLE: Final = "__builtin_types_compatible_p"
-#: GNU `__builtin_choose_expr(constant, a, b)`, an ordinary call in the AST.
-CHOOSE_EXPR: Final = "__builtin_choose_expr"
-#: GNU `__real__ x` and `__imag__ x` reach the AST as calls of these names.
-COMPLEX_PARTS: Final = frozenset({"__real__", "__imag__"})
-
 #: Attributes the lexer drops although they change what the code means, by name (without
 #: surrounding underscores): the declaration or function using one is not supported.
 _UNMODELLED_ATTRIBUTES: Final = {
@@ -91,101 +69,6 @@ _ADDRESS_SPACES: Final = frozenset({"__seg_fs", "__seg_gs"})
 _NUMBER_TAIL = re.compile(r"[0-9A-Za-z_]+")
 _NUMBER_TOKENS: Final = frozenset({"INT_CONST_DEC", "INT_CONST_OCT", "INT_CONST_HEX",
                                    "INT_CONST_BIN", "FLOAT_CONST", "HEX_FLOAT_CONST"})
-
-
-class GenericSelection(c_ast.Node):
-    """C11 `_Generic(expr, type: e, ..., default: e)`: `types[i]` is the `Typename` of
-    association i (None for `default`), `exprs[i]` its expression."""
-
-    __slots__ = ("expr", "types", "exprs", "coord", "__weakref__")
-
-    def __init__(self, expr: c_ast.Node, types: list[c_ast.Node | None],
-                 exprs: list[c_ast.Node], coord: Coord | None = None) -> None:
-        self.expr = expr
-        self.types = types
-        self.exprs = exprs
-        self.coord = coord
-
-    def children(self) -> tuple[tuple[str, c_ast.Node], ...]:
-        nodes: list[tuple[str, c_ast.Node]] = [("expr", self.expr)]
-        for index, (ctype, expr) in enumerate(zip(self.types, self.exprs)):
-            if ctype is not None:
-                nodes.append((f"types[{index}]", ctype))
-            nodes.append((f"exprs[{index}]", expr))
-        return tuple(nodes)
-
-    def __iter__(self) -> Any:
-        return (child for _, child in self.children())
-
-
-class LocalLabels(c_ast.Node):
-    """GNU `__label__ a, b;` at the start of a block: labels local to that block."""
-
-    __slots__ = ("names", "coord", "__weakref__")
-    attr_names = ("names",)
-
-    def __init__(self, names: list[str], coord: Coord | None = None) -> None:
-        self.names = names
-        self.coord = coord
-
-    def children(self) -> tuple[()]:
-        return ()
-
-    def __iter__(self) -> Any:
-        return iter(())
-
-
-class ComputedGoto(c_ast.Node):
-    """GNU `goto *expr;`: a jump to a label address (`&&label`, a `UnaryOp` '&&')."""
-
-    __slots__ = ("expr", "coord", "__weakref__")
-
-    def __init__(self, expr: c_ast.Node, coord: Coord | None = None) -> None:
-        self.expr = expr
-        self.coord = coord
-
-    def children(self) -> tuple[tuple[str, c_ast.Node]]:
-        return (("expr", self.expr),)
-
-    def __iter__(self) -> Any:
-        return iter((self.expr,))
-
-
-def _generic_text(self: c_generator.CGenerator, n: GenericSelection) -> str:
-    parts = [self._visit_expr(n.expr)] + [
-        f"{'default' if t is None else self.visit(t)}: {self._visit_expr(e)}"
-        for t, e in zip(n.types, n.exprs)]
-    return f"_Generic({', '.join(parts)})"
-
-
-# C text of the nodes only our parser makes (for `__typeof__` operands and annotations)
-c_generator.CGenerator.visit_GenericSelection = _generic_text  # type: ignore[attr-defined]
-c_generator.CGenerator.visit_LocalLabels = (  # type: ignore[attr-defined]
-    lambda self, n: f"__label__ {', '.join(n.names)};")
-c_generator.CGenerator.visit_ComputedGoto = (  # type: ignore[attr-defined]
-    lambda self, n: f"goto *{self._visit_expr(n.expr)};")
-
-#: What a GNU asm statement reaches the AST as: a call of this name with the argument 1
-#: when the statement has operands or goto labels (it reads or writes C objects or jumps),
-#: else 0 (an instruction or a barrier that touches no C object).
-ASM_MARKER = "__ctgen_asm"
-
-#: `__auto_type`: the type of the declared object is that of its initializer.
-AUTO_TYPE = "__auto_type"
-
-
-class TypeofSpecifier(str):
-    """The type specifier `__typeof__(operand)` as it reaches the AST: a name of an
-    `IdentifierType` that spells the whole specifier (so C text generated from the AST is
-    right) and carries its operand, an expression or a `Typename`."""
-
-    operand: c_ast.Node
-
-    def __new__(cls, operand: c_ast.Node) -> TypeofSpecifier:
-        spelled = c_generator.CGenerator().visit(operand)
-        self = super().__new__(cls, f"__typeof__({spelled})")
-        self.operand = operand
-        return self
 
 
 class _ParserFailure(Exception):
@@ -591,29 +474,6 @@ class _Parser(CParser):
         return None
 
 
-def is_elvis(node: c_ast.TernaryOp) -> bool:
-    """GNU `a ?: b` reaches the AST as a `TernaryOp` whose true operand is the condition's
-    very node: `a` is evaluated once."""
-    return node.iftrue is node.cond
-
-
-def case_range(node: c_ast.Case) -> tuple[c_ast.Node, c_ast.Node] | None:
-    """The bounds of GNU `case low ... high:` (an `ExprList` of two in the `Case`; a comma
-    expression is no constant expression, so it cannot be a case value of its own)."""
-    if isinstance(node.expr, c_ast.ExprList):
-        low, high = node.expr.exprs
-        return low, high
-    return None
-
-
-def index_range(designator: c_ast.Node) -> tuple[c_ast.Node, c_ast.Node] | None:
-    """The bounds of the GNU array designator `[first ... last]` (an `ExprList` of two)."""
-    if isinstance(designator, c_ast.ExprList):
-        first, last = designator.exprs
-        return first, last
-    return None
-
-
 def parse(text: str, path: Path, gnu_keywords: bool = True) -> c_ast.FileAST:
     """Parse preprocessed `text` (from `path`) into a pycparser AST; `gnu_keywords` tells
     whether the dialect makes `typeof` and `asm` keywords (see `preprocess.gnu_keywords`).
@@ -661,26 +521,3 @@ def _parse_error(
         if site is not None:
             message += f" (included from {site})"
     return ParseError(message, location)
-
-
-def include_site(text: str, offset: int, main_file: str) -> SourceLocation | None:
-    """The `#include` line in `main_file` through which `text[offset]` was included."""
-    stack: list[str] = []
-    current_file = main_file
-    current_line = 1
-    marker_end = 0
-    site: SourceLocation | None = None
-    for match in _LINE_MARKER.finditer(text, 0, offset):
-        line_here = current_line + text.count("\n", marker_end, match.start())
-        flags = match.group(3).split()
-        name = unescape_marker_file(match.group(2))
-        if "1" in flags:
-            if current_file == main_file:
-                site = SourceLocation(main_file, line_here)
-            stack.append(current_file)
-        elif "2" in flags and stack:
-            stack.pop()
-        current_file = name
-        current_line = int(match.group(1))
-        marker_end = match.end() + 1
-    return site if current_file != main_file else None

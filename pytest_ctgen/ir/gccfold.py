@@ -31,9 +31,10 @@ from dataclasses import dataclass, fields
 from typing import Container
 
 from ..errors import SourceLocation
+from ..frontend.constant_eval import convert_constant
 from ..frontend.ctype import INT, LLONG, LONG, CType, FloatType, IntType, PointerType
 from ..frontend.unit import Variable
-from .constants import convert_constant, fold
+from .constants import fold
 from .expr import (
     COMPARISON_OPS, AddrOf, Binary, Cast, Const, Expr, FunctionRef, Load, Member, Select,
     StringLit, Unary, VarRef)

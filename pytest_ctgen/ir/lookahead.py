@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from pycparser import c_ast
 
 from ..frontend.ctype import IntType, integer_promotion, usual_arithmetic_conversion
-from ..frontend.parse import is_elvis
+from ..frontend.gnu_ast import is_elvis
 from . import gccfold
 from .constants import fold
 from .expr import ARITHMETIC_OPS, COMPARISON_OPS, Expr

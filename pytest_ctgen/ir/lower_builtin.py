@@ -16,11 +16,12 @@ from ..frontend.builtins import (
 from ..frontend.ctype import (
     BOOL, DOUBLE, INT, LONG, SIZE_T, UCHAR, UINT, VOID, ArrayType, CType, EnumType, FloatType,
     IntType, PointerType, VariableLength, unsigned_of)
-from ..frontend.parse import CHOOSE_EXPR
+from ..frontend.gnu_ast import CHOOSE_EXPR
 from ..frontend.preprocess import VA_ARG_MARKER
 from ..frontend.unit import PARAM, Variable
 from .cfg import Assign, Init
-from .constants import fold, parse_string_literal
+from ..frontend.literals import string_bytes
+from .constants import fold
 from .expr import (
     AddrOf, Binary, BitOp, Cast, Classify, Const, Deref, Expr, Load, OverflowFlag, PtrAdd, Select,
     Unary, VarRef)
@@ -97,7 +98,7 @@ class BuiltinLowerer:
         """The builtins behind INFINITY, HUGE_VAL and NAN: their value; the NaN is that of
         `__builtin_nan("")`, the quiet one (another payload is not modelled)."""
         ftype, value = FLOAT_CONSTANT_BUILTINS[name]
-        given = [parse_string_literal(a.value) if isinstance(a, c_ast.Constant) and
+        given = [string_bytes(a.value) if isinstance(a, c_ast.Constant) and
                  a.type == "string" else None for a in args]
         if given != ([b"\0"] if value != value else []):
             raise self.builder.unsupported(f"{name} with these arguments", node)

@@ -15,10 +15,10 @@ from ..frontend.builtins import (
 from ..frontend.ctype import (
     DOUBLE, INT, LONG, SIZE_T, UCHAR, ArrayType, FloatType, FunctionType, PointerType, RecordType,
     VoidType)
-from ..frontend.parse import (
+from ..frontend.gnu_ast import (
     ASM_MARKER, CHOOSE_EXPR, COMPLEX_PARTS, TYPES_COMPATIBLE, GenericSelection)
 from ..frontend.preprocess import VA_ARG_MARKER
-from ..frontend.typeresolve import types_compatible
+from ..frontend.constant_expr import types_compatible
 from ..frontend.unit import Variable
 from .cfg import Assign, Call
 from .constants import fold

@@ -14,10 +14,11 @@ from pycparser import c_ast
 
 from ..frontend.ctype import (
     INT, CType, IntType, PointerType, RecordType, VoidType, usual_arithmetic_conversion)
-from ..frontend.parse import is_elvis
+from ..frontend.gnu_ast import is_elvis
 from . import gccfold
 from .cfg import Assign, Block, Branch
-from .constants import convert_constant, fold
+from ..frontend.constant_eval import convert_constant
+from .constants import fold
 from .expr import Binary, Const, Expr, Load, VarRef, is_null_constant
 from .gccfold import Conditional
 from .lookahead import AbsRange

@@ -18,7 +18,7 @@ from ..frontend.annotations import RESERVED_PREFIX, USER_PREFIX
 from ..frontend.ctype import INT, VoidType, usual_arithmetic_conversion
 from ..frontend.unit import GLOBAL, LOCAL, Function, Variable
 from .cfg import CFG, Assign, Block, Check, Stmt
-from .constants import parse_string_literal
+from ..frontend.literals import string_bytes
 from .expr import Const, Expr, Load, Logical, Select, Unary, VarRef
 from .spec import Condition, FunctionContract, StubSpec, TestCaseSpec
 
@@ -163,7 +163,7 @@ class ContractLowerer:
         if not (isinstance(reqs, c_ast.Constant) and reqs.type == "string"):
             raise AnnotationError("the third argument of __rtt_testcase is a string of "
                                   "comma-separated requirement ids", self.builder.loc(reqs))
-        text = "".join(chr(c) for c in parse_string_literal(reqs.value)).rstrip("\0")
+        text = "".join(chr(c) for c in string_bytes(reqs.value)).rstrip("\0")
         ids = tuple(r.strip() for r in text.split(","))
         if not text.strip() or any(not r or any(ch.isspace() for ch in r) for r in ids):
             raise AnnotationError(f"malformed requirement ids {reqs.value}: write them "

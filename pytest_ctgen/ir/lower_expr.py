@@ -21,13 +21,14 @@ from ..frontend.ctype import (
     PointerType, RecordType, VoidType, has_variable_size, integer_promotion, unmodelled_part,
     unqualified_equal, usual_arithmetic_conversion)
 from ..frontend.literals import float_literal, is_imaginary
-from ..frontend.parse import GenericSelection
+from ..frontend.gnu_ast import GenericSelection
 from ..frontend.unit import Function, Unit, Variable
+from ..frontend.constant_eval import convert_constant
+from ..frontend.literals import char_value, int_literal, string_bytes
 from . import gccfold
 from .builder import CfgBuilder
 from .cfg import Assign, Eval
-from .constants import (
-    convert_constant, fold, parse_char_literal, parse_int_literal, parse_string_literal)
+from .constants import fold
 from .expr import (
     AddrOf, Binary, Cast, Const, Deref, Expr, FunctionRef, Load, Member, StringLit, Unary, VarRef,
     bitfield_width, may_be_undefined, object_qualifiers)
@@ -217,7 +218,7 @@ class ExpressionLowerer:
                 base = self.lvalue(node.name)
             return self.member(base, node.field.name, node)
         if isinstance(node, c_ast.Constant) and node.type == "string":
-            data = parse_string_literal(node.value)
+            data = string_bytes(node.value)
             return StringLit(ArrayType(INT_CHAR, len(data)), data)
         if isinstance(node, c_ast.FuncCall):
             e = self.rvalue(node)
@@ -325,7 +326,7 @@ class ExpressionLowerer:
         if node.type == "string":
             return self.lvalue(node)
         if node.type == "char" or node.value[:1] == "'" or node.value[1:2] == "'":
-            return Const(INT, parse_char_literal(node.value))
+            return Const(INT, char_value(node.value))
         if is_imaginary(node.value):
             raise self.builder.unsupported(
                 f"imaginary constant '{node.value}' (complex arithmetic)", node)
@@ -333,7 +334,7 @@ class ExpressionLowerer:
             value, ftype = float_literal(node.value)
             return Const(ftype, value)
         try:
-            ivalue, itype = parse_int_literal(node.value)
+            ivalue, itype = int_literal(node.value)
         except ValueError:
             value, ftype = float_literal(node.value)
             return Const(ftype, value)

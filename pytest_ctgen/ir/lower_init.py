@@ -10,10 +10,10 @@ from pycparser import c_ast
 
 from ..errors import CtgenError
 from ..frontend.ctype import LONG, ArrayType, CType, PointerType, RecordType
-from ..frontend.parse import index_range
-from ..frontend.typeresolve import unbraced_string
+from ..frontend.gnu_ast import index_range
+from ..frontend.initializers import unbraced_string
 from .cfg import Assign, ZeroFill
-from .constants import parse_string_literal
+from ..frontend.literals import string_bytes
 from .expr import AddrOf, Const, Deref, Expr, Member, PtrAdd
 
 if TYPE_CHECKING:
@@ -40,7 +40,7 @@ class InitializerLowerer:
             init = unbraced_string(init)  # `char t[] = {"abc"};`
         if isinstance(ctype, ArrayType) and isinstance(init, c_ast.Constant) and \
                 init.type == "string":
-            data = parse_string_literal(init.value)
+            data = string_bytes(init.value)
             self.builder.emit(ZeroFill(target, loc))
             elem = ctype.element
             count = ctype.count if ctype.count is not None else len(data)

@@ -12,7 +12,7 @@ from pycparser import c_ast
 
 from ..errors import CtgenError
 from ..frontend.ctype import INT, ArrayType, CType, IntType, RecordType, VoidType, has_variable_size
-from ..frontend.parse import ComputedGoto, LocalLabels, case_range
+from ..frontend.gnu_ast import ComputedGoto, LocalLabels, case_range
 from ..frontend.unit import LOCAL, STATIC_LOCAL, Function, Variable
 from .cfg import Block, Init, Return, Stmt, Switch
 from .constants import fold

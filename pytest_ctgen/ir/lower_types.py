@@ -14,8 +14,8 @@ from ..errors import CtgenError
 from ..frontend.ctype import (
     LONG, SIZE_T, UCHAR, ArrayType, CType, IntType, PointerType, VariableLength, has_variable_size,
     is_variably_modified)
-from ..frontend.parse import GenericSelection
-from ..frontend.typeresolve import generic_association
+from ..frontend.gnu_ast import GenericSelection
+from ..frontend.constant_expr import generic_association
 from ..frontend.unit import Function, Variable
 from .cfg import Length
 from .expr import (

@@ -13,7 +13,7 @@ from pytest_ctgen.frontend.layout import Member, leaf_members, probe_layouts, sy
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.frontend.parse import parse
 from pytest_ctgen.frontend.preprocess import preprocess
-from pytest_ctgen.frontend.typeresolve import TypeResolver, member_offset
+from pytest_ctgen.frontend.typeresolve import TypeResolver
 
 TRICKY = """#include <stdint.h>
 #include <stdbool.h>
@@ -67,7 +67,7 @@ def _probed_records(unit) -> dict[str, ct.RecordType]:
 def _shape(record: ct.RecordType) -> tuple:
     leaves = []
     for f in leaf_members(record):
-        offset, field = member_offset(record, f.name)
+        offset, field = ct.member_offset(record, f.name)
         leaves.append((f.name, offset, field.bit_offset, field.bit_width))
     return record.size, record.align, tuple(leaves)
 
@@ -102,7 +102,7 @@ def test_probe_matches_gcc_with_attributes_and_pragmas(write_c, run_gcc):
               ("struct pragma_packed", ["c", "i", "d"]), ("packed_td", ["c", "v"])]
     for (type_expr, members), truth in zip(checks, _gcc_offsets(run_gcc, ATTRIBUTES, checks)):
         record = records[type_expr]
-        got = [record.size, record.align] + [member_offset(record, m)[0] for m in members]
+        got = [record.size, record.align] + [ct.member_offset(record, m)[0] for m in members]
         assert got == truth, type_expr
     assert records["struct pk"].size == 14
     assert records["struct pk"].member("s").bit_width == 5
@@ -132,7 +132,7 @@ def test_bitfield_positions_predict_the_bytes_gcc_writes(write_c, run_gcc, sourc
     out = run_gcc(source + "#include <stdio.h>\n#include <string.h>\nint main(void) {\n"
                   + body + "}\n").splitlines()
     for (type_expr, record, f), line in zip(cases, out):
-        offset, field = member_offset(record, f.name)
+        offset, field = ct.member_offset(record, f.name)
         expected = bytearray(record.size)
         start = offset * 8 + field.bit_offset
         for bit in range(field.bit_width):
@@ -224,7 +224,7 @@ def test_anonymous_members_are_placed(write_c):
     assert inner_struct.name is None and inner_struct.offset == 4
     assert inner_struct.type.member("b").offset == 4  # relative to the inner struct
     assert inner_union.offset == 16 and anon.member("d") is inner_union
-    assert member_offset(anon, "b")[0] == 8
+    assert ct.member_offset(anon, "b")[0] == 8
 
 
 def test_sysv_rules_directly():

@@ -9,8 +9,9 @@ import pytest
 from pycparser import c_ast, c_generator
 
 from pytest_ctgen.errors import CtgenError, ParseError
-from pytest_ctgen.frontend.parse import (
-    ComputedGoto, GenericSelection, LocalLabels, include_site, parse, parse_file)
+from pytest_ctgen.frontend.gnu_ast import ComputedGoto, GenericSelection, LocalLabels
+from pytest_ctgen.frontend.locations import include_site
+from pytest_ctgen.frontend.parse import parse, parse_file
 from pytest_ctgen.frontend.preprocess import preprocess
 
 

@@ -7,9 +7,11 @@ from pycparser import c_ast
 
 from pytest_ctgen.errors import UnsupportedError
 from pytest_ctgen.frontend import ctype as ct
+from pytest_ctgen.frontend.declarator_text import prototype
+from pytest_ctgen.frontend.literals import char_literal, int_literal
 from pytest_ctgen.frontend.parse import parse
 from pytest_ctgen.frontend.preprocess import preprocess
-from pytest_ctgen.frontend.typeresolve import TypeResolver, char_constant, int_constant
+from pytest_ctgen.frontend.typeresolve import TypeResolver
 
 
 def _resolver(write_c, source: str, **options) -> tuple[TypeResolver, c_ast.FileAST]:
@@ -392,7 +394,7 @@ def test_eval_int_constant_rejects_what_is_not_constant(write_c):
     ("5000000000u", 5000000000, ct.ULONG), ("0b1010", 10, ct.INT),
 ])
 def test_integer_literal_types(text, value, ctype):
-    assert int_constant(text) == (value, ctype)
+    assert int_literal(text) == (value, ctype)
 
 
 @pytest.mark.parametrize("text, value", [
@@ -402,7 +404,7 @@ def test_integer_literal_types(text, value, ctype):
     ("'\\xff\\xfe'", 65534), ("'\\xffa'", -6), ("'abcde'", 0x62636465),
 ])
 def test_character_constants(text, value):
-    assert char_constant(text)[0] == value
+    assert char_literal(text)[0] == value
 
 
 DECLARATIONS = [
@@ -446,7 +448,7 @@ def test_prototype_and_parameter_templates(write_c):
         "typedef int F(int);\n"
         "static int add(int, const char *s, int [], F cb, int m[][4]);\n"))
     decl = _decl(ast, "add")
-    assert resolver.prototype(decl) == "int add(int p0, const char *s, int p2[], F cb, int m[][4])"
+    assert prototype(decl) == "int add(int p0, const char *s, int p2[], F cb, int m[][4])"
     params = decl.type.args.params
     assert [resolver.parameter_template(p) for p in params] == [
         "int @", "const char *@", "int *@", "F *@", "int (*@)[4]"]
