@@ -48,7 +48,8 @@ class VoidType(CType):
 
 @dataclass(frozen=True)
 class IntType(CType):
-    """An integer type. `rank` orders conversion ranks (bool < char < short < int < long < long long)."""
+    """An integer type. `rank` orders conversion ranks (bool < char < short < int < long <
+    long long)."""
 
     name: str
     size: int

@@ -22,7 +22,7 @@ class GenericSelection(c_ast.Node):
     """C11 `_Generic(expr, type: e, ..., default: e)`: `types[i]` is the `Typename` of
     association i (None for `default`), `exprs[i]` its expression."""
 
-    __slots__ = ("expr", "types", "exprs", "coord", "__weakref__")
+    __slots__ = ("__weakref__", "coord", "expr", "exprs", "types")
 
     def __init__(self, expr: c_ast.Node, types: list[c_ast.Node | None],
                  exprs: list[c_ast.Node], coord: Coord | None = None) -> None:
@@ -46,7 +46,7 @@ class GenericSelection(c_ast.Node):
 class LocalLabels(c_ast.Node):
     """GNU `__label__ a, b;` at the start of a block: labels local to that block."""
 
-    __slots__ = ("names", "coord", "__weakref__")
+    __slots__ = ("__weakref__", "coord", "names")
     attr_names = ("names",)
 
     def __init__(self, names: list[str], coord: Coord | None = None) -> None:
@@ -63,7 +63,7 @@ class LocalLabels(c_ast.Node):
 class ComputedGoto(c_ast.Node):
     """GNU `goto *expr;`: a jump to a label address (`&&label`, a `UnaryOp` '&&')."""
 
-    __slots__ = ("expr", "coord", "__weakref__")
+    __slots__ = ("__weakref__", "coord", "expr")
 
     def __init__(self, expr: c_ast.Node, coord: Coord | None = None) -> None:
         self.expr = expr

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Final, NoReturn, cast
+from typing import Any, Final, NoReturn, cast
+from collections.abc import Callable
 
 from pycparser import c_ast, c_parser
 from pycparser.c_lexer import CLexer
@@ -37,7 +38,8 @@ class ParsedFile:
         coord = compound.coord
         if coord is None:
             return None
-        return self.block_ends.get((unescape_marker_file(coord.file), coord.line, coord.column or 0))
+        key = (unescape_marker_file(coord.file), coord.line, coord.column or 0)
+        return self.block_ends.get(key)
 
 
 #: Token types of GNU C's type specifiers `__typeof__(...)`, `__auto_type` and of gcc's

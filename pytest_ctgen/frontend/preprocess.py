@@ -8,7 +8,8 @@ import re
 import subprocess
 import tempfile
 from pathlib import Path
-from typing import Final, Sequence
+from typing import Final
+from collections.abc import Sequence
 
 from ..errors import PreprocessError, SourceLocation
 from .annotations import has_annotations, line_directive, reserved_spelling

@@ -398,7 +398,8 @@ class TypeResolver(Scopes):
         for f in record.fields:
             self._register_member(f.type, key, f.name, record)
 
-    def _register_member(self, ctype: CType, key: str, name: str | None, record: RecordType) -> None:
+    def _register_member(self, ctype: CType, key: str, name: str | None,
+                         record: RecordType) -> None:
         if name is not None:
             self._register(ctype, f"__typeof__((({key} *)0)->{name})")
         elif isinstance(ctype, RecordType):

@@ -103,7 +103,7 @@ class Unit:
     globals: dict[str, Variable] = field(default_factory=dict)  # in order of declaration
     functions: dict[str, Function] = field(default_factory=dict)
     enum_constants: dict[str, tuple[int, CType]] = field(default_factory=dict)  # value, type
-    resolver: "TypeResolver | None" = None
+    resolver: TypeResolver | None = None
     preprocessed: str = ""  # the text pycparser parsed (hash input for caches)
     typedefs: dict[str, CType] = field(default_factory=dict)  # file-scope typedef names
     # file-scope names (functions, globals, typedefs, tags as "struct S") whose declaration

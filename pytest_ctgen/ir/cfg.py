@@ -106,16 +106,16 @@ class Check(Stmt):
 class Terminator:
     location: SourceLocation
 
-    def successors(self) -> list["Block"]:
+    def successors(self) -> list[Block]:
         return []
 
 
 @dataclass(eq=False)
 class Goto(Terminator):
-    target: "Block"
+    target: Block
     location: SourceLocation
 
-    def successors(self) -> list["Block"]:
+    def successors(self) -> list[Block]:
         return [self.target]
 
 
@@ -124,11 +124,11 @@ class Branch(Terminator):
     """Two-way branch on `cond != 0` (cond is a scalar)."""
 
     cond: Expr
-    if_true: "Block"
-    if_false: "Block"
+    if_true: Block
+    if_false: Block
     location: SourceLocation
 
-    def successors(self) -> list["Block"]:
+    def successors(self) -> list[Block]:
         return [self.if_true, self.if_false]
 
     def labels(self) -> list[str]:
@@ -141,12 +141,12 @@ class Switch(Terminator):
     lead to one block; `default` is the default label's block or the block after the switch."""
 
     value: Expr
-    cases: list[tuple[tuple[int, ...], "Block"]]
-    default: "Block"
+    cases: list[tuple[tuple[int, ...], Block]]
+    default: Block
     has_default: bool
     location: SourceLocation
 
-    def successors(self) -> list["Block"]:
+    def successors(self) -> list[Block]:
         return [b for _, b in self.cases] + [self.default]
 
     def labels(self) -> list[str]:

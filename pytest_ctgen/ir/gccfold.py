@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields
-from typing import Container
+from collections.abc import Container
 
 from ..errors import SourceLocation
 from ..frontend.constant_eval import convert_constant
@@ -116,7 +116,7 @@ def known_nonzero(e: Expr) -> bool:
     while isinstance(target, Member):
         target = target.base
     return isinstance(target, (VarRef, StringLit)) or \
-        isinstance(target, FunctionRef) and target.pointer is None
+        (isinstance(target, FunctionRef) and target.pointer is None)
 
 
 def identity(e: Binary) -> Expr | None:
@@ -125,8 +125,8 @@ def identity(e: Binary) -> Expr | None:
     if not isinstance(e.type, IntType):
         return None
     left, right = fold(e.left), fold(e.right)
-    if e.op == "%" and (right == 1 or right == -1 and e.type.signed) or \
-            e.op in ("*", "&") and 0 in (left, right):
+    if (e.op == "%" and (right == 1 or (right == -1 and e.type.signed))) or \
+            (e.op in ("*", "&") and 0 in (left, right)):
         return Const(e.type, 0)
     return None
 
@@ -267,7 +267,7 @@ def arms(e: Expr, op: str, conditions: Container[Variable]) -> Conditional | Non
                            e.type, None, e.type)
     if isinstance(e, Unary) and isinstance(e.type, IntType) and \
             kind(e.operand, conditions) == COMPARISON and \
-            (e.op == "-" and op in ("+", "-", "*") or e.op == "~" and op in ("+", "-")):
+            ((e.op == "-" and op in ("+", "-", "*")) or (e.op == "~" and op in ("+", "-"))):
         then, otherwise = (-1, 0) if e.op == "-" else (-2, -1)
         return Conditional(e.operand, Const(e.type, e.type.wrap(then)),
                            Const(e.type, e.type.wrap(otherwise)), e.type, None, e.type)

@@ -92,8 +92,8 @@ class Lookahead:
             calls = tuple(c for part in parts for c in part.calls)
             self.held[key] = (node, _Holds(
                 isinstance(node, c_ast.Compound) or any(p.statements for p in parts),
-                isinstance(node, c_ast.Assignment) or isinstance(node, c_ast.UnaryOp) and
-                node.op in ("++", "--", "p++", "p--") or any(p.changes for p in parts),
+                isinstance(node, c_ast.Assignment) or (isinstance(node, c_ast.UnaryOp) and
+                node.op in ("++", "--", "p++", "p--")) or any(p.changes for p in parts),
                 (node, *calls) if isinstance(node, c_ast.FuncCall) else calls))
         return self.held[key][1]
 
@@ -157,8 +157,8 @@ class Lookahead:
                     not self.stays_conditional(ternary):
                 continue
             constant = fold(self.look(k))
-            if constant is None or node.op in ("/", "%") and (not ternary_first or
-                                                              constant == 0):
+            if constant is None or (node.op in ("/", "%") and (not ternary_first or
+                                                              constant == 0)):
                 continue
             types = [self.look(n).type for n in (ternary.iftrue, ternary.iffalse, k)]
             ints = [t for t in types if isinstance(t, IntType)]
@@ -223,8 +223,8 @@ class Lookahead:
             return node.op in ("&&", "||") or self.abs_comparison(node) is not None
         if isinstance(node, c_ast.UnaryOp) and node.op == "!":
             inner = node.expr
-            return (isinstance(inner, c_ast.BinaryOp) and inner.op in ("&&", "||") or
-                    isinstance(inner, c_ast.UnaryOp) and inner.op == "!") and \
+            return ((isinstance(inner, c_ast.BinaryOp) and inner.op in ("&&", "||")) or
+                    (isinstance(inner, c_ast.UnaryOp) and inner.op == "!")) and \
                 self.jumps_alone(inner)
         if isinstance(node, c_ast.TernaryOp):
             return self.ternary_logical(node, truth=True) is not None

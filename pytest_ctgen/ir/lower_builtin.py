@@ -179,7 +179,7 @@ class BuiltinLowerer:
         obj = self.pinned_target(args[0], node)
         target = obj.type
         moved_only = kind in ("load", "store", "exchange")
-        if not (_plain_integer(target) or moved_only and isinstance(target, PointerType)):
+        if not (_plain_integer(target) or (moved_only and isinstance(target, PointerType))):
             raise self.builder.unsupported(f"{name} on an object that is not an integer", node)
 
         def value(arg: c_ast.Node) -> Expr:

@@ -56,7 +56,7 @@ class ConditionLowerer:
             return
         if isinstance(node, c_ast.UnaryOp) and node.op == "!":
             inner = node.expr
-            if isinstance(inner, c_ast.BinaryOp) and inner.op in ("&&", "||") or (
+            if (isinstance(inner, c_ast.BinaryOp) and inner.op in ("&&", "||")) or (
                     isinstance(inner, c_ast.UnaryOp) and inner.op == "!"):
                 self.condition(inner, if_false, if_true)
                 return
@@ -263,7 +263,7 @@ class ConditionLowerer:
         """The scalar `e` as a 0/1 int: itself for a truth value, else `e != 0`."""
         self.exprs.truth(e)
         if gccfold.kind(e, self.builder.condition_temps) is not None or \
-                isinstance(e.type, IntType) and e.type.is_bool:
+                (isinstance(e.type, IntType) and e.type.is_bool):
             return self.exprs.convert(e, INT)
         return self.exprs.binary("!=", e, Const(INT, 0), node)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import struct
 from fractions import Fraction
-from typing import Callable
+from collections.abc import Callable
 
 import z3
 

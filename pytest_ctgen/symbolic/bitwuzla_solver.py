@@ -60,7 +60,7 @@ def solve(constraints: list[z3.BoolRef], steps: int, deadline: float | None = No
     parser = _bw.Parser(manager, options)
     try:
         parser.parse(text, True, False)
-    except Exception:  # noqa: BLE001 - the parser's errors have no class of their own
+    except Exception:
         return None
     solver = parser.bitwuzla()
     terminator = _Terminator(max(1, steps // BITWUZLA_STEP), deadline)

@@ -11,7 +11,7 @@ is assumed to stay inside the object (otherwise it would be undefined).
 """
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import z3
 

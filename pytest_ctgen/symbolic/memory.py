@@ -45,7 +45,7 @@ class MemObject:
     # or a callback the harness generates; pointers to it are function pointers
     function: str | None = None
 
-    def clone(self, owner: object) -> "MemObject":
+    def clone(self, owner: object) -> MemObject:
         return MemObject(self.id, self.name, self.size, list(self.cells), self.readonly,
                          owner, self.initial, self.function)
 

@@ -268,7 +268,7 @@ class Solver:
             model = self._cached([*constraints, *tier])
             if model is None:
                 # a preference must not cost more than the path itself: fewer steps
-                result, model = self._solve(constraints, _PREFERENCE_STEPS, tier) \
+                _result, model = self._solve(constraints, _PREFERENCE_STEPS, tier) \
                     if tier else self._solve(constraints)
                 if model is not None and tier and not all(self.holds(model, c)
                                                           for c in tier):

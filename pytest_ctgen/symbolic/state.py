@@ -28,7 +28,7 @@ class Frame:
     objects: dict[Variable, int] = field(default_factory=dict)  # locals living in memory
     return_target: Expr | None = None  # lvalue in the caller's frame
 
-    def copy(self) -> "Frame":
+    def copy(self) -> Frame:
         return Frame(self.cfg, self.block, self.index, dict(self.registers), dict(self.objects),
                      self.return_target)
 
@@ -62,7 +62,7 @@ class StubCallRecord:
     index: int
     result_type: CType
     result: SymValue | None
-    writes: tuple["StubWrite", ...] = ()
+    writes: tuple[StubWrite, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ class State:
         # an `__rtt_assert` (ends there), on return (a postcondition, a test case, a write
         # the function may not make), on entry (proof mode's robustness paths):
         # (key, the violating state, a note for its case)
-        self.violations: list[tuple[tuple[str, int, str], "State", str]] = []
+        self.violations: list[tuple[tuple[str, int, str], State, str]] = []
         # what the annotations this path violates are: set on the violating paths
         self.predicted: list[Violation] = []
         self.robustness = False  # the path violates the precondition of the function
@@ -132,7 +132,7 @@ class State:
         self.finished = False
         self.token = object()
 
-    def fork(self) -> "State":
+    def fork(self) -> State:
         s = State.__new__(State)
         s.frames = [f.copy() for f in self.frames]
         s.memory = dict(self.memory)

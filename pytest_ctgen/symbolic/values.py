@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Union
+from typing import TypeAlias
 
 import z3
 
@@ -101,7 +101,7 @@ class AggVal:
     cells: tuple
 
 
-SymValue = Union[z3.BitVecRef, z3.FPRef, PtrVal, AliasPtr, AggVal]
+SymValue: TypeAlias = z3.BitVecRef | z3.FPRef | PtrVal | AliasPtr | AggVal
 
 
 def fp_sort(t: FloatType) -> z3.FPSortRef:

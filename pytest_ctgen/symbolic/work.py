@@ -53,7 +53,7 @@ _execution_steps = 0
 
 def tally(steps: int) -> None:
     """Count `steps` execution steps."""
-    global _execution_steps
+    global _execution_steps  # noqa: PLW0603 - one process-wide tally, read by the meters
     _execution_steps += steps
 
 
@@ -70,7 +70,7 @@ class WorkMeter:
     spent: int = 0
 
     @classmethod
-    def of_units(cls, units: float) -> "WorkMeter":
+    def of_units(cls, units: float) -> WorkMeter:
         return cls(limit=max(0, int(units * STEPS_PER_UNIT)))
 
     def charge(self, steps: int) -> None:

@@ -123,7 +123,7 @@ def test_bitfield_positions_predict_the_bytes_gcc_writes(write_c, run_gcc, sourc
                 cases.append((type_expr, record, f))
     assert len(cases) >= at_least
     body = ""
-    for type_expr, record, f in cases:
+    for type_expr, _record, f in cases:
         body += (
             f"  {{ union {{ {type_expr} v; unsigned char b[sizeof({type_expr})]; }} u;\n"
             f"    memset(&u, 0, sizeof u); u.v.{f.name} = {_pattern(f.bit_width)}ull;\n"
@@ -237,7 +237,8 @@ def test_sysv_rules_directly():
     assert (union.size, union.align) == (2, 2)
     unnamed = sysv_layout("struct", [Member("a", ct.CHAR), Member(None, ct.LLONG, 7)])
     assert (unnamed.size, unnamed.align, len(unnamed.fields)) == (2, 1, 1)
-    flexible = sysv_layout("struct", [Member("n", ct.SHORT), Member("d", ct.ArrayType(ct.LONG, None))])
+    flexible = sysv_layout("struct", [Member("n", ct.SHORT),
+                                      Member("d", ct.ArrayType(ct.LONG, None))])
     assert (flexible.size, flexible.fields[1].offset) == (8, 8)
 
 

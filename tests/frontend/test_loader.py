@@ -99,7 +99,8 @@ def test_globals_are_merged_and_described(write_c):
     assert (counter.location.file, counter.location.line) == (str(path), 6)
     assert g["tentative"].location.line == 4 and not g["tentative"].is_extern
     table = g["table"]
-    assert (table.is_const, table.is_static, table.declaration) == (True, True, "const uint8_t @[4]")
+    assert (table.is_const, table.is_static, table.declaration) == \
+        (True, True, "const uint8_t @[4]")
     assert table.type == ct.ArrayType(ct.UCHAR, 4)
     assert g["status_reg"].is_volatile and g["status_reg"].type == ct.UINT
     assert g["only_declared"].is_extern
@@ -201,7 +202,8 @@ def test_locations_point_into_the_users_file_after_headers(write_c):
         "#include <stdio.h>\n#include <stdlib.h>\n#include <math.h>\n\n"
         "double g_value;\n\nint late(void)\n{\n    return 0;\n}\n"))
     unit = load_unit(path)
-    assert (unit.globals["g_value"].location.line, unit.globals["g_value"].location.column) == (5, 8)
+    where = unit.globals["g_value"].location
+    assert (where.line, where.column) == (5, 8)
     late = unit.functions["late"]
     assert (late.location.file, late.location.line, late.end_line) == (str(path), 7, 10)
     assert unit.functions["printf"].location.file.endswith("stdio.h")

@@ -67,7 +67,7 @@ def test_every_integer_spelling_resolves_and_matches_gcc(write_c, run_gcc):
 
 
 def test_stdint_typedefs_resolve(write_c):
-    resolver, ast = _resolver(write_c, (
+    resolver, _ast = _resolver(write_c, (
         "#include <stdint.h>\n#include <stddef.h>\n#include <stdbool.h>\n"
         "uint8_t a; int8_t b; uint16_t c; int32_t d; uint64_t e; int64_t f; size_t g;\n"
         "ptrdiff_t h; bool i; uintptr_t j;\n"))

@@ -488,7 +488,7 @@ def test_constant_false_code_is_dropped(program: Program) -> None:
 
 def test_for_ever_has_only_the_break_branch(program: Program) -> None:
     cfg = cfg_of(program, "for_ever")
-    (branch,) = terminators(cfg, Branch)
+    (_branch,) = terminators(cfg, Branch)
     assert "n > 10" in cfg.dump()
     # the loop is a cycle of gotos back to its head
     assert any(isinstance(b.terminator, Goto) and b.terminator.target.id <= b.id

@@ -19,7 +19,7 @@ import struct
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Sequence, Union
+from collections.abc import Sequence
 
 import z3
 
@@ -42,9 +42,9 @@ class Bits:
     bits: int
 
 
-Arg = Union[int, float, Bits]
+Arg = int | float | Bits
 # A result: UB or a tuple of items ("int", value) / ("float", bits, size)
-Result = Union[tuple, str]
+Result = tuple | str
 
 
 # ----------------------------------------------------------------------------- values

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from pytest_ctgen.cases import FunctionCases
 from pytest_ctgen.options import Options

@@ -6,7 +6,7 @@ unrelated objects lie is never predicted, and a fixed address skips its function
 reason and its location."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from generated_unit import GeneratedUnit, unit_generator
@@ -86,7 +86,8 @@ def _placements(fn) -> list[int | None]:
     return [o.placement for c in fn.cases for o in c.objects]
 
 
-def test_word_at_a_time_and_odd_starts_are_generated_and_pass(addresses_unit: GeneratedUnit) -> None:
+def test_word_at_a_time_and_odd_starts_are_generated_and_pass(
+        addresses_unit: GeneratedUnit) -> None:
     unit = addresses_unit
     unit.assert_fully_covered("word_length", "odd_start_sum")
     # the case chooses where its object lies: aligned where it can, odd where it must
@@ -98,7 +99,8 @@ def test_word_at_a_time_and_odd_starts_are_generated_and_pass(addresses_unit: Ge
     assert unaligned and all(p % 8 != 0 for p in unaligned), unaligned
 
 
-def test_an_integer_from_an_address_converts_back_into_its_object(addresses_unit: GeneratedUnit) -> None:
+def test_an_integer_from_an_address_converts_back_into_its_object(
+        addresses_unit: GeneratedUnit) -> None:
     unit = addresses_unit
     (case,) = unit.functions["align_down"].cases
     (obj,) = case.objects

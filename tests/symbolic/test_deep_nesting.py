@@ -3,7 +3,7 @@ runs with a deep stack (pipeline.with_deep_stack)."""
 from __future__ import annotations
 
 import sys
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from generated_unit import GeneratedUnit

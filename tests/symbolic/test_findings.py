@@ -4,7 +4,7 @@ the outcome behind it unreachable. Inputs the generator chooses (what an input p
 points to) never make such a path; NULL is a choice only where the code tests for it."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from generated_unit import GeneratedUnit

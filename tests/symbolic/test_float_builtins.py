@@ -2,7 +2,7 @@
 generator derives for them passes against the compiled code, and every outcome is reached."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from generated_unit import GeneratedUnit
 

@@ -7,7 +7,7 @@ dispatches to each; calling NULL is undefined, so no case does. Every case passe
 gcc's build and gcov measures the coverage."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from generated_unit import GeneratedUnit
 from pytest_ctgen.cases import Case, IntValue, PointerValue, StubPrototype

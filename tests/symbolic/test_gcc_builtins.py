@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import subprocess
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from generated_unit import GeneratedUnit

@@ -7,7 +7,7 @@ file:line:col while the file's other functions are generated."""
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 from generated_unit import GeneratedUnit
 

@@ -6,7 +6,7 @@ case passes against the compiled code."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from generated_unit import GeneratedUnit
@@ -223,7 +223,8 @@ def test_asm_with_operands_skips_its_function(tmp_path: Path) -> None:
     source.write_text("int g(int) __asm__(\"real_g\");\n"
                       "int copy(int x)\n{\n    int y;\n"
                       "    __asm__ (\"mov %1, %0\" : \"=r\"(y) : \"r\"(x));\n    return y;\n}\n"
-                      "int plain(int x)\n{\n    asm volatile (\"nop\");\n    return x > 0 ? 1 : 2;\n}\n")
+                      "int plain(int x)\n{\n    asm volatile (\"nop\");\n"
+                      "    return x > 0 ? 1 : 2;\n}\n")
     functions = {f.name: f for f in generate_file(source, "asm.c", Options()).cases.functions}
     assert functions["copy"].skip_reason == \
         "asm.c:5:5: unsupported construct: inline assembly with operands"

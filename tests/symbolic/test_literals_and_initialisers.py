@@ -4,7 +4,7 @@ function as at file scope. Every case passes against the compiled code."""
 from __future__ import annotations
 
 import math
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from generated_unit import GeneratedUnit

@@ -7,7 +7,7 @@ zero, and so is a read past the end, as for an ordinary array; a size beyond the
 reported as the bound, never as unreachable. Every case passes against gcc's build."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 from generated_unit import GeneratedUnit, unit_generator

@@ -5,7 +5,7 @@ generated and every case passes against the compiled code; a function that reads
 arguments of its own skips itself with the reason (the generator does not choose them)."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from generated_unit import GeneratedUnit
 
