@@ -95,16 +95,17 @@ def generate_isolated(generate: Callable[..., tuple[FileCases, dict[str, float]]
                              on_message=on_message, on_idle=on_idle, stop_when=overran,
                              memory_mib=options.memory)
         except _ChildEnded as ended:
-            if not current or current[0].result is None:
+            started = current[0] if current else None
+            if started is None or started.result is None:
                 raise CtgenError(f"generation crashed with {ended}") from None
-            started = current[0]
+            placeholder = started.result
             seconds = time.monotonic() - started.seconds
             if overran():
-                result = replace(started.result, stop_reason=STOP_TIME)
+                result = replace(placeholder, stop_reason=STOP_TIME)
             elif ended.signal_number == signal.SIGKILL:  # the kernel's, out of memory
-                result = replace(started.result, stop_reason=STOP_MEMORY)
+                result = replace(placeholder, stop_reason=STOP_MEMORY)
             else:
-                result = replace(started.result, skip_reason=(
+                result = replace(placeholder, skip_reason=(
                     f"generation crashed with {ended}"), stop_reason=STOP_SKIPPED)
             known[started.function] = replace(result, generation_seconds=seconds)
             on_message(Progress(display, started.function, "done", seconds,

@@ -14,6 +14,8 @@ from ..errors import CtgenError
 from .session import CTGEN_KEY, CtgenSession
 
 if TYPE_CHECKING:
+    from _pytest._code.code import TerminalRepr
+
     from ..pipeline import FileRun
 
 
@@ -41,7 +43,8 @@ class CtgenCase(pytest.Item):
         if not result.passed:
             raise CaseFailed(result.message or result.status)
 
-    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style=None) -> str:
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException],
+                     style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, (CaseFailed, CtgenError)):
             lines = [f"{self.function.name}[{self.case.id}]: {excinfo.value}"]
             lines.append("inputs:")

@@ -99,8 +99,8 @@ def account_outcomes(row: Row) -> Row:
     listed = Counter(o.line for o in (*row.unreachable, *row.not_reached))
     missing: dict[int, list[tuple[int, str]]] = {}
     for outcome in row.missing_branches:
-        line, _, number = outcome.partition(":")
-        missing.setdefault(int(line), []).append((int(number), outcome))
+        line_text, _, number = outcome.partition(":")
+        missing.setdefault(int(line_text), []).append((int(number), outcome))
     extra: list[str] = []
     for line, outcomes in sorted(missing.items()):
         surplus = len(outcomes) - listed[line]
