@@ -44,7 +44,7 @@ class Progress:
 
 
 ProgressFn = Callable[[Progress], None]
-# How often a function that takes long reports that it is still working.
+#: How often a function that takes long reports that it is still working.
 WORKING_EVERY = 5.0
 #: How long past its time budget the generation of one function may run before its child
 #: is stopped from outside (the search checks the budget between its steps; one step, a
@@ -64,11 +64,11 @@ def generate_isolated(generate: Callable[..., tuple[FileCases, dict[str, float]]
                       path: Path, display: str, options: Options, text: str,
                       progress: ProgressFn | None) -> tuple[FileCases, dict[str, float]]:
     """`generate` (pipeline._generate_cases) in a forked child, its progress passed on,
-    with a "working" report
-    every WORKING_EVERY seconds of a function that takes long. A function still generating
-    HARD_STOP_GRACE seconds past its time budget, or whose generation kills its child (the
-    memory limit, a crash of the solver), keeps the cases of the functions before it: it
-    gets no case and says why, and a new child generates the functions after it."""
+    with a "working" report every WORKING_EVERY seconds of a function that takes long. A
+    function still generating HARD_STOP_GRACE seconds past its time budget, or whose
+    generation kills its child (the memory limit, a crash of the solver), keeps the cases
+    of the functions before it: it gets no case and says why, and a new child generates
+    the functions after it."""
     current: list[Progress] = []
     known: dict[str, FunctionCases] = {}  # the results the children sent
 

@@ -1,4 +1,8 @@
-"""The one place that wires the layers together: C file -> cases -> harness -> runs -> coverage."""
+"""The one place that wires the layers together: C file -> cases -> harness -> runs -> coverage.
+
+It also hands the plugin what the plugin uses of report/ and compile_db, since the plugin
+imports nothing of the package but the pipeline, the options and the leaf modules (DESIGN
+§3): those names are imported here `as` themselves, the form that marks a re-export."""
 from __future__ import annotations
 
 import functools
@@ -19,6 +23,7 @@ from .cache_bound import prune, unit_group, used
 from .case_reader import build_from_json, file_cases_from_doc, file_cases_from_json, load_json
 from .cases import FileCases, FunctionCases, GlobalStub, Outcome, STOP_MEMORY, STOP_SKIPPED, STOP_TIME, \
     StubPrototype, file_cases_to_json, FORMAT_VERSION
+from .compile_db import read_compile_database as read_compile_database
 from .errors import CtgenError, SourceLocation
 from .export_schema import SchemaError, UnitNames
 from .frontend.loader import load_unit
@@ -28,10 +33,6 @@ from .generation_child import Progress, ProgressFn, generate_isolated
 from .ir.cfg import Call
 from .ir.lower import Program, lower_unit
 from .options import Options, absolute_flags
-
-# What the plugin uses of the layers it does not import itself (DESIGN §3: the plugin imports
-# the pipeline, the options and the leaf modules only).
-from .compile_db import read_compile_database as read_compile_database
 from .report.table import Row as Row
 from .report.table import Totals as Totals
 from .report.table import account_outcomes as account_outcomes
