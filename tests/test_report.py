@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import replace
 
 from pytest_ctgen.cases import STOP_EXHAUSTED, STOP_SKIPPED, Outcome
-from pytest_ctgen.report.table import Row, account_outcomes, format_table, row_from_json, row_to_json
+from pytest_ctgen.report.table import (
+    Row, account_outcomes, format_table, row_from_json, row_to_json)
 
 
 def row(missing: tuple[str, ...], unreachable: tuple[Outcome, ...] = (),
