@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
 
-from pytest_ctgen.errors import CtgenError
+from .errors import CtgenError
 
 DB_NAME: Final = "compile_commands.json"
 
@@ -150,9 +150,7 @@ def _read_entry(db: Path, index: int, entry: Any) -> tuple[Path, tuple[str, ...]
 
 def _strip_compiler(argv: list[str]) -> list[str]:
     """`argv` without the compiler (and a launcher such as ccache in front of it)."""
-    name = os.path.basename(argv[0]).lower()
-    if name.endswith(".exe"):
-        name = name[:-4]
+    name = os.path.basename(argv[0]).lower().removesuffix(".exe")
     if name in _LAUNCHERS and len(argv) > 1 and not argv[1].startswith("-"):
         return argv[2:]
     return argv[1:]

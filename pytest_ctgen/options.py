@@ -4,9 +4,9 @@ from __future__ import annotations
 import fnmatch
 import json
 import os
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Sequence
 
 from .compile_db import CompileDatabase
 from .export_schema import PATH_FLAGS

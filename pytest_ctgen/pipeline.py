@@ -1,4 +1,8 @@
-"""The one place that wires the layers together: C file -> cases -> harness -> runs -> coverage."""
+"""The one place that wires the layers together: C file -> cases -> harness -> runs -> coverage.
+
+It also hands the plugin what the plugin uses of report/ and compile_db, since the plugin
+imports nothing of the package but the pipeline, the options and the leaf modules (DESIGN
+§3): those names are imported here `as` themselves, the form that marks a re-export."""
 from __future__ import annotations
 
 import functools
@@ -6,15 +10,11 @@ import hashlib
 import json
 import logging
 import os
-import pickle
-import select
-import signal
-import sys
-import threading
 import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, BinaryIO, Callable, Iterator, Sequence, TypeVar
+from typing import Any
 
 from filelock import FileLock, Timeout
 
@@ -23,18 +23,45 @@ from .cache_bound import prune, unit_group, used
 from .case_reader import build_from_json, file_cases_from_doc, file_cases_from_json, load_json
 from .cases import FileCases, FunctionCases, GlobalStub, Outcome, STOP_MEMORY, STOP_SKIPPED, STOP_TIME, \
     StubPrototype, file_cases_to_json, FORMAT_VERSION
+from .compile_db import read_compile_database as read_compile_database
 from .errors import CtgenError, SourceLocation
 from .export_schema import SchemaError, UnitNames
 from .frontend.loader import load_unit
 from .frontend.preprocess import defined_macros, harness_dir, preprocess
 from .frontend.unit import Function, SkippedDefinition
+from .generation_child import Progress, ProgressFn, generate_isolated
 from .ir.cfg import Call
 from .ir.lower import Program, lower_unit
 from .options import Options, absolute_flags
+from .report.table import Row as Row
+from .report.table import Totals as Totals
+from .report.table import account_outcomes as account_outcomes
+from .report.table import coverage_rows as coverage_rows
+from .report.table import format_table as format_table
+from .report.table import merge_rows as merge_rows
+from .report.table import row_from_json as row_from_json
+from .report.table import row_to_json as row_to_json
+from .report.table import totals as totals
+from .report.trace import Requirement as Requirement
+from .report.trace import TracedFunction as TracedFunction
+from .report.trace import build_matrix as build_matrix
+from .report.trace import check_trace_path as check_trace_path
+from .report.trace import functions_from_json as functions_from_json
+from .report.trace import functions_to_json as functions_to_json
+from .report.trace import matrix_summary as matrix_summary
+from .report.trace import report_outcome as report_outcome
+from .report.trace import traced_function as traced_function
+from .report.trace import write_trace as write_trace
+from .report.verdicts import annotation_verdicts as annotation_verdicts
+from .report.writers import ReportUnit as ReportUnit
+from .report.writers import merge_report_units as merge_report_units
+from .report.writers import parse_report_spec as parse_report_spec
+from .report.writers import report_units as report_units
+from .report.writers import write_coverage_reports as write_coverage_reports
+from .report.writers import write_json as write_json
 
 
 log = logging.getLogger("pytest_ctgen")
-T = TypeVar("T")
 
 
 def _same_file(a: str, b: Path) -> bool:
@@ -88,33 +115,6 @@ class Generated:
     preprocessed: str = ""
 
 
-@dataclass(frozen=True)
-class Progress:
-    """What generation reports while it runs: a function started, is still working (every
-    few seconds), or is done with its cases and the outcomes they cover by the generator's
-    reckoning (gcov measures later)."""
-
-    file: str  # the unit as shown
-    function: str
-    state: str  # "started", "working" or "done"
-    seconds: float  # spent so far; for "started": the time.monotonic() it started at
-    cases: int = 0
-    outcomes_covered: int = 0
-    outcomes_total: int = 0
-    stop_reason: str = ""
-    # "started": the function's result should its generation be stopped from outside;
-    # "done": its result
-    result: FunctionCases | None = None
-
-
-ProgressFn = Callable[[Progress], None]
-# How often a function that takes long reports that it is still working.
-WORKING_EVERY = 5.0
-#: How long past its time budget the generation of one function may run before its child
-#: is stopped from outside (the search checks the budget between its steps; one step, a
-#: solver query or a huge expression, can run long). The other functions still generate.
-HARD_STOP_GRACE = 10.0
-
 
 def generate_file(path: Path, display: str, options: Options,
                   cache_dir: Path | None = None, *, progress: ProgressFn | None = None,
@@ -132,7 +132,8 @@ def generate_file(path: Path, display: str, options: Options,
     # the flags also count where they leave no trace in the text (-m32, -funsigned-char)
     key = generation_key("\0".join([text, display, *flags]), options)
     if cache_dir is None:
-        fc, seconds = _generate_isolated(path, display, options, text, progress)
+        fc, seconds = generate_isolated(_generate_cases, path, display, options, text,
+                                        progress)
         return Generated(fc, seconds, False, text)
     group = cache_dir / unit_group(display)  # this unit's results, the last few kept
     group.mkdir(parents=True, exist_ok=True)
@@ -146,7 +147,8 @@ def generate_file(path: Path, display: str, options: Options,
                     used(cache_file)
                 return Generated(file_cases_from_json(doc["cases"]), doc.get("seconds", {}),
                                  True, text)
-            fc, seconds = _generate_isolated(path, display, options, text, progress)
+            fc, seconds = generate_isolated(_generate_cases, path, display, options, text,
+                                        progress)
             tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text(json.dumps({"cases": file_cases_to_json(fc), "seconds": seconds}),
                            encoding="utf-8")
@@ -156,218 +158,6 @@ def generate_file(path: Path, display: str, options: Options,
     except Timeout:
         return None
 
-
-class _ChildEnded(Exception):
-    """The generation child was stopped from outside, or died, before it finished."""
-
-    def __init__(self, signal_number: int | None) -> None:
-        super().__init__(f"signal {signal_number}")
-        self.signal_number = signal_number
-
-
-def _generate_isolated(path: Path, display: str, options: Options, text: str,
-                       progress: ProgressFn | None) -> tuple[FileCases, dict[str, float]]:
-    """_generate_cases in a forked child, its progress passed on, with a "working" report
-    every WORKING_EVERY seconds of a function that takes long. A function still generating
-    HARD_STOP_GRACE seconds past its time budget, or whose generation kills its child (the
-    memory limit, a crash of the solver), keeps the cases of the functions before it: it
-    gets no case and says why, and a new child generates the functions after it."""
-    current: list[Progress] = []
-    known: dict[str, FunctionCases] = {}  # the results the children sent
-
-    def on_message(message: Progress) -> None:
-        current[:] = [message] if message.state == "started" else []
-        if message.state == "done" and message.result is not None:
-            known[message.function] = message.result
-        if progress is not None:
-            progress(replace(message, result=None))
-
-    def on_idle() -> None:
-        if current and progress is not None:
-            started = current[0]
-            progress(replace(started, state="working",
-                             seconds=time.monotonic() - started.seconds))
-
-    def overran() -> bool:
-        return bool(current) and options.timeout > 0 and \
-            time.monotonic() - current[0].seconds > options.timeout + HARD_STOP_GRACE
-
-    while True:
-        try:
-            return _isolated(_generate_cases, path, display, options, text, dict(known),
-                             on_message=on_message, on_idle=on_idle, stop_when=overran,
-                             memory_mib=options.memory)
-        except _ChildEnded as ended:
-            if not current or current[0].result is None:
-                raise CtgenError(f"generation crashed with {ended}") from None
-            started = current[0]
-            seconds = time.monotonic() - started.seconds
-            if overran():
-                result = replace(started.result, stop_reason=STOP_TIME)
-            elif ended.signal_number == signal.SIGKILL:  # the kernel's, out of memory
-                result = replace(started.result, stop_reason=STOP_MEMORY)
-            else:
-                result = replace(started.result, skip_reason=(
-                    f"generation crashed with {ended}"), stop_reason=STOP_SKIPPED)
-            known[started.function] = replace(result, generation_seconds=seconds)
-            on_message(Progress(display, started.function, "done", seconds,
-                                outcomes_total=result.outcomes_total,
-                                stop_reason=result.stop_reason, result=known[started.function]))
-
-
-def _isolated(fn: Callable[..., T], *args: object,
-              on_message: Callable[[Progress], None] | None = None,
-              on_idle: Callable[[], None] | None = None,
-              stop_when: Callable[[], bool] | None = None, memory_mib: int = 0) -> T:
-    """`fn(*args, send=...)` in a forked child where fork exists. Every generation then
-    starts from the same z3 state, whatever this process did before (z3's shared context
-    carries AST ids, and with them the solver's choices, from one generation into the
-    next), so the same file gives the same cases in any session and on any xdist worker;
-    and a crash of the solver cannot take the session down. What the child `send`s reaches
-    `on_message` while it runs; `on_idle` is called after each WORKING_EVERY seconds
-    without a message. The child may take `memory_mib` MiB beyond what it has at the fork
-    (0: no limit); when `stop_when()` becomes true it is killed. Raises _ChildEnded when
-    the child ends without its result."""
-    def deliver(message: Progress) -> None:
-        if on_message is not None:
-            on_message(message)
-
-    if not hasattr(os, "fork"):
-        return with_deep_stack(lambda: fn(*args, send=deliver))
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child
-        os.close(read_fd)
-        try:
-            _limit_memory(memory_mib)
-            out = os.fdopen(write_fd, "wb")
-
-            def send(message: Progress) -> None:
-                _write_frame(out, (False, message))
-
-            try:
-                payload: tuple[bool, object] = (
-                    True, (True, with_deep_stack(lambda: fn(*args, send=send))))
-            except BaseException as err:  # noqa: BLE001 - everything goes to the parent
-                payload = (True, (False, _picklable(err)))
-            _write_frame(out, payload)
-            out.close()
-        finally:
-            os._exit(0)
-    os.close(write_fd)
-    result: tuple[bool, object] | None = None
-    with os.fdopen(read_fd, "rb") as inp:
-        try:
-            for final, body in _read_frames(inp, on_idle, stop_when):
-                if final:
-                    result = body  # type: ignore[assignment]
-                else:
-                    deliver(body)  # type: ignore[arg-type]
-        except _StopChild:
-            os.kill(pid, signal.SIGKILL)
-    _, status = os.waitpid(pid, 0)
-    if result is None:
-        raise _ChildEnded(os.WTERMSIG(status) if os.WIFSIGNALED(status) else None)
-    ok, value = result
-    if ok:
-        return value  # type: ignore[return-value]
-    raise value  # type: ignore[misc]
-
-
-#: The stack and recursion limit generation runs with: C that real code and its macros
-#: nest hundreds of levels deep is parsed and lowered recursively.
-DEEP_STACK_BYTES = 1 << 30
-DEEP_RECURSION_LIMIT = 200_000
-
-
-def with_deep_stack(fn: Callable[[], T]) -> T:
-    """`fn()` in a thread with a stack of DEEP_STACK_BYTES (address space, touched only as
-    deep as it is used) and Python's recursion limit raised to match."""
-    outcome: list[tuple[bool, Any]] = []
-
-    def run() -> None:
-        try:
-            outcome.append((True, fn()))
-        except BaseException as err:  # noqa: BLE001 - raised again in the caller
-            outcome.append((False, err))
-
-    old_size, old_limit = threading.stack_size(), sys.getrecursionlimit()
-    threading.stack_size(DEEP_STACK_BYTES)
-    sys.setrecursionlimit(DEEP_RECURSION_LIMIT)
-    try:
-        worker = threading.Thread(target=run, name="ctgen-generation")
-        worker.start()
-        worker.join()
-    finally:
-        threading.stack_size(old_size)
-        sys.setrecursionlimit(old_limit)
-    ok, value = outcome[0]
-    if ok:
-        return value
-    raise value
-
-
-def _write_frame(out: BinaryIO, body: object) -> None:
-    data = pickle.dumps(body)
-    out.write(len(data).to_bytes(8, "little") + data)
-    out.flush()
-
-
-class _StopChild(Exception):
-    """The parent stops reading a child it is about to kill."""
-
-
-def _limit_memory(mib: int) -> None:
-    """This process may take `mib` MiB of address space beyond what it has now and the
-    deep stack generation runs on (0: no limit): beyond, allocations fail (MemoryError)."""
-    if mib <= 0:
-        return
-    try:
-        import resource
-
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            now = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
-        limit = now + DEEP_STACK_BYTES + mib * (1 << 20)
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    except (ImportError, OSError, ValueError):
-        pass  # no /proc (macOS) or no such limit: generation runs unlimited, as before
-
-
-def _read_frames(inp: BinaryIO, on_idle: Callable[[], None] | None,
-                 stop_when: Callable[[], bool] | None = None) -> Iterator[Any]:
-    """The child's frames until it closes the pipe (a truncated frame ends them). Raises
-    _StopChild as soon as `stop_when()` is true (it is asked every second)."""
-    buffer = b""
-    fd = inp.fileno()
-    quiet_since = time.monotonic()
-    while True:
-        ready, _, _ = select.select([fd], [], [], 1.0)
-        if not ready:  # what the child sent is read first: it may have finished in time
-            if stop_when is not None and stop_when():
-                raise _StopChild
-            if on_idle is not None and time.monotonic() - quiet_since >= WORKING_EVERY:
-                quiet_since = time.monotonic()
-                on_idle()
-            continue
-        quiet_since = time.monotonic()
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
-            return
-        buffer += chunk
-        while len(buffer) >= 8:
-            size = int.from_bytes(buffer[:8], "little")
-            if len(buffer) < 8 + size:
-                break
-            yield pickle.loads(buffer[8:8 + size])
-            buffer = buffer[8 + size:]
-
-
-def _picklable(err: BaseException) -> BaseException:
-    try:
-        pickle.loads(pickle.dumps(err))
-        return err
-    except Exception:  # noqa: BLE001
-        return CtgenError(f"internal error of pytest-ctgen: {type(err).__name__}: {err}")
 
 
 def _generate_cases(path: Path, display: str, options: Options, text: str,
@@ -717,3 +507,35 @@ def unit_names(path: Path, cflags: Sequence[str], preprocessed: str) -> UnitName
         extern_globals=frozenset(v.name for v in unit.globals.values() if v.is_extern),
         enum_constants=frozenset(unit.enum_constants),
         typedefs=frozenset(unit.typedefs))
+
+
+def unbuildable(unit: Path, sources: Sequence[Path]) -> str | None:
+    """Why the harness cannot `#include` the unit or a source file compiled with it (a
+    name holding '"'...), or None."""
+    from .export_schema import include_problem
+
+    for path in (unit, *sources):
+        problem = include_problem(Path(os.path.abspath(path)).as_posix())
+        if problem:
+            return f"{path.name}: the harness #includes the file by its path, which " \
+                f"{problem}; rename it"
+    return None
+
+
+def export_runs(runs: Iterable[FileRun], out_dir: Path) -> list[str]:
+    """Export every generated unit of `runs` (not those replayed from an export), each
+    into a directory of its own (codegen.export.export_names); returns why a unit could
+    not be exported (the others are exported still)."""
+    from .codegen.export import export_names, write_export
+
+    generated = [run for run in runs if run.generated.cases.build is None]
+    names = export_names([run.generated.cases.source for run in generated])
+    problems: list[str] = []
+    for run in generated:
+        cases = run.generated.cases
+        try:
+            write_export(cases, run.path, out_dir, run.cflags, sources=run.sources,
+                         name=names[cases.source])
+        except CtgenError as err:  # nothing of another owner is overwritten
+            problems.append(str(err))
+    return problems

@@ -1,5 +1,5 @@
-"""Control-flow pictures (cfg_picture.py) of a small unit compiled and run through the real
-pipeline: blocks and edges coloured by what gcov measured, ambiguous lines partly covered."""
+"""Control-flow pictures (report/cfg_picture.py) of a small unit compiled and run through the
+real pipeline: blocks and edges coloured by what gcov measured, ambiguous lines partly covered."""
 from __future__ import annotations
 
 import re
@@ -8,14 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ctgen import cfg_picture
-from pytest_ctgen.cfg_picture import (
-    COVERED, PARTLY, UNCOVERED, UNKNOWN, EdgeState, ReportUnit, block_states, edge_states,
-    function_dot, merge_report_units, render_svg, report_units, unit_program, write_pictures)
-from pytest_ctgen.coverage.reports import LineCoverage, line_coverage, measure_unit
+from pytest_ctgen.coverage.lines import LineCoverage, line_coverage, measure_unit
 from pytest_ctgen.ir.cfg import CFG
 from pytest_ctgen.options import Options
 from pytest_ctgen.pipeline import FileRun, generate_file
+from pytest_ctgen.report import cfg_picture
+from pytest_ctgen.report.cfg_picture import (
+    COVERED, PARTLY, UNCOVERED, UNKNOWN, EdgeState, block_states, edge_states, function_dot,
+    render_svg, write_pictures)
+from pytest_ctgen.report.writers import ReportUnit, merge_report_units, report_units, unit_program
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 
@@ -249,7 +250,7 @@ def test_report_units_of_several_processes(measured: Measured) -> None:
 def test_cobertura_merges_the_builds_of_a_unit(measured: Measured, tmp_path: Path) -> None:
     import xml.etree.ElementTree as ET
 
-    from pytest_ctgen.coverage.reports import write_cobertura
+    from pytest_ctgen.report.gcovr import write_cobertura
 
     unit = measured.unit
     rates = []

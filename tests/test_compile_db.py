@@ -174,7 +174,7 @@ def test_error_missing_file(tmp_path: Path) -> None:
 
 
 def test_error_directory_without_database(tmp_path: Path) -> None:
-    with pytest.raises(CompileDatabaseError, match="no compile_commands.json") as info:
+    with pytest.raises(CompileDatabaseError, match=r"no compile_commands\.json") as info:
         read_compile_database(tmp_path)
     assert str(info.value).startswith(f"{tmp_path}: ")
 

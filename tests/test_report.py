@@ -1,11 +1,12 @@
 """The coverage table lists every gcov branch outcome no case covered
-(pytest_ctgen.report.account_outcomes)."""
+(pytest_ctgen.report.table.account_outcomes)."""
 from __future__ import annotations
 
 from dataclasses import replace
 
 from pytest_ctgen.cases import STOP_EXHAUSTED, STOP_SKIPPED, Outcome
-from pytest_ctgen.report import Row, account_outcomes, format_table, row_from_json, row_to_json
+from pytest_ctgen.report.table import (
+    Row, account_outcomes, format_table, row_from_json, row_to_json)
 
 
 def row(missing: tuple[str, ...], unreachable: tuple[Outcome, ...] = (),

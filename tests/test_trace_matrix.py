@@ -1,4 +1,4 @@
-"""The requirement traceability matrix (pytest_ctgen.trace): statuses, requirements without
+"""The requirement traceability matrix (pytest_ctgen.report.trace): statuses, requirements without
 a case and why, first-seen order, outcomes from pytest's phases, and the JSON, CSV and
 Markdown forms."""
 from __future__ import annotations
@@ -20,7 +20,7 @@ from pytest_ctgen.cases import (
     FunctionCases,
     IntValue,
 )
-from pytest_ctgen.trace import (
+from pytest_ctgen.report.trace import (
     NOT_REACHED_REASON,
     UNREACHABLE_REASON,
     Requirement,
@@ -32,8 +32,8 @@ from pytest_ctgen.trace import (
     format_markdown,
     functions_from_json,
     functions_to_json,
+    matrix_summary,
     report_outcome,
-    summary,
     traced_function,
     write_trace,
 )
@@ -185,11 +185,11 @@ def test_outcome_from_the_phases(phases: list[tuple[str, str]], outcome: str) ->
 def test_summary_line() -> None:
     outcomes = {CLAMP_IDS[0]: "passed", CLAMP_IDS[1]: "passed", CLAMP_IDS[2]: "failed"}
     matrix = build_matrix([_traced(CLAMP)], outcomes)
-    assert summary(matrix) == "1 passed, 2 failed, 1 without a case"
+    assert matrix_summary(matrix) == "1 passed, 2 failed, 1 without a case"
     everything = {i: "passed" for i in CLAMP_IDS}
-    assert summary(build_matrix([_traced(CLAMP)], everything)) == \
+    assert matrix_summary(build_matrix([_traced(CLAMP)], everything)) == \
         "3 passed, 1 without a case"
-    assert summary(build_matrix([_traced(CLAMP)], {})) == \
+    assert matrix_summary(build_matrix([_traced(CLAMP)], {})) == \
         "0 passed, 3 not run, 1 without a case"
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from plugin_helpers import output, run_ctgen
 from test_plugin_gates import GATED  # parity_two: best C1 50% (y == 2 never holds)
-from pytest_ctgen.coverage.reports import ReportSpec, parse_report_spec
+from pytest_ctgen.report.writers import ReportSpec, parse_report_spec
 
 
 # another unit with the same file name, in a subdirectory

@@ -1,5 +1,5 @@
 """C nested as deep as macros nest it never reaches Python's recursion limit: generation
-runs with a deep stack (pipeline.with_deep_stack)."""
+runs with a deep stack (generation_child.with_deep_stack)."""
 from __future__ import annotations
 
 import sys
@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from generated_unit import GeneratedUnit
 
-from pytest_ctgen.pipeline import with_deep_stack
+from pytest_ctgen.generation_child import with_deep_stack
 
 
 def _nested(depth: int) -> str:

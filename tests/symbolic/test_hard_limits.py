@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ctgen import pipeline
+from pytest_ctgen import generation_child, pipeline
 from pytest_ctgen.cases import STOP_EXHAUSTED, STOP_MEMORY, STOP_TIME
 from pytest_ctgen.options import Options
 from pytest_ctgen.search import generator
@@ -40,7 +40,7 @@ def _generate_with(monkeypatch: pytest.MonkeyPatch, unit: Path, options: Options
         return real(program, name, *args, **kwargs)
 
     monkeypatch.setattr(generator, "generate_function", patched)
-    monkeypatch.setattr(pipeline, "HARD_STOP_GRACE", 0.5)
+    monkeypatch.setattr(generation_child, "HARD_STOP_GRACE", 0.5)
     fc = pipeline.generate_file(unit, "limits.c", options).cases
     return {f.name: f for f in fc.functions}
 
@@ -80,4 +80,4 @@ def test_without_proc_the_memory_limit_is_left_off(monkeypatch: pytest.MonkeyPat
         raise FileNotFoundError("/proc/self/statm")
 
     monkeypatch.setattr("builtins.open", no_proc)
-    pipeline._limit_memory(256)  # no exception
+    generation_child._limit_memory(256)  # no exception

@@ -1,5 +1,5 @@
-"""Control-flow pictures of the tested functions, coloured by what gcov measured, and the
-HTML report (`--ctgen-report html:DIR`) that links them with gcovr's pages.
+"""Control-flow pictures of the tested functions, coloured by what gcov measured (the HTML
+report, `--ctgen-report html:DIR`, links them with gcovr's pages: see writers.py).
 
 A picture is a Graphviz DOT file per function (and an SVG when `dot` is on PATH). Blocks are
 labelled with their source lines and gcov's count of each line, and coloured by those
@@ -15,21 +15,16 @@ taken) and a block unknown. Edges the generator proved unreachable are dashed.
 """
 from __future__ import annotations
 
-import html
-import os
-import re
 import shutil
 import subprocess
-from dataclasses import dataclass, field, replace
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
-from .cases import Outcome
-from .coverage.reports import (
-    HTML_INDEX, LineCoverage, MeasuredUnit, ReportSpec, link_from_index, measure_unit,
-    write_cobertura, write_html)
-from .errors import CtgenError
-from .ir.cfg import CFG, Block, Branch, Call, Goto, Return, Switch
+from ..cases import Outcome
+from ..coverage.lines import LineCoverage
+from ..ir.cfg import CFG, Block, Branch, Call, Goto, Return, Switch
 
 COVERED = "covered"  # executed / taken
 UNCOVERED = "uncovered"  # never executed / never taken
@@ -300,8 +295,8 @@ def function_dot(cfg: CFG, lines: Mapping[int, LineCoverage],
     name = cfg.function.name
     heading = [title or name, *LEGEND]
     out = [f"digraph {_dot_string(name)} {{",
-           f"  graph [label={_label_lines(heading)}, labelloc=t, labeljust=l, "
-           'fontname="Helvetica", fontsize=11, rankdir=TB, nodesep=0.4];',
+           (f"  graph [label={_label_lines(heading)}, labelloc=t, labeljust=l, "
+            'fontname="Helvetica", fontsize=11, rankdir=TB, nodesep=0.4];'),
            '  node [shape=box, style="rounded,filled", fontname="Courier", fontsize=10];',
            '  edge [fontname="Helvetica", fontsize=9];']
     for block in cfg.blocks:
@@ -357,74 +352,6 @@ def render_svg(dot_file: Path, dot_executable: str | None = None,
     return svg if done.returncode == 0 and svg.is_file() else None
 
 
-# ------------------------------------------------------------------- the session's units
-
-
-@dataclass(frozen=True)
-class ReportUnit:
-    """What the reports need of one unit of the session: where it is and how it is shown,
-    the harness builds holding its gcov data (one per xdist worker that ran its cases),
-    and how to preprocess it for its CFGs. `to_json` makes it something an xdist worker
-    can send to the controller."""
-
-    source: Path
-    shown: str
-    builds: tuple[Path, ...]
-    cflags: tuple[str, ...] = ()
-    files: tuple[Path, ...] = ()  # analysed with the unit (specifications, sources)
-    preprocessed: str = field(default="", compare=False, repr=False)  # if known already
-
-    def to_json(self) -> dict[str, Any]:
-        return {"source": str(self.source), "shown": self.shown,
-                "builds": [str(b) for b in self.builds], "cflags": list(self.cflags),
-                "files": [str(f) for f in self.files]}
-
-    @classmethod
-    def from_json(cls, doc: Mapping[str, Any]) -> ReportUnit:
-        return cls(Path(doc["source"]), str(doc["shown"]),
-                   tuple(Path(b) for b in doc["builds"]), tuple(doc.get("cflags", ())),
-                   tuple(Path(f) for f in doc.get("files", ())))
-
-
-def report_units(runs: Mapping[Path, Any]) -> list[ReportUnit]:
-    """The units of the session's runs (`CtgenSession.runs`, pipeline.FileRun) whose
-    harness was built and ran cases, so that it has gcov data."""
-    units = []
-    for run in runs.values():
-        if run.build_directory is None or not run.ran:
-            continue
-        text = run.generated.preprocessed
-        # what generation preprocessed the unit with; a replayed export: what it builds with
-        files = run.options.files_for(run.path) if text else run.sources
-        units.append(ReportUnit(run.path, run.generated.cases.source, (run.build_directory,),
-                                tuple(run.cflags), tuple(files), text))
-    return units
-
-
-def merge_report_units(*groups: Iterable[ReportUnit]) -> list[ReportUnit]:
-    """The units of several processes (xdist workers) with their builds joined, in the
-    order they first appear."""
-    merged: dict[Path, ReportUnit] = {}
-    for unit in (u for group in groups for u in group):
-        known = merged.get(unit.source)
-        if known is None:
-            merged[unit.source] = unit
-        else:
-            builds = known.builds + tuple(b for b in unit.builds if b not in known.builds)
-            merged[unit.source] = replace(known, builds=builds)
-    return list(merged.values())
-
-
-def unit_program(unit: ReportUnit) -> Any:  # -> ir.lower.Program
-    """The lowered unit, as generation lowered it."""
-    from .frontend.loader import load_unit
-    from .frontend.preprocess import preprocess
-    from .ir.lower import lower_unit
-
-    text = unit.preprocessed or preprocess(unit.source, list(unit.cflags), unit.files)
-    return lower_unit(load_unit(unit.source, list(unit.cflags), preprocessed=text))
-
-
 @dataclass(frozen=True)
 class Picture:
     """A function's picture: the DOT file, and the SVG when `dot` drew one."""
@@ -462,121 +389,3 @@ def write_pictures(out_dir: Path, stem: str, program: Any,
                                     (titles or {}).get(name, name)), encoding="utf-8")
         pictures[name] = Picture(name, dot, render_svg(dot, dot_executable))
     return pictures
-
-
-def _stems(units: Sequence[ReportUnit]) -> dict[Path, str]:
-    """A file-name part per unit for its pictures: the file's stem, or its shown path
-    when two units have the same stem."""
-    stems = {u.source: u.source.stem for u in units}
-    clashing = {s for s in stems.values() if list(stems.values()).count(s) > 1}
-    for u in units:
-        if stems[u.source] in clashing:
-            stems[u.source] = os.path.splitext(u.shown)[0]
-    return {p: re.sub(r"[^\w.-]+", "_", s).strip("_") or "unit" for p, s in stems.items()}
-
-
-def _pct(covered: int, total: int) -> str:
-    return f"{100.0 * covered / total:.1f}%" if total else "-"
-
-
-def write_coverage_reports(units: Sequence[ReportUnit], rows: Sequence[Any],
-                           specs: Iterable[ReportSpec], root: Path,
-                           dot_executable: str | None = None) -> list[Path]:
-    """Write the `html:DIR` and `xml:FILE` reports among `specs` of the session's `units`
-    (`report_units`), whose coverage table is `rows` (`report.Row`); file names in them
-    are relative to `root`. Returns what was written (HTML index pages, XML files).
-
-    Raises:
-        CoverageError: gcovr failed.
-    """
-    wanted = [s for s in specs if s.kind in ("html", "xml")]
-    if not wanted:
-        return []
-    measured = [measure_unit(u.builds, u.source) for u in units]
-    written = []
-    for spec in wanted:
-        if spec.kind == "xml":
-            write_cobertura(measured, Path(spec.target), root)
-            written.append(Path(spec.target))
-        else:
-            written.append(write_html_report(Path(spec.target), units, measured, rows, root,
-                                             dot_executable))
-    return written
-
-
-#: The page of the HTML report that lists every function with its picture.
-CTGEN_INDEX = "ctgen.html"
-
-
-def write_html_report(out_dir: Path, units: Sequence[ReportUnit],
-                      measured: Sequence[MeasuredUnit], rows: Sequence[Any], root: Path,
-                      dot_executable: str | None = None) -> Path:
-    """gcovr's HTML report of `measured` in `out_dir`, the picture of each function of
-    `units` in `out_dir/cfg/`, and `ctgen.html` listing every row with its C0, C1,
-    picture and gcovr page, linked from gcovr's index page. Returns `ctgen.html`."""
-    out_dir = Path(out_dir)
-    pages = write_html(measured, out_dir, root)
-    stems = _stems(units)
-    pictures: dict[tuple[str, str], Picture] = {}
-    problems: dict[str, str] = {}
-    for stale in sorted((out_dir / "cfg").glob("*.*")):  # pictures of an earlier session
-        if stale.suffix in (".dot", ".svg") and stale.is_file():
-            stale.unlink()
-    for unit, data in zip(units, measured, strict=True):
-        mine = [r for r in rows if r.file == unit.shown]
-        try:
-            program = unit_program(unit)
-        except CtgenError as err:
-            problems[unit.shown] = f"no pictures: {err}"
-            continue
-        titles = {r.function: f"{r.file}::{r.function}   C0 "
-                              f"{_pct(r.lines_covered, r.lines_total)}   C1 "
-                              f"{_pct(r.branches_covered, r.branches_total)}" for r in mine}
-        drawn = write_pictures(out_dir / "cfg", stems[unit.source], program,
-                               {r.function: r.unreachable for r in mine}, data.lines(),
-                               titles, dot_executable)
-        pictures.update({(unit.shown, name): p for name, p in drawn.items()})
-    page_of = {u.shown: pages.get(u.source) for u in units}
-    index = out_dir / CTGEN_INDEX
-    index.write_text(_index_page(out_dir, rows, pictures, page_of, problems), encoding="utf-8")
-    link_from_index(out_dir, CTGEN_INDEX, "pytest-ctgen: every function with its C0, C1 "
-                                          "and control-flow picture")
-    return index
-
-
-def _index_page(out_dir: Path, rows: Sequence[Any], pictures: Mapping[tuple[str, str], Picture],
-                pages: Mapping[str, str | None], problems: Mapping[str, str]) -> str:
-    def link(target: Path | str | None, text: str) -> str:
-        if target is None:
-            return ""
-        href = Path(target).relative_to(out_dir).as_posix() if isinstance(target, Path) \
-            else target
-        return f'<a href="{html.escape(href)}">{html.escape(text)}</a>'
-
-    body = []
-    for r in rows:
-        pic = pictures.get((r.file, r.function))
-        if pic is not None:
-            drawn = " ".join(x for x in (link(pic.svg, "svg"), link(pic.dot, "dot")) if x)
-        else:
-            drawn = html.escape(r.skip_reason or problems.get(r.file, "no picture"))
-        unreachable = ", ".join(f"{o.line}:{o.label}" for o in r.unreachable) or "-"
-        body.append(
-            "<tr>" + "".join(f"<td>{cell}</td>" for cell in (
-                link(pages.get(r.file), r.file) or html.escape(r.file),
-                html.escape(r.function), str(r.cases),
-                _pct(r.lines_covered, r.lines_total), _pct(r.branches_covered, r.branches_total),
-                html.escape(unreachable), drawn)) + "</tr>")
-    return "\n".join([
-        "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8"/>',
-        "<title>pytest-ctgen: functions</title>",
-        "<style>body{font-family:sans-serif;margin:1em} table{border-collapse:collapse} "
-        "td,th{border:1px solid #ccc;padding:0.2em 0.6em} td:nth-child(n+3){text-align:right}"
-        " td:last-child,td:nth-child(6){text-align:left}</style>",
-        "</head>", "<body>", f'<p><a href="{HTML_INDEX}">gcovr\'s report</a></p>',
-        "<h1>pytest-ctgen: functions</h1>",
-        "<p>C0 and C1 as gcov measured them (the terminal table's numbers). The pictures "
-        f"show each function's control flow: {html.escape('; '.join(LEGEND))}.</p>",
-        "<table>", "<tr><th>file</th><th>function</th><th>cases</th><th>C0</th><th>C1</th>"
-                   "<th>unreachable</th><th>control flow</th></tr>",
-        *body, "</table>", "</body>", "</html>", ""])

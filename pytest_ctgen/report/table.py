@@ -1,18 +1,19 @@
 """The session's coverage table: per function the cases, what gcov measured, what the
-generator proved unreachable and why generation stopped; as terminal text and as JSON.
+generator proved unreachable and why generation stopped; as terminal text, and as plain
+data an xdist worker sends (the JSON report is in writers.py).
 
 Every branch outcome gcov counts and no case covered is listed: as an outcome the
 generator proved unreachable or did not reach, or, where gcc branches where the generator's
 CFG has no goal (`account_outcomes`), as a gcov outcome without a goal."""
 from __future__ import annotations
 
-import json
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .cases import STOP_SKIPPED, Outcome
+from ..cases import STOP_SKIPPED, Outcome
 
 
 @dataclass
@@ -57,11 +58,14 @@ class Totals:
             else None
 
 
-def coverage_rows(session: Any) -> list[Row]:
-    """One row per generated function of every collected file (`plugin.CtgenSession`)."""
+def coverage_rows(runs: Mapping[Path, Any], coverage: Mapping[Path, Mapping[str, Any]]
+                  ) -> list[Row]:
+    """One row per generated function of every collected file: `runs` are the session's
+    runs by path (pipeline.FileRun), `coverage` what gcov measured of each
+    (coverage.gcov.FunctionCoverage by function)."""
     rows = []
-    for path, run in session.runs.items():
-        measured = session.coverage.get(path, {})
+    for path, run in runs.items():
+        measured = coverage.get(path, {})
         fc = run.generated.cases
         for fn in fc.functions:
             cov = measured.get(fn.name)
@@ -95,8 +99,8 @@ def account_outcomes(row: Row) -> Row:
     listed = Counter(o.line for o in (*row.unreachable, *row.not_reached))
     missing: dict[int, list[tuple[int, str]]] = {}
     for outcome in row.missing_branches:
-        line, _, number = outcome.partition(":")
-        missing.setdefault(int(line), []).append((int(number), outcome))
+        line_text, _, number = outcome.partition(":")
+        missing.setdefault(int(line_text), []).append((int(number), outcome))
     extra: list[str] = []
     for line, outcomes in sorted(missing.items()):
         surplus = len(outcomes) - listed[line]
@@ -150,29 +154,6 @@ def format_table(rows: list[Row], missing: bool = False) -> list[str]:
         cells = [row[0].ljust(widths[0])] + [row[i].rjust(widths[i]) for i in (1, 2, 3)]
         lines.append("  ".join(cells + [row[4], row[5], row[6]]).rstrip())
     return lines
-
-
-def write_json(path: Path, rows: list[Row], total: Totals) -> None:
-    """The `--ctgen-report json:FILE` document (DESIGN §2)."""
-    doc = {
-        "functions": [{
-            "file": r.file, "function": r.function, "line": r.line,
-            "cases": r.cases, "passed": r.passed, "failed": r.failed,
-            "lines_total": r.lines_total, "lines_covered": r.lines_covered,
-            "branches_total": r.branches_total, "branches_covered": r.branches_covered,
-            "unreachable": [{"line": o.line, "outcome": o.label} for o in r.unreachable],
-            "not_reached": [{"line": o.line, "outcome": o.label} for o in r.not_reached],
-            "without_goal": [{"line": int(line), "branch": int(number)}
-                             for line, _, number in (o.partition(":") for o in r.without_goal)],
-            "stop_reason": r.stop_reason, "generation_seconds": round(r.generation_seconds, 3),
-        } for r in rows],
-        "totals": {"lines_total": total.lines_total, "lines_covered": total.lines_covered,
-                   "branches_total": total.branches_total,
-                   "branches_covered": total.branches_covered},
-    }
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
-
 
 
 def row_to_json(r: Row) -> dict[str, Any]:

@@ -6,11 +6,12 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
-from .cases import FunctionCases
+from ..cases import FunctionCases
 
 FORMAT = "pytest-ctgen trace"
 VERSION = 1
@@ -163,7 +164,7 @@ def build_matrix(functions: Iterable[TracedFunction], outcomes: Mapping[str, str
     return matrix
 
 
-def summary(matrix: Sequence[Requirement]) -> str:
+def matrix_summary(matrix: Sequence[Requirement]) -> str:
     """One line for the terminal: `5 passed, 1 failed, 1 without a case`."""
     counts = {status: sum(1 for r in matrix if r.status == status)
               for status in (PASSED, FAILED, NOT_RUN, NO_CASE)}

@@ -1,10 +1,9 @@
-"""The session's coverage reports written by gcovr (`--ctgen-report html:DIR`, `xml:FILE`),
-and gcov's per-line data of a unit (what the control-flow pictures are coloured by).
+"""The session's coverage reports written by gcovr (`--ctgen-report html:DIR`, `xml:FILE`).
 
 Every unit is read once with the same gcovr invocation as `gcov.measure` (same filter,
-same exclusions, the unit's renamed copy mapped back to the unit); its entries are written
-as a gcovr tracefile, and one more gcovr run merges the tracefiles of all the session's
-units into one report.
+same exclusions, the unit's renamed copy mapped back to the unit; `coverage.lines`); its
+entries are written as a gcovr tracefile, and one more gcovr run merges the tracefiles of
+all the session's units into one report.
 """
 from __future__ import annotations
 
@@ -14,101 +13,11 @@ import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Mapping, Sequence
 
-from .gcov import CoverageError, unit_tracefile
-
-#: What `--ctgen-report` accepts: kind -> whether it takes a target after "kind:".
-REPORT_KINDS: dict[str, bool] = {
-    "term": False, "term-missing": False, "json": True, "html": True, "xml": True}
-_TARGET_NAMES = {"json": "FILE", "html": "DIR", "xml": "FILE"}
-
-
-@dataclass(frozen=True)
-class ReportSpec:
-    """One `--ctgen-report` value: its kind and, for a file report, where it goes."""
-
-    kind: str
-    target: str = ""
-
-
-def parse_report_spec(spec: str) -> ReportSpec:
-    """`spec` as a ReportSpec. Raises ValueError with a message for the user."""
-    kind, colon, target = str(spec).strip().partition(":")
-    kinds = ", ".join(f"{k}:{_TARGET_NAMES[k]}" if t else k for k, t in REPORT_KINDS.items())
-    if kind not in REPORT_KINDS:
-        raise ValueError(f"--ctgen-report: unknown report {spec!r}; use one of {kinds}")
-    if REPORT_KINDS[kind] and not target.strip():
-        raise ValueError(f"--ctgen-report: {kind} needs a {_TARGET_NAMES[kind]}: "
-                         f"{kind}:{_TARGET_NAMES[kind]}")
-    if not REPORT_KINDS[kind] and colon:
-        raise ValueError(f"--ctgen-report: {kind} takes no argument (got {spec!r})")
-    return ReportSpec(kind, target.strip())
-
-
-# ------------------------------------------------------------------ gcov's line data
-
-
-@dataclass(frozen=True)
-class LineCoverage:
-    """What gcov counted on one executable line of a unit: how often it ran, and how often
-    each of its branch outcomes was taken (in gcov's branch-number order)."""
-
-    line: int
-    count: int
-    branches: tuple[int, ...] = ()
-
-    @property
-    def taken(self) -> int:
-        """The branch outcomes of the line taken at least once."""
-        return sum(1 for n in self.branches if n > 0)
-
-
-def line_coverage(*tracefiles: Mapping[str, Any]) -> dict[int, LineCoverage]:
-    """Per line number, gcov's counts in a unit's tracefiles (`gcov.unit_tracefile`, one
-    per build of the unit), summed; excluded and non-code lines and excluded outcomes are
-    left out."""
-    counts: dict[int, int] = {}
-    branches: dict[int, dict[int, int]] = {}
-    for entry in (e for doc in tracefiles for e in doc.get("files", [])):
-        for ln in entry.get("lines", []):
-            if ln.get("gcovr/excluded") or ln.get("gcovr/noncode"):
-                continue
-            number = int(ln["line_number"])
-            counts[number] = counts.get(number, 0) + int(ln.get("count", 0))
-            outs = branches.setdefault(number, {})
-            for i, br in enumerate(ln.get("branches", [])):
-                if br.get("gcovr/excluded"):
-                    continue
-                no = int(br.get("branchno", i))
-                outs[no] = outs.get(no, 0) + int(br.get("count", 0))
-    return {n: LineCoverage(n, counts[n], tuple(v for _, v in sorted(branches[n].items())))
-            for n in sorted(counts)}
-
-
-# ------------------------------------------------------------------ gcovr's reports
-
-
-@dataclass(frozen=True)
-class MeasuredUnit:
-    """A unit's gcov data as gcovr tracefiles (absolute file names), one per build."""
-
-    source: Path
-    tracefiles: tuple[dict[str, Any], ...]
-
-    def lines(self) -> dict[int, LineCoverage]:
-        """gcov's counts per line, summed over the builds."""
-        return line_coverage(*self.tracefiles)
-
-
-def measure_unit(builds: Sequence[Path], source: Path,
-                 gcov_executable: str | None = None) -> MeasuredUnit:
-    """The gcov data of `source` in its harness builds `builds` (e.g. one per xdist
-    worker that ran cases of it)."""
-    return MeasuredUnit(Path(source).resolve(), tuple(
-        unit_tracefile(build, source, gcov_executable) for build in builds))
+from ..coverage.gcov import CoverageError, unit_tracefile
+from ..coverage.lines import MeasuredUnit
 
 
 def report_root(units: Sequence[MeasuredUnit], root: Path) -> Path:

@@ -1,0 +1,269 @@
+"""Generation in forked children: what a child reports while it runs (Progress), the pipe
+between child and parent, the deep stack and the memory limit a child runs with, and the
+hard limits: a function still generating HARD_STOP_GRACE seconds past its time budget, or
+whose generation kills its child, gets no case and says why, and a new child generates the
+functions after it."""
+from __future__ import annotations
+
+import os
+import pickle
+import select
+import signal
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any, BinaryIO, TypeVar
+
+from .cases import STOP_MEMORY, STOP_SKIPPED, STOP_TIME, FileCases, FunctionCases
+from .errors import CtgenError
+from .options import Options
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What generation reports while it runs: a function started, is still working (every
+    few seconds), or is done with its cases and the outcomes they cover by the generator's
+    reckoning (gcov measures later)."""
+
+    file: str  # the unit as shown
+    function: str
+    state: str  # "started", "working" or "done"
+    seconds: float  # spent so far; for "started": the time.monotonic() it started at
+    cases: int = 0
+    outcomes_covered: int = 0
+    outcomes_total: int = 0
+    stop_reason: str = ""
+    # "started": the function's result should its generation be stopped from outside;
+    # "done": its result
+    result: FunctionCases | None = None
+
+
+ProgressFn = Callable[[Progress], None]
+#: How often a function that takes long reports that it is still working.
+WORKING_EVERY = 5.0
+#: How long past its time budget the generation of one function may run before its child
+#: is stopped from outside (the search checks the budget between its steps; one step, a
+#: solver query or a huge expression, can run long). The other functions still generate.
+HARD_STOP_GRACE = 10.0
+
+
+class _ChildEnded(Exception):
+    """The generation child was stopped from outside, or died, before it finished."""
+
+    def __init__(self, signal_number: int | None) -> None:
+        super().__init__(f"signal {signal_number}")
+        self.signal_number = signal_number
+
+
+def generate_isolated(generate: Callable[..., tuple[FileCases, dict[str, float]]],
+                      path: Path, display: str, options: Options, text: str,
+                      progress: ProgressFn | None) -> tuple[FileCases, dict[str, float]]:
+    """`generate` (pipeline._generate_cases) in a forked child, its progress passed on,
+    with a "working" report every WORKING_EVERY seconds of a function that takes long. A
+    function still generating HARD_STOP_GRACE seconds past its time budget, or whose
+    generation kills its child (the memory limit, a crash of the solver), keeps the cases
+    of the functions before it: it gets no case and says why, and a new child generates
+    the functions after it."""
+    current: list[Progress] = []
+    known: dict[str, FunctionCases] = {}  # the results the children sent
+
+    def on_message(message: Progress) -> None:
+        current[:] = [message] if message.state == "started" else []
+        if message.state == "done" and message.result is not None:
+            known[message.function] = message.result
+        if progress is not None:
+            progress(replace(message, result=None))
+
+    def on_idle() -> None:
+        if current and progress is not None:
+            started = current[0]
+            progress(replace(started, state="working",
+                             seconds=time.monotonic() - started.seconds))
+
+    def overran() -> bool:
+        return bool(current) and options.timeout > 0 and \
+            time.monotonic() - current[0].seconds > options.timeout + HARD_STOP_GRACE
+
+    while True:
+        try:
+            return _isolated(generate, path, display, options, text, dict(known),
+                             on_message=on_message, on_idle=on_idle, stop_when=overran,
+                             memory_mib=options.memory)
+        except _ChildEnded as ended:
+            started = current[0] if current else None
+            if started is None or started.result is None:
+                raise CtgenError(f"generation crashed with {ended}") from None
+            placeholder = started.result
+            seconds = time.monotonic() - started.seconds
+            if overran():
+                result = replace(placeholder, stop_reason=STOP_TIME)
+            elif ended.signal_number == signal.SIGKILL:  # the kernel's, out of memory
+                result = replace(placeholder, stop_reason=STOP_MEMORY)
+            else:
+                result = replace(placeholder, skip_reason=(
+                    f"generation crashed with {ended}"), stop_reason=STOP_SKIPPED)
+            known[started.function] = replace(result, generation_seconds=seconds)
+            on_message(Progress(display, started.function, "done", seconds,
+                                outcomes_total=result.outcomes_total,
+                                stop_reason=result.stop_reason, result=known[started.function]))
+
+
+def _isolated(fn: Callable[..., T], *args: object,
+              on_message: Callable[[Progress], None] | None = None,
+              on_idle: Callable[[], None] | None = None,
+              stop_when: Callable[[], bool] | None = None, memory_mib: int = 0) -> T:
+    """`fn(*args, send=...)` in a forked child where fork exists. Every generation then
+    starts from the same z3 state, whatever this process did before (z3's shared context
+    carries AST ids, and with them the solver's choices, from one generation into the
+    next), so the same file gives the same cases in any session and on any xdist worker;
+    and a crash of the solver cannot take the session down. What the child `send`s reaches
+    `on_message` while it runs; `on_idle` is called after each WORKING_EVERY seconds
+    without a message. The child may take `memory_mib` MiB beyond what it has at the fork
+    (0: no limit); when `stop_when()` becomes true it is killed. Raises _ChildEnded when
+    the child ends without its result."""
+    def deliver(message: Progress) -> None:
+        if on_message is not None:
+            on_message(message)
+
+    if not hasattr(os, "fork"):
+        return with_deep_stack(lambda: fn(*args, send=deliver))
+    read_fd, write_fd = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child
+        os.close(read_fd)
+        try:
+            _limit_memory(memory_mib)
+            out = os.fdopen(write_fd, "wb")
+
+            def send(message: Progress) -> None:
+                _write_frame(out, (False, message))
+
+            try:
+                payload: tuple[bool, object] = (
+                    True, (True, with_deep_stack(lambda: fn(*args, send=send))))
+            except BaseException as err:  # noqa: BLE001 - everything goes to the parent
+                payload = (True, (False, _picklable(err)))
+            _write_frame(out, payload)
+            out.close()
+        finally:
+            os._exit(0)
+    os.close(write_fd)
+    result: tuple[bool, object] | None = None
+    with os.fdopen(read_fd, "rb") as inp:
+        try:
+            for final, body in _read_frames(inp, on_idle, stop_when):
+                if final:
+                    result = body  # type: ignore[assignment]
+                else:
+                    deliver(body)  # type: ignore[arg-type]
+        except _StopChild:
+            os.kill(pid, signal.SIGKILL)
+    _, status = os.waitpid(pid, 0)
+    if result is None:
+        raise _ChildEnded(os.WTERMSIG(status) if os.WIFSIGNALED(status) else None)
+    ok, value = result
+    if ok:
+        return value  # type: ignore[return-value]
+    raise value  # type: ignore[misc]
+
+
+#: The stack and recursion limit generation runs with: C that real code and its macros
+#: nest hundreds of levels deep is parsed and lowered recursively.
+DEEP_STACK_BYTES = 1 << 30
+DEEP_RECURSION_LIMIT = 200_000
+
+
+def with_deep_stack(fn: Callable[[], T]) -> T:
+    """`fn()` in a thread with a stack of DEEP_STACK_BYTES (address space, touched only as
+    deep as it is used) and Python's recursion limit raised to match."""
+    outcome: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, fn()))
+        except BaseException as err:  # noqa: BLE001 - raised again in the caller
+            outcome.append((False, err))
+
+    old_size, old_limit = threading.stack_size(), sys.getrecursionlimit()
+    threading.stack_size(DEEP_STACK_BYTES)
+    sys.setrecursionlimit(DEEP_RECURSION_LIMIT)
+    try:
+        worker = threading.Thread(target=run, name="ctgen-generation")
+        worker.start()
+        worker.join()
+    finally:
+        threading.stack_size(old_size)
+        sys.setrecursionlimit(old_limit)
+    ok, value = outcome[0]
+    if ok:
+        return value
+    raise value
+
+
+def _write_frame(out: BinaryIO, body: object) -> None:
+    data = pickle.dumps(body)
+    out.write(len(data).to_bytes(8, "little") + data)
+    out.flush()
+
+
+class _StopChild(Exception):
+    """The parent stops reading a child it is about to kill."""
+
+
+def _limit_memory(mib: int) -> None:
+    """This process may take `mib` MiB of address space beyond what it has now and the
+    deep stack generation runs on (0: no limit): beyond, allocations fail (MemoryError)."""
+    if mib <= 0:
+        return
+    try:
+        import resource
+
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            now = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+        limit = now + DEEP_STACK_BYTES + mib * (1 << 20)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    except (ImportError, OSError, ValueError):
+        pass  # no /proc (macOS) or no such limit: generation runs unlimited, as before
+
+
+def _read_frames(inp: BinaryIO, on_idle: Callable[[], None] | None,
+                 stop_when: Callable[[], bool] | None = None) -> Iterator[Any]:
+    """The child's frames until it closes the pipe (a truncated frame ends them). Raises
+    _StopChild as soon as `stop_when()` is true (it is asked every second)."""
+    buffer = b""
+    fd = inp.fileno()
+    quiet_since = time.monotonic()
+    while True:
+        ready, _, _ = select.select([fd], [], [], 1.0)
+        if not ready:  # what the child sent is read first: it may have finished in time
+            if stop_when is not None and stop_when():
+                raise _StopChild
+            if on_idle is not None and time.monotonic() - quiet_since >= WORKING_EVERY:
+                quiet_since = time.monotonic()
+                on_idle()
+            continue
+        quiet_since = time.monotonic()
+        chunk = os.read(fd, 1 << 16)
+        if not chunk:
+            return
+        buffer += chunk
+        while len(buffer) >= 8:
+            size = int.from_bytes(buffer[:8], "little")
+            if len(buffer) < 8 + size:
+                break
+            yield pickle.loads(buffer[8:8 + size])
+            buffer = buffer[8 + size:]
+
+
+def _picklable(err: BaseException) -> BaseException:
+    try:
+        pickle.loads(pickle.dumps(err))
+        return err
+    except Exception:  # noqa: BLE001
+        return CtgenError(f"internal error of pytest-ctgen: {type(err).__name__}: {err}")
+

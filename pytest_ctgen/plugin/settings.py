@@ -1,0 +1,239 @@
+"""pytest-ctgen's command-line options and ini settings: their registration, reading a
+setting (the command line before the ini file), checking the values of a closed set, and
+the session's Options built from them."""
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import pytest
+
+from ..errors import CtgenError
+
+if TYPE_CHECKING:
+    from ..options import Options
+
+
+def add_options(parser: pytest.Parser) -> None:
+    """pytest-ctgen's command-line options and ini settings (pytest_addoption)."""
+    group = parser.getgroup("ctgen", "C unit test generation (pytest-ctgen)")
+
+    def option(name: str, ini_type: Literal["string", "args"] | None, help: str,
+               **kwargs: Any) -> None:
+        group.addoption(f"--ctgen-{name}", dest=f"ctgen_{name.replace('-', '_')}",
+                        default=None, help=help, **kwargs)
+        if ini_type is not None:
+            parser.addini(f"ctgen_{name.replace('-', '_')}", help, type=ini_type)
+
+    group.addoption("--ctgen", action="store_true", default=False,
+                    help="generate, build and run unit tests for the C files among the paths")
+    option("cflags", "string", "flags for preprocessing and building the units")
+    parser.addini("ctgen_include_dirs", "include directories for the units", type="linelist")
+    parser.addini("ctgen_defines", "preprocessor defines for the units (NAME or NAME=VALUE)",
+                  type="linelist")
+    parser.addini("ctgen_stub_specs", "C files with specifications of external functions "
+                                      "(definitions marked __rtt_extern()), for every unit",
+                  type="paths")
+    parser.addini("ctgen_sources", "C files implementing external functions, executed and "
+                                   "compiled with every unit instead of stubs", type="paths")
+    option("compile-commands", "string", "a compilation database (compile_commands.json "
+                                         "as CMake and Bear write it, or its directory): "
+                                         "each file's include dirs and defines")
+    option("functions", "args", "glob patterns of functions to test (comma-separated)")
+    option("exclude", "args", "glob patterns of functions to skip (comma-separated)")
+    option("criterion", "string", "coverage goal (default branch; branch coverage implies "
+                                  "statement coverage, MC/DC is not implemented yet)",
+           choices=_CHOICES["criterion"])
+    option("max-depth", "string", "bound on loop unwinding along a path (default 64)", type=int)
+    option("work", "string", "generation budget per function in millions of solver and "
+                             "execution steps, the same on every machine (default 100, "
+                             "about 10 s; 0 for none)")
+    option("timeout", "string", "safety net: seconds after which generation of a function "
+                                "stops (default 60); what it cuts depends on the machine",
+           type=float)
+    option("memory", "string", "MiB of memory the generation of a file may take beyond its "
+                               "start (default 4096; 0 for no limit): a function that needs "
+                               "more stops with 'memory limit'", type=int)
+    option("array-size", "string", "elements of the object a pointer input points to, "
+                                   "and at most of a variable length array whose size the "
+                                   "inputs choose (default 10)", type=int)
+    option("stub-globals", "string", "globals a stub call may write: those the function "
+                                     "lists in __rtt_modifies and the volatile ones "
+                                     "(modifies, default) or every global of the file (all)",
+           choices=_CHOICES["stub_globals"])
+    option("signed-overflow", "string", "a path where signed + - * overflow (gcc wraps): "
+                                        "a note on its case (note, default) or a finding, "
+                                        "a failing case of its own (finding)",
+           choices=_CHOICES["signed_overflow"])
+    option("case-timeout", "string", "seconds after which a running case fails as a hang "
+                                     "(default 5)", type=float)
+    option("isolate", "string", "run each case in a forked child (fork, default) or in "
+                                "the pytest process (none)", choices=_CHOICES["isolate"])
+    option("fail-under", "string", "fail if the total branch coverage is below PCT",
+           type=float)
+    option("fail-under-line", "string", "fail if the total line coverage is below PCT",
+           type=float)
+    option("export", "string", "write cases, a standalone C driver and a Makefile to DIR")
+    option("report", "args", "coverage report, repeatable: term (default), term-missing, "
+                             "json:FILE, html:DIR (gcovr's pages and a control-flow picture "
+                             "per function), xml:FILE (Cobertura)",
+           action="append")
+    option("trace", "string", "write a requirement traceability matrix to FILE "
+                              "(.json, .csv or .md)")
+    group.addoption("--ctgen-proof", action="store_true", default=None,
+                    help="proof mode: explore every path within the bounds, so that the "
+                         "annotations no input violates are reported as proved, and add "
+                         "robustness cases that violate the precondition")
+    parser.addini("ctgen_proof", "proof mode (see --ctgen-proof)", type="bool")
+    group.addoption("--ctgen-regenerate", action="store_true", default=False,
+                    dest="ctgen_regenerate", help="ignore cached generation results")
+
+
+# The values an option of a closed set takes (its first is the default); its ini twin is
+# checked against them too (argparse checks only the command line).
+_CHOICES = {"criterion": ("branch", "statement"), "stub_globals": ("modifies", "all"),
+            "signed_overflow": ("note", "finding"), "isolate": ("fork", "none")}
+
+
+def _choice(config: pytest.Config, name: str) -> str:
+    """The value of the closed-set option `name` (see _CHOICES)."""
+    choices = _CHOICES[name]
+    value = str(setting(config, name, choices[0]))
+    if value not in choices:
+        raise pytest.UsageError(f"ctgen_{name}: {value!r} is not one of "
+                                f"{', '.join(choices)}")
+    return value
+
+
+def setting(config: pytest.Config, name: str, default: Any) -> Any:
+    """`--ctgen-<name>` if given, else the ini setting `ctgen_<name>` if set, else
+    `default`."""
+    value = getattr(config.option, f"ctgen_{name}", None)
+    if value is not None:
+        return value
+    try:
+        ini = config.getini(f"ctgen_{name}")
+    except ValueError:
+        return default
+    return ini if ini not in (None, "", []) else default
+
+
+def _globs(value: Any) -> tuple[str, ...]:
+    if not value:
+        return ()
+    items = value if isinstance(value, list) else [value]
+    return tuple(g.strip() for item in items for g in str(item).split(",") if g.strip())
+
+
+_DEFINE = re.compile(r"[A-Za-z_]\w*(\([\w\s,.]*\))?(=.*)?", re.DOTALL)
+
+
+def _defines(lines: list[str]) -> tuple[str, ...]:
+    """`ctgen_defines`: NAME or NAME=VALUE, several on a line separated by blanks (a value
+    with blanks in quotes, as in a shell)."""
+    defines: list[str] = []
+    for line in lines:
+        try:
+            words = shlex.split(line)
+        except ValueError as err:
+            raise pytest.UsageError(f"ctgen_defines: {line!r}: {err}") from None
+        for word in words:
+            if not _DEFINE.fullmatch(word):
+                raise pytest.UsageError(
+                    f"ctgen_defines: {word!r} is not NAME, NAME=VALUE or NAME(ARGS)=VALUE")
+            defines.append(word)
+    return tuple(defines)
+
+
+def _work_budget(value: Any) -> float:
+    """`--ctgen-work` / `ctgen_work`: a number of units, 0 for no budget."""
+    try:
+        units = float(value)
+    except (TypeError, ValueError):
+        units = -1.0
+    if not units >= 0.0 or units == float("inf"):
+        raise pytest.UsageError(f"--ctgen-work / ctgen_work: {value!r} is not a number of "
+                                "work units (0 or more; 0 for no budget)")
+    return units
+
+
+def _existing_files(config: pytest.Config, ini: str) -> tuple[str, ...]:
+    """The files an ini setting lists (relative to the ini file), which must exist."""
+    files = []
+    for path in config.getini(ini):
+        if not Path(path).is_file():
+            raise pytest.UsageError(f"{ini}: no such file: {path}")
+        files.append(str(path))
+    return tuple(files)
+
+
+def build_options(config: pytest.Config) -> Options:
+    """The session's Options from its command line and ini file; a value an option cannot
+    take is a usage error."""
+    from ..options import Options
+
+    defaults = Options()
+    cflags = setting(config, "cflags", "")
+    return Options(
+        cflags=tuple(shlex.split(cflags)) if isinstance(cflags, str) else tuple(cflags),
+        include_dirs=tuple(str(Path(config.rootpath, d)) for d in config.getini(
+            "ctgen_include_dirs")),
+        defines=_defines(config.getini("ctgen_defines")),
+        functions=_globs(setting(config, "functions", None)),
+        exclude=_globs(setting(config, "exclude", None)),
+        criterion=_choice(config, "criterion"),
+        max_depth=int(setting(config, "max_depth", defaults.max_depth)),
+        work=_work_budget(setting(config, "work", defaults.work)),
+        timeout=float(setting(config, "timeout", defaults.timeout)),
+        memory=int(setting(config, "memory", defaults.memory)),
+        array_size=int(setting(config, "array_size", defaults.array_size)),
+        stub_globals=_choice(config, "stub_globals"),
+        signed_overflow=_choice(config, "signed_overflow"),
+        stub_specs=_existing_files(config, "ctgen_stub_specs"),
+        sources=_existing_files(config, "ctgen_sources"),
+        case_timeout=float(setting(config, "case_timeout", defaults.case_timeout)),
+        isolate=_choice(config, "isolate"),
+        proof=bool(setting(config, "proof", False)),
+        regenerate=bool(config.option.ctgen_regenerate),
+        compile_database=_compile_database(config),
+    )
+
+
+def _compile_database(config: pytest.Config) -> Any:  # compile_db.CompileDatabase | None
+    """The `--ctgen-compile-commands` database (an ini path is relative to the ini file)."""
+    path = config.option.ctgen_compile_commands
+    if path is None:
+        path = config.getini("ctgen_compile_commands")
+        if not path:
+            return None
+        path = Path(config.inipath.parent if config.inipath else config.rootpath, path)
+    from ..pipeline import read_compile_database
+
+    try:
+        return read_compile_database(Path(path))
+    except CtgenError as err:  # compile_db.CompileDatabaseError
+        raise pytest.UsageError(str(err)) from None
+
+
+def check_report_settings(config: pytest.Config) -> None:
+    """`--ctgen-trace` and every `--ctgen-report` name a report pytest-ctgen writes: a
+    usage error before the session, not a failure at its end."""
+    trace = setting(config, "trace", None)
+    if trace:
+        from ..pipeline import check_trace_path
+
+        problem = check_trace_path(str(trace))
+        if problem:
+            raise pytest.UsageError(problem)
+    specs = setting(config, "report", []) or []
+    if not specs:
+        return
+    from ..pipeline import parse_report_spec
+
+    for spec in specs:
+        try:
+            parse_report_spec(spec)
+        except ValueError as err:
+            raise pytest.UsageError(str(err)) from None
