@@ -26,7 +26,8 @@ from .cases import FileCases, FunctionCases, GlobalStub, Outcome, STOP_MEMORY, S
 from .errors import CtgenError, SourceLocation
 from .export_schema import SchemaError, UnitNames
 from .frontend.loader import load_unit
-from .frontend.preprocess import defined_macros, harness_dir, preprocess
+from .c_harness_files import harness_dir
+from .frontend.preprocess import defined_macros, preprocess
 from .frontend.unit import Function, SkippedDefinition
 from .ir.cfg import Call
 from .ir.lower import Program, lower_unit

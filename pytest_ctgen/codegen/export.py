@@ -15,15 +15,15 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 from typing import Callable, Sequence
 
+from ..c_harness_files import ANNOTATIONS, RUNTIME, RUNTIME_SOURCE, harness_dir, runtime_flags
 from ..cases import BuildRecipe, FileCases, file_cases_to_json
 from ..coverage.gcov import ANNOTATION_LINES  # the pytest run's exclusion, for the Makefile
 from ..errors import CtgenError
 from ..export_schema import PATH_FLAGS, cflags_problem, include_problem, text_problem
-from .harness import RUNTIME, RUNTIME_SOURCE, generate_harness, runtime_flags
+from .harness import generate_harness
 from .unit_copy import UNIT_COPY, unit_copy_text
 
 DRIVER = "ctgen_driver.c"
-ANNOTATIONS = "ctgen.h"  # the annotation macros a unit may include
 MAKEFILE = "Makefile"
 _MARK = "pytest-ctgen"
 
@@ -33,18 +33,6 @@ HarnessSourceFn = Callable[[FileCases, str, Sequence[str]], str]
 
 class ExportError(CtgenError):
     """The export would overwrite a file pytest-ctgen does not own."""
-
-
-def _c_harness_dir() -> Path:
-    try:
-        from importlib.resources import files
-
-        path = Path(str(files("pytest_ctgen.c_harness")))
-        if (path / RUNTIME).is_file():
-            return path
-    except (ImportError, ModuleNotFoundError, TypeError):
-        pass
-    return Path(__file__).resolve().parents[2] / "c_harness"
 
 
 def export_name(fc: FileCases) -> str:
@@ -364,7 +352,7 @@ def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence
     fn = harness_source_fn or generate_harness
     export_dir = Path(out_dir) / (name or export_name(fc))
     base = Path(base_dir) if base_dir is not None else Path.cwd()
-    runtime_dir = _c_harness_dir()
+    runtime_dir = harness_dir()
     unit_rel = _from_export(unit_path, export_dir)
     flags = rebase_flags(cflags, base, export_dir)
     # what a replay (`pytest DIR`) needs to build the cases again

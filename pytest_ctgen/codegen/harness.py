@@ -351,22 +351,6 @@ _END_CODES = {"exit": "CTGEN_EXITED", "abort": "CTGEN_ABORTED",
               "__rtt_assert violation": "CTGEN_ANNOTATION_FAILED"}
 
 
-#: The runtime's header, which the harness includes, and its own translation unit, built
-#: and linked beside the harness (c_harness/).
-RUNTIME = "ctgen_runtime.h"
-RUNTIME_SOURCE = "ctgen_runtime.c"
-
-# The user's flags that shape the ABI the runtime shares with the harness (-m32, -mabi=,
-# -fshort-enums, -funsigned-char...). The others (include dirs, defines, -nostdinc, -std,
-# -include) are for the unit: the runtime is built against the system's C library.
-_RUNTIME_FLAG = re.compile(r"-m\S+|-f(no-)?(short-enums|short-wchar|(un)?signed-char|pack-struct\S*)")
-
-
-def runtime_flags(cflags: Sequence[str]) -> list[str]:
-    """Of the unit's compiler flags, those the runtime (`ctgen_runtime.c`) is built with."""
-    return [f for f in cflags if _RUNTIME_FLAG.fullmatch(f)]
-
-
 def stub_symbol(stub: StubPrototype) -> str:
     """The C name the stub is defined under, renamed in the unit: the stub must not replace
     a function of the same name for the runtime, gcov's runtime or the process (a

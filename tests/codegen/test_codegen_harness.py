@@ -32,7 +32,7 @@ from pytest_ctgen.codegen.harness import (
     parse_signature,
 )
 from pytest_ctgen.errors import UnsupportedError
-from pytest_ctgen.runner.build import c_harness_dir
+from pytest_ctgen.c_harness_files import harness_dir
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 
@@ -43,12 +43,12 @@ def _compile(source: Path, out: Path, *flags: str, link: bool = False,
              runtime: bool = True) -> None:
     """Compile `source`; with `link`, a program of it (a harness: and the runtime,
     ctgen_runtime.c)."""
-    cmd = ["gcc", *WARNINGS, *flags, f"-I{c_harness_dir()}", str(source), "-o", str(out)]
+    cmd = ["gcc", *WARNINGS, *flags, f"-I{harness_dir()}", str(source), "-o", str(out)]
     if not link:
         cmd.insert(1, "-c")
     else:
         if runtime:
-            cmd[-2:-2] = [str(c_harness_dir() / "ctgen_runtime.c")]
+            cmd[-2:-2] = [str(harness_dir() / "ctgen_runtime.c")]
         cmd.append("-lm")
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -133,7 +133,7 @@ def test_harness_compiles_without_warnings(tmp_path: Path, std: str) -> None:
     _compile(harness, tmp_path / "harness_cov.o", f"-std={std}", "-DCTGEN_COVERAGE",
              "--coverage")
     _compile(harness, tmp_path / "harness_drv.o", f"-std={std}", "-DCTGEN_DRIVER_MAIN")
-    runtime = c_harness_dir() / "ctgen_runtime.c"
+    runtime = harness_dir() / "ctgen_runtime.c"
     _compile(runtime, tmp_path / "runtime.o", f"-std={std}")
     _compile(runtime, tmp_path / "runtime_cov.o", f"-std={std}", "-DCTGEN_COVERAGE")
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ctgen.c_harness_files import harness_dir
 from pytest_ctgen.cases import Binding, Case, Expected, FileCases, FunctionCases, IntValue
 from pytest_ctgen.codegen.harness import generate_harness
 from pytest_ctgen.coverage.gcov import FunctionCoverage, measure, merge, percent, totals
@@ -15,12 +16,7 @@ from pytest_ctgen.errors import BuildError
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.ir.lower import lower_unit
 from pytest_ctgen.pipeline import stubs_of, unit_for_build
-from pytest_ctgen.runner.build import (
-    build_harness,
-    c_harness_dir,
-    clear_coverage_data,
-    load_library,
-)
+from pytest_ctgen.runner.build import build_harness, clear_coverage_data, load_library
 from pytest_ctgen.runner.execute import PASSED, run_case
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
@@ -35,8 +31,8 @@ def _one_case(name: str = "twice") -> FileCases:
 
 
 def test_runtime_is_found() -> None:
-    assert (c_harness_dir() / "ctgen_runtime.h").is_file()
-    assert (c_harness_dir() / "ctgen_runtime.c").is_file()
+    assert (harness_dir() / "ctgen_runtime.h").is_file()
+    assert (harness_dir() / "ctgen_runtime.c").is_file()
 
 
 def test_build_is_cached_by_content(tmp_path: Path) -> None:
