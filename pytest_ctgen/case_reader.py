@@ -7,11 +7,15 @@ array sizes, expressions neither call nor assign, values fit their types), and a
 names the field: `functions[0].cases[2].params[1].declaration: ...`. At replay the unit
 is known (`UnitNames`): the functions, globals and prototypes are then taken from it, and
 a function pointer may only point to a function of the unit, a stub or a callback.
+
+The JSON form holds no signatures (`cases.FunctionSignature`): those of the unit's functions
+are given with the unit (frontend/signatures.py read them from its declarations) and
+attached to the functions and stubs; what a function returns is checked against them.
 """
 from __future__ import annotations
 
-import re
 import struct
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +41,7 @@ from .cases import (
     FileCases,
     FloatValue,
     FunctionCases,
+    FunctionSignature,
     GlobalStub,
     IntValue,
     Outcome,
@@ -279,20 +284,16 @@ class _File:
     callbacks: frozenset[str]
     functions: frozenset[str] | None  # allowed function-pointer targets
     globals: frozenset[str] | None
+    signatures: Mapping[str, FunctionSignature]  # of the unit's functions, when known
     seen: set[str] = field(default_factory=set)  # names of the functions read so far
 
 
-def _return_shape(prototype: str, name: str) -> Shape | None:
-    """The shape of what function `name` returns (None: void), from its prototype."""
-    m = re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", prototype)
-    before = prototype[:m.start()] if m else ""
-    words = [w for w in re.findall(r"[A-Za-z_]\w*|\*", before)
-             if w not in ("static", "extern", "inline", "_Noreturn", "__inline")]
-    if words == ["void"]:
-        return None
-    if "(" in before:
+def _return_shape(signature: FunctionSignature | None) -> Shape | None:
+    """The shape of what a function returns (None: void), from its signature; any value
+    when the signature is not known."""
+    if signature is None:
         return ANY
-    return template_shape(" ".join(words) + " @") if words else ANY
+    return None if signature.returns is None else template_shape(signature.returns)
 
 
 def _expected(f: Field, scope: _Scope, file: _File, returns: Shape | None,
@@ -341,7 +342,7 @@ def _stub_scripts(f: Field, scope: _Scope, file: _File) -> tuple[StubScript, ...
         if stub is None and name not in file.callbacks:
             s["name"].fail(f"scripts {name}, which is no stub or callback of the file")
         params = _stub_parameter_names(stub, file.unit)
-        returns = _return_shape(stub.prototype, name) if stub is not None else ANY
+        returns = _return_shape(stub.signature) if stub is not None else ANY
         calls = []
         for k in s["calls"].items():
             result = _value(k["returns"], returns or ANY, scope) if k.has("returns") \
@@ -462,7 +463,8 @@ def _parameters(f: Field, variadic: bool = True) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def _stub(f: Field, unit: UnitNames | None) -> StubPrototype:
+def _stub(f: Field, unit: UnitNames | None, signatures: Mapping[str, FunctionSignature]
+          ) -> StubPrototype:
     name = f["name"].identifier()
     specified = f.get("specified_in_unit", False).boolean()
     if unit is not None and name in unit.defined and not specified:
@@ -487,7 +489,8 @@ def _stub(f: Field, unit: UnitNames | None) -> StubPrototype:
     return StubPrototype(
         name, prototype, f.get("library", False).boolean(), params,
         f.get("header", "").string(), tuple(preconditions), specified,
-        f.get("static", False).boolean(), f.get("macro", False).boolean())
+        f.get("static", False).boolean(), f.get("macro", False).boolean(),
+        signature=signatures.get(name))
 
 
 def _global_stub(f: Field, unit: UnitNames | None) -> GlobalStub:
@@ -507,7 +510,9 @@ def _function(f: Field, file: _File, callbacks: tuple[StubPrototype, ...]) -> Fu
         # the unit's own; a function it no longer defines keeps the file's prototype,
         # and its cases are not built (see pipeline.replay_run)
         prototype = file.unit.prototypes[name]
-    returns = _return_shape(prototype, name)
+    signature = file.signatures.get(name) \
+        if file.unit is None or name in file.unit.defined else None
+    returns = _return_shape(signature)
     cases = []
     numbers: set[int] = set()
     for c in f["cases"].items():
@@ -528,6 +533,7 @@ def _function(f: Field, file: _File, callbacks: tuple[StubPrototype, ...]) -> Fu
         skip_reason=f.get("skip_reason").optional_string(),
         contract=_contract(f["contract"], name, file) if f.has("contract") else None,
         callbacks=callbacks,
+        signature=signature,
     )
 
 
@@ -555,21 +561,28 @@ def build_from_json(doc: Any) -> BuildRecipe | None:
     return BuildRecipe(unit, flags, sources)
 
 
-def file_cases_from_json(text: str, unit: UnitNames | None = None) -> FileCases:
+def file_cases_from_json(text: str, unit: UnitNames | None = None,
+                         signatures: Mapping[str, FunctionSignature] | None = None
+                         ) -> FileCases:
     """The cases of a `name.ctgen.json` text, every field checked; with `unit` (at
-    replay), also against the unit, whose prototypes replace the file's. Raises
-    SchemaError (a ValueError naming the field) or json.JSONDecodeError."""
-    return file_cases_from_doc(load_json(text), unit)
+    replay), also against the unit, whose prototypes replace the file's. `signatures`
+    are those of the unit's functions: they go to the functions the unit defines and to
+    the stubs it declares (callbacks and other stubs get none). Raises SchemaError (a
+    ValueError naming the field) or json.JSONDecodeError."""
+    return file_cases_from_doc(load_json(text), unit, signatures)
 
 
-def file_cases_from_doc(doc: Any, unit: UnitNames | None = None) -> FileCases:
+def file_cases_from_doc(doc: Any, unit: UnitNames | None = None,
+                        signatures: Mapping[str, FunctionSignature] | None = None
+                        ) -> FileCases:
     """file_cases_from_json of the document `load_json` read."""
     root = Field(doc)
     if root.get("format").value != "pytest-ctgen cases":
         root.get("format").fail("not a pytest-ctgen cases file")
     root["version"].integer(1, FORMAT_VERSION)
     build = build_from_json(root.value)
-    stubs = tuple(_stub(s, unit) for s in root.get("stubs", []).items())
+    signatures = signatures if signatures is not None else {}
+    stubs = tuple(_stub(s, unit, signatures) for s in root.get("stubs", []).items())
     by_name: dict[str, StubPrototype] = {}
     for s, where in zip(stubs, root.get("stubs", []).items()):
         if by_name.setdefault(s.name, s) is not s:
@@ -588,7 +601,7 @@ def file_cases_from_doc(doc: Any, unit: UnitNames | None = None) -> FileCases:
         targets = unit.defined | frozenset(by_name) | frozenset(known) | \
             frozenset(PROGRAM_ENDS)
     file = _File(unit, by_name, frozenset(known), targets,
-                 unit.globals if unit is not None else None)
+                 unit.globals if unit is not None else None, signatures)
     return FileCases(
         source=root["source"].string(),
         functions=tuple(_function(fn, file, cbs)

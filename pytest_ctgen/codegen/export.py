@@ -11,13 +11,21 @@ import json
 import os
 import re
 import shlex
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path, PurePosixPath
-from typing import Callable, Sequence
 
-from ..c_harness_files import ANNOTATIONS, RUNTIME, RUNTIME_SOURCE, harness_dir, runtime_flags
+from ..c_harness_files import (
+    ANNOTATIONS,
+    RUNTIME,
+    RUNTIME_SOURCE,
+    harness_dir,
+    runtime_flags,
+)
 from ..cases import BuildRecipe, FileCases, file_cases_to_json
-from ..coverage.gcov import ANNOTATION_LINES  # the pytest run's exclusion, for the Makefile
+from ..coverage.gcov import (
+    ANNOTATION_LINES,  # the pytest run's exclusion, for the Makefile
+)
 from ..errors import CtgenError
 from ..export_schema import PATH_FLAGS, cflags_problem, include_problem, text_problem
 from .harness import generate_harness

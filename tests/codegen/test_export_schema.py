@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from ctgen_sample_unit import signed
 from pytest_ctgen.case_reader import file_cases_from_json, value_from_json
 from pytest_ctgen.cases import (
     Binding,
@@ -237,7 +238,8 @@ def test_make_takes_flags_and_paths_with_hash_dollar_and_spaces(tmp_path: Path) 
     unit.parent.mkdir()
     unit.write_text('#include "cfg.h"\n' + UNIT)
     fc = replace(_scaled_cases(), source="src/a #b.c")
-    fc = replace(fc, functions=(replace(fc.functions[0], contract=None),))
+    fc = signed(replace(fc, functions=(replace(fc.functions[0], contract=None),)), unit,
+                [f"-I{include}"])
     out = write_export(fc, unit, proj / "out", ["-Iinc #1 $HOME it's", "-DOFFSET=1"],
                        base_dir=proj)
     assert out == proj / "out" / "a #b"
