@@ -1,5 +1,5 @@
 """Reading cases back from their JSON form (`name.ctgen.json`, DESIGN §2), every field
-checked by the rules of export_schema.
+checked by the rules of export_schema and c_text_rules (values: value_reader).
 
 An export is data: each field that reaches C text is refused unless it is what the
 generator writes (identifiers are identifiers, declarations are templates with plain
@@ -14,11 +14,17 @@ attached to the functions and stubs; what a function returns is checked against 
 """
 from __future__ import annotations
 
-import struct
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .c_text_rules import (
+    expression_problem,
+    prototype_problem,
+    requirement_problem,
+    template_problem,
+    write_target,
+)
 from .cases import (
     ARGUMENT_KINDS,
     CALLBACK_PREFIX,
@@ -30,199 +36,40 @@ from .cases import (
     PROGRAM_ENDS,
     VERDICTS,
     VIOLATION_KINDS,
-    ArrayValue,
     Binding,
     BuildRecipe,
-    BytesValue,
     Case,
     Contract,
     ContractCheck,
     Expected,
     FileCases,
-    FloatValue,
     FunctionCases,
     FunctionSignature,
     GlobalStub,
-    IntValue,
     Outcome,
-    PointerValue,
-    RecordValue,
     StubCall,
     StubPrototype,
     StubScript,
-    Value,
     Violation,
 )
 from .export_schema import (
-    ANY,
-    INT_MAX,
-    INT_MIN,
-    MAX_NESTING,
     UNIT_SUFFIXES,
     Field,
     SchemaError,
-    Shape,
     UnitNames,
     cflags_problem,
-    expression_problem,
     load_json,
     path_problem,
-    prototype_problem,
-    requirement_problem,
     shown,
-    template_problem,
-    template_shape,
-    write_target,
 )
+from .value_reader import ValueScope, read_value
+from .value_shapes import ANY, INT_MAX, Shape, template_shape
 
 __all__ = ["SchemaError", "UnitNames", "build_from_json", "file_cases_from_doc",
-           "file_cases_from_json", "load_json", "value_from_json"]
+           "file_cases_from_json", "load_json"]
 
 _INT32 = (-(1 << 31), (1 << 31) - 1)
 _COUNT = (0, (1 << 31) - 1)
-
-
-@dataclass
-class _Scope:
-    """What the values of one case may name: its objects, and which functions."""
-
-    objects: frozenset[str] = frozenset()
-    # the file's callbacks and stubs, and at replay the unit's functions; None: any
-    # function but an unlisted callback (reading cached cases, with no unit at hand)
-    functions: frozenset[str] | None = None
-    callbacks: frozenset[str] = frozenset()
-    globals: frozenset[str] | None = None  # `&name` targets (None: any identifier)
-    input: bool = True  # an input: a pointer names an object, never "*"
-
-
-# --------------------------------------------------------------------------- values
-
-
-def _float(f: Field, kind: str, size: int) -> FloatValue:
-    """`{"float": 1.5}`, `{"double": "-inf"}` or a NaN by its bits, fitting `size` bytes."""
-    j = f.obj()
-    raw = f[kind].value
-    if set(j) - {kind, "bits"}:
-        f.fail(f"a {kind} is {{\"{kind}\": number}} or {{\"{kind}\": \"nan\", \"bits\": hex}}")
-    if raw == "nan":
-        bits = f["bits"]
-        text = bits.string()
-        try:
-            value = int(text, 16)
-        except ValueError:
-            bits.fail(f"{shown(text)} is not a hexadecimal number")
-        if not 0 <= value < 1 << (8 * size):
-            bits.fail(f"{text} does not fit in {size} bytes")
-        result = FloatValue(value, size)
-        if not result.is_nan:
-            bits.fail(f"{text} is not the bits of a NaN")
-        return result
-    if raw in ("inf", "-inf"):
-        return FloatValue.of(float(raw), size)
-    if isinstance(raw, bool) or not isinstance(raw, (int, float)):
-        f[kind].fail(f"expected a number, \"inf\", \"-inf\" or \"nan\", found {shown(raw)}")
-    try:
-        number = float(raw)
-        return FloatValue.of(number, size)
-    except (OverflowError, struct.error):
-        f[kind].fail(f"{raw} does not fit in a {kind}")
-
-
-def _pointer(f: Field, scope: _Scope) -> PointerValue:
-    """`{"@pointer": target, "offset": n}`: into an object of the case, a global
-    (`&name`) or, predicted only, an object the case cannot name (`*`)."""
-    j = f.obj()
-    if set(j) - {"@pointer", "offset"}:
-        f.fail("a pointer is {\"@pointer\": target, \"offset\": bytes}")
-    target = f["@pointer"].string()
-    offset = f.get("offset", 0).integer(INT_MIN, (1 << 63) - 1)
-    where = f["@pointer"]
-    if target == "*":
-        if scope.input:
-            where.fail("an input cannot point to an object the case does not name (\"*\")")
-    elif target.startswith("&"):
-        name = target[1:]
-        Field(name, where.where).identifier()
-        if scope.globals is not None and name not in scope.globals:
-            where.fail(f"{name} is not a global of the unit")
-    elif target not in scope.objects:
-        where.fail(f"{shown(target)} is not an object of the case (nor \"*\" or "
-                   f"\"&global\")")
-    return PointerValue(target, offset)
-
-
-def _function_pointer(f: Field, scope: _Scope) -> PointerValue:
-    """`{"@function": name}`: a function of the unit, a stub or a listed callback."""
-    if len(f.obj()) != 1:
-        f.fail("a function pointer is {\"@function\": name} alone")
-    where = f["@function"]
-    name = where.identifier()
-    if name.startswith(CALLBACK_PREFIX) and name not in scope.callbacks:
-        where.fail(f"points to the callback {name}, which the file does not list")
-    if scope.functions is not None and name not in scope.functions:
-        where.fail(f"{name} is neither a function the unit defines nor a stub or "
-                   f"callback of the file")
-    return PointerValue(name, function=True)
-
-
-_SHOWN_KINDS = {"int": "an integer", "float": "a float", "double": "a double",
-                "pointer": "a pointer", "array": "an array", "any": "a value"}
-
-
-def _value(f: Field, shape: Shape, scope: _Scope, depth: int = 0) -> Value:
-    """The value at `f`, of a type whose values look like `shape`."""
-    if depth > MAX_NESTING:
-        f.fail(f"nested more than {MAX_NESTING} levels deep")
-    j = f.value
-    if isinstance(j, (bool, int)):
-        if shape.kind not in ("int", "any"):
-            f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found an integer")
-        return IntValue(f.integer(shape.low, shape.high) if not isinstance(j, bool)
-                        else int(j))
-    if j is None:
-        if shape.kind not in ("pointer", "any"):
-            f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found null (a NULL pointer)")
-        return PointerValue(None)
-    if isinstance(j, list):
-        if shape.kind not in ("array", "any"):
-            f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a list")
-        if shape.count is not None and len(j) > shape.count:
-            f.fail(f"has {len(j)} elements, the array {shape.count}")
-        element = shape.element or ANY
-        return ArrayValue(tuple(_value(x, element, scope, depth + 1) for x in f.items()))
-    if not isinstance(j, dict):
-        f.fail(f"not a case value: {shown(j)}")
-    for kind, size in (("float", 4), ("double", 8)):
-        if kind in j:
-            if shape.kind not in (kind, "any"):
-                f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a {kind}")
-            return _float(f, kind, size)
-    if "@bytes" in j:
-        if len(j) != 1:
-            f.fail("bytes are {\"@bytes\": hex} alone")
-        text = f["@bytes"].string()
-        try:
-            return BytesValue(bytes.fromhex(text))
-        except ValueError:
-            f["@bytes"].fail(f"{shown(text)} is not bytes in hexadecimal")
-    if shape.kind not in ("pointer", "any") and ("@pointer" in j or "@function" in j):
-        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a pointer")
-    if "@pointer" in j:
-        return _pointer(f, scope)
-    if "@function" in j:
-        return _function_pointer(f, scope)
-    if shape.kind != "any":
-        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a struct")
-    fields = []
-    for name, member in f.members():
-        Field(name, member.where).identifier()  # a member name becomes `.name` in C
-        fields.append((name, _value(member, ANY, scope, depth + 1)))
-    return RecordValue(tuple(fields))
-
-
-def value_from_json(j: Any) -> Value:
-    """A value as the JSON form writes it (value_to_json), of any type."""
-    return _value(Field(j, "value"), ANY, _Scope(input=False))
 
 
 # ------------------------------------------------------------------------- bindings
@@ -232,7 +79,7 @@ def _template(f: Field) -> str:
     return f.checked(template_problem)
 
 
-def _binding(f: Field, scope: _Scope, *, name_rule: str = "identifier",
+def _binding(f: Field, scope: ValueScope, *, name_rule: str = "identifier",
              placed: bool = False) -> Binding:
     """A binding; `name_rule`: "identifier", "object" (OBJECT_PREFIX...), "global" (of
     the unit, when known) or "write" (an lvalue a stub writes)."""
@@ -250,7 +97,7 @@ def _binding(f: Field, scope: _Scope, *, name_rule: str = "identifier",
                 name not in scope.globals:
             name_field.fail(f"{name} is not a global of the unit")
     declaration = _template(f["declaration"])
-    value = _value(f["value"], template_shape(declaration), scope)
+    value = read_value(f["value"], template_shape(declaration), scope)
     placement = None
     if f.has("placement") and f["placement"].value is not None:
         if not placed:
@@ -259,7 +106,7 @@ def _binding(f: Field, scope: _Scope, *, name_rule: str = "identifier",
     return Binding(name, declaration, value, placement)
 
 
-def _bindings(f: Field, scope: _Scope, **kwargs: Any) -> tuple[Binding, ...]:
+def _bindings(f: Field, scope: ValueScope, **kwargs: Any) -> tuple[Binding, ...]:
     return tuple(_binding(item, scope, **kwargs) for item in f.items())
 
 
@@ -296,14 +143,14 @@ def _return_shape(signature: FunctionSignature | None) -> Shape | None:
     return None if signature.returns is None else template_shape(signature.returns)
 
 
-def _expected(f: Field, scope: _Scope, file: _File, returns: Shape | None,
+def _expected(f: Field, scope: ValueScope, file: _File, returns: Shape | None,
               objects: frozenset[str]) -> Expected:
     void = f.get("void", False).boolean()
     result = None
     if not void:
         if returns is None:
             f["returns"].fail("a void function returns nothing (\"void\": true)")
-        result = _value(f["returns"], returns, scope)
+        result = read_value(f["returns"], returns, scope)
     expected_objects = _bindings(f.get("objects", []), scope, name_rule="object")
     for o, where in zip(expected_objects, f.get("objects", []).items()):
         if o.name not in objects:
@@ -334,7 +181,7 @@ def _stub_parameter_names(stub: StubPrototype | None, unit: UnitNames | None
     return frozenset(p for p, _ in stub.params if p != "...") or None
 
 
-def _stub_scripts(f: Field, scope: _Scope, file: _File) -> tuple[StubScript, ...]:
+def _stub_scripts(f: Field, scope: ValueScope, file: _File) -> tuple[StubScript, ...]:
     scripts = []
     for s in f.items():
         name = s["name"].identifier()
@@ -345,7 +192,7 @@ def _stub_scripts(f: Field, scope: _Scope, file: _File) -> tuple[StubScript, ...
         returns = _return_shape(stub.signature) if stub is not None else ANY
         calls = []
         for k in s["calls"].items():
-            result = _value(k["returns"], returns or ANY, scope) if k.has("returns") \
+            result = read_value(k["returns"], returns or ANY, scope) if k.has("returns") \
                 else None
             writes = _bindings(k.get("writes", []), scope, name_rule="write")
             for i, w in enumerate(writes):
@@ -366,8 +213,8 @@ def _case(f: Field, function: str, returns: Shape | None, file: _File) -> Case:
     names = [o["name"].identifier() for o in objects_field.items()]
     if len(set(names)) != len(names):
         objects_field.fail("lists an object twice")
-    inputs = _Scope(frozenset(names), file.functions, file.callbacks, file.globals)
-    outputs = _Scope(frozenset(names), file.functions, file.callbacks, file.globals,
+    inputs = ValueScope(frozenset(names), file.functions, file.callbacks, file.globals)
+    outputs = ValueScope(frozenset(names), file.functions, file.callbacks, file.globals,
                      input=False)
     objects = _bindings(objects_field, inputs, name_rule="object", placed=True)
     number = f["number"].integer(1, _COUNT[1])

@@ -22,12 +22,13 @@ from ..c_harness_files import (
     harness_dir,
     runtime_flags,
 )
+from ..c_text_rules import text_problem
 from ..cases import BuildRecipe, FileCases, file_cases_to_json
 from ..coverage.gcov import (
     ANNOTATION_LINES,  # the pytest run's exclusion, for the Makefile
 )
 from ..errors import CtgenError
-from ..export_schema import PATH_FLAGS, cflags_problem, include_problem, text_problem
+from ..export_schema import PATH_FLAGS, cflags_problem, include_problem
 from .harness import generate_harness
 from .unit_copy import UNIT_COPY, unit_copy_text
 

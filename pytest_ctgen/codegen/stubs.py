@@ -84,7 +84,7 @@ def _stub_lines(stub: StubPrototype, scripts: list[tuple[int, Case]]) -> list[st
             arms.append(f"{INDENT * 2}case {k}: {{")
             body = [s for w in call.writes
                     for s in set_statements(w.name, with_targets(w.value, slots))]
-            if sig.is_void:
+            if sig.returns is None:
                 body.append("return;")
             elif call.returns is None:
                 body.append("break;")

@@ -9,9 +9,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
 from ctgen_sample_unit import signed
-from pytest_ctgen.case_reader import file_cases_from_json, value_from_json
+
+from pytest_ctgen.c_text_rules import (
+    expression_problem,
+    prototype_problem,
+    template_problem,
+)
+from pytest_ctgen.case_reader import file_cases_from_json
 from pytest_ctgen.cases import (
     Binding,
     Case,
@@ -25,16 +30,9 @@ from pytest_ctgen.cases import (
 )
 from pytest_ctgen.codegen.export import export_names, write_export
 from pytest_ctgen.compile_db import _KEEP
-from pytest_ctgen.export_schema import (
-    SchemaError,
-    UnitNames,
-    cflags_problem,
-    expression_problem,
-    load_json,
-    prototype_problem,
-    template_problem,
-    template_shape,
-)
+from pytest_ctgen.export_schema import SchemaError, UnitNames, cflags_problem, load_json
+from pytest_ctgen.value_reader import value_from_json
+from pytest_ctgen.value_shapes import template_shape
 
 # Declarations as generation writes them (examples/ and frontend/test_types.py).
 GENERATED_TEMPLATES = [
