@@ -18,8 +18,16 @@ from pycparser import c_ast, c_generator
 
 from ..cases import FileCases, FunctionSignature, Parameter, StubPrototype
 from ..errors import CtgenError
-from .ctype import ArrayType, CType, FunctionType, PointerType, RecordType, VoidType, \
-    declaration_of, prototype_of
+from .ctype import (
+    ArrayType,
+    CType,
+    FunctionType,
+    PointerType,
+    RecordType,
+    VoidType,
+    declaration_of,
+    prototype_of,
+)
 from .parse import parse
 from .preprocess import gnu_keywords, is_va_list
 from .typeresolve import TypeResolver, _generate, _rename, copy_declarator
@@ -65,7 +73,8 @@ def _parameter(resolver: TypeResolver, param: c_ast.Node, index: int, adjusted: 
         except CtgenError:  # a variable length array, `[*]`
             bound = None
         return Parameter(name, declaration, "array", bound)
-    if isinstance(declared, c_ast.TypeDecl):  # a typedef name may be an array's
+    if isinstance(declared, c_ast.TypeDecl) and \
+            isinstance(declared.type, c_ast.IdentifierType):  # a typedef of an array?
         try:
             ctype = resolver.resolve(declared)
         except CtgenError:  # `__typeof__` of another parameter
@@ -183,15 +192,16 @@ def with_signatures(fc: FileCases, unit: Unit,
     (a callback, a stub the unit does not declare) read from the prototype's text."""
     own = known if known is not None else UnitSignatures(unit)
     defined = {f.name for f in unit.defined_functions()}
+    def from_text(s: StubPrototype) -> bool:
+        return s.signature is None and bool(s.callback or s.name not in own)
+
     stubs = (*fc.stubs, *(s for f in fc.functions for s in f.callbacks))
-    texts = {s.name: s.prototype for s in stubs
-             if s.signature is None and (s.callback or s.name not in own)}
-    read = declared_signatures(unit, texts)
+    read = declared_signatures(unit, {s.name: s.prototype for s in stubs if from_text(s)})
 
     def signed(s: StubPrototype) -> StubPrototype:
         if s.signature is not None:
             return s
-        return replace(s, signature=read[s.name] if s.name in read else own[s.name])
+        return replace(s, signature=read[s.name] if from_text(s) else own[s.name])
 
     functions = tuple(replace(
         f, callbacks=tuple(signed(s) for s in f.callbacks),
