@@ -113,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
     runtimes = fuzz.Runtimes.build(work / "runtime", clang if fuzz_ok else None)
     from pytest_ctgen.frontend.loader import load_unit
-    from pytest_ctgen.frontend.preprocess import harness_dir
+    from pytest_ctgen.c_harness_files import harness_dir
 
     globs = [g.strip() for g in args.functions.split(",") if g.strip()]
     files = _copy_sources(list(args.paths), out / "src")

@@ -28,8 +28,7 @@ from pathlib import Path
 
 from pycparser import c_ast
 
-from pytest_ctgen.cases import FileCases, StubPrototype
-from pytest_ctgen.codegen.harness import parse_signature
+from pytest_ctgen.cases import FileCases, StubPrototype, declare
 from pytest_ctgen.codegen.unit_copy import unit_copy_text
 from pytest_ctgen.frontend.ctype import (
     ArrayType,
@@ -246,7 +245,9 @@ def _stub_symbol(stub: StubPrototype) -> str:
 
 def _stub_definition(stub: StubPrototype, fn: Function | None, fixers: _Fixers,
                      globals_written: list[Variable]) -> list[str]:
-    sig = parse_signature(stub.prototype, stub.name)
+    sig = stub.signature  # read from the unit with the cases
+    if sig is None:
+        raise HarnessError(f"the declaration of the stub {stub.name} was not read")
     proto = stub.prototype.strip().rstrip(";")
     proto = re.sub(r"\b(extern|inline|__inline|__inline__)\b\s*", "", proto)
     if stub.library:
@@ -276,13 +277,13 @@ def _stub_definition(stub: StubPrototype, fn: Function | None, fixers: _Fixers,
                          f"(size_t)({lengths[0]}) : {STUB_BUFFER_MAX}u)")
         fix = fixers.fixer(t.target)
         body.append(f"fz_out((void *){name}, {esize}u, {count}, {fix or '0'});")
-    if not sig.is_void:
-        ret = sig.return_type
+    if sig.returns is not None:
+        ret = sig.returns
         if "*" not in ret:
             ret = re.sub(r"\b(const|volatile)\b\s*", "", ret).strip()
         rtype = fn.type.result if fn is not None else None
         fix = fixers.fixer(rtype) if rtype is not None else None
-        body.append(f"{ret}{'' if ret.endswith('*') else ' '}fz_r;")
+        body.append(f"{declare(ret, 'fz_r')};")
         if not isinstance(rtype, PointerType):
             body.append("fz_take(&fz_r, sizeof fz_r);")
         if fix:

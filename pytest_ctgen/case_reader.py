@@ -1,5 +1,5 @@
 """Reading cases back from their JSON form (`name.ctgen.json`, DESIGN §2), every field
-checked by the rules of export_schema.
+checked by the rules of export_schema and c_text_rules (values: value_reader).
 
 An export is data: each field that reaches C text is refused unless it is what the
 generator writes (identifiers are identifiers, declarations are templates with plain
@@ -7,14 +7,24 @@ array sizes, expressions neither call nor assign, values fit their types), and a
 names the field: `functions[0].cases[2].params[1].declaration: ...`. At replay the unit
 is known (`UnitNames`): the functions, globals and prototypes are then taken from it, and
 a function pointer may only point to a function of the unit, a stub or a callback.
+
+The JSON form holds no signatures (`cases.FunctionSignature`): those of the unit's functions
+are given with the unit (frontend/signatures.py read them from its declarations) and
+attached to the functions and stubs; what a function returns is checked against them.
 """
 from __future__ import annotations
 
-import re
-import struct
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from .c_text_rules import (
+    expression_problem,
+    prototype_problem,
+    requirement_problem,
+    template_problem,
+    write_target,
+)
 from .cases import (
     ARGUMENT_KINDS,
     CALLBACK_PREFIX,
@@ -26,198 +36,40 @@ from .cases import (
     PROGRAM_ENDS,
     VERDICTS,
     VIOLATION_KINDS,
-    ArrayValue,
     Binding,
     BuildRecipe,
-    BytesValue,
     Case,
     Contract,
     ContractCheck,
     Expected,
     FileCases,
-    FloatValue,
     FunctionCases,
+    FunctionSignature,
     GlobalStub,
-    IntValue,
     Outcome,
-    PointerValue,
-    RecordValue,
     StubCall,
     StubPrototype,
     StubScript,
-    Value,
     Violation,
 )
 from .export_schema import (
-    ANY,
-    INT_MAX,
-    INT_MIN,
-    MAX_NESTING,
     UNIT_SUFFIXES,
     Field,
     SchemaError,
-    Shape,
     UnitNames,
     cflags_problem,
-    expression_problem,
     load_json,
     path_problem,
-    prototype_problem,
-    requirement_problem,
     shown,
-    template_problem,
-    template_shape,
-    write_target,
 )
+from .value_reader import ValueScope, read_value
+from .value_shapes import ANY, INT_MAX, Shape, template_shape
 
 __all__ = ["SchemaError", "UnitNames", "build_from_json", "file_cases_from_doc",
-           "file_cases_from_json", "load_json", "value_from_json"]
+           "file_cases_from_json", "load_json"]
 
 _INT32 = (-(1 << 31), (1 << 31) - 1)
 _COUNT = (0, (1 << 31) - 1)
-
-
-@dataclass
-class _Scope:
-    """What the values of one case may name: its objects, and which functions."""
-
-    objects: frozenset[str] = frozenset()
-    # the file's callbacks and stubs, and at replay the unit's functions; None: any
-    # function but an unlisted callback (reading cached cases, with no unit at hand)
-    functions: frozenset[str] | None = None
-    callbacks: frozenset[str] = frozenset()
-    globals: frozenset[str] | None = None  # `&name` targets (None: any identifier)
-    input: bool = True  # an input: a pointer names an object, never "*"
-
-
-# --------------------------------------------------------------------------- values
-
-
-def _float(f: Field, kind: str, size: int) -> FloatValue:
-    """`{"float": 1.5}`, `{"double": "-inf"}` or a NaN by its bits, fitting `size` bytes."""
-    j = f.obj()
-    raw = f[kind].value
-    if set(j) - {kind, "bits"}:
-        f.fail(f"a {kind} is {{\"{kind}\": number}} or {{\"{kind}\": \"nan\", \"bits\": hex}}")
-    if raw == "nan":
-        bits = f["bits"]
-        text = bits.string()
-        try:
-            value = int(text, 16)
-        except ValueError:
-            bits.fail(f"{shown(text)} is not a hexadecimal number")
-        if not 0 <= value < 1 << (8 * size):
-            bits.fail(f"{text} does not fit in {size} bytes")
-        result = FloatValue(value, size)
-        if not result.is_nan:
-            bits.fail(f"{text} is not the bits of a NaN")
-        return result
-    if raw in ("inf", "-inf"):
-        return FloatValue.of(float(raw), size)
-    if isinstance(raw, bool) or not isinstance(raw, (int, float)):
-        f[kind].fail(f"expected a number, \"inf\", \"-inf\" or \"nan\", found {shown(raw)}")
-    try:
-        number = float(raw)
-        return FloatValue.of(number, size)
-    except (OverflowError, struct.error):
-        f[kind].fail(f"{raw} does not fit in a {kind}")
-
-
-def _pointer(f: Field, scope: _Scope) -> PointerValue:
-    """`{"@pointer": target, "offset": n}`: into an object of the case, a global
-    (`&name`) or, predicted only, an object the case cannot name (`*`)."""
-    j = f.obj()
-    if set(j) - {"@pointer", "offset"}:
-        f.fail("a pointer is {\"@pointer\": target, \"offset\": bytes}")
-    target = f["@pointer"].string()
-    offset = f.get("offset", 0).integer(INT_MIN, (1 << 63) - 1)
-    where = f["@pointer"]
-    if target == "*":
-        if scope.input:
-            where.fail("an input cannot point to an object the case does not name (\"*\")")
-    elif target.startswith("&"):
-        name = target[1:]
-        Field(name, where.where).identifier()
-        if scope.globals is not None and name not in scope.globals:
-            where.fail(f"{name} is not a global of the unit")
-    elif target not in scope.objects:
-        where.fail(f"{shown(target)} is not an object of the case (nor \"*\" or "
-                   f"\"&global\")")
-    return PointerValue(target, offset)
-
-
-def _function_pointer(f: Field, scope: _Scope) -> PointerValue:
-    """`{"@function": name}`: a function of the unit, a stub or a listed callback."""
-    if len(f.obj()) != 1:
-        f.fail("a function pointer is {\"@function\": name} alone")
-    where = f["@function"]
-    name = where.identifier()
-    if name.startswith(CALLBACK_PREFIX) and name not in scope.callbacks:
-        where.fail(f"points to the callback {name}, which the file does not list")
-    if scope.functions is not None and name not in scope.functions:
-        where.fail(f"{name} is neither a function the unit defines nor a stub or "
-                   f"callback of the file")
-    return PointerValue(name, function=True)
-
-
-_SHOWN_KINDS = {"int": "an integer", "float": "a float", "double": "a double",
-                "pointer": "a pointer", "array": "an array", "any": "a value"}
-
-
-def _value(f: Field, shape: Shape, scope: _Scope, depth: int = 0) -> Value:
-    """The value at `f`, of a type whose values look like `shape`."""
-    if depth > MAX_NESTING:
-        f.fail(f"nested more than {MAX_NESTING} levels deep")
-    j = f.value
-    if isinstance(j, (bool, int)):
-        if shape.kind not in ("int", "any"):
-            f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found an integer")
-        return IntValue(f.integer(shape.low, shape.high) if not isinstance(j, bool)
-                        else int(j))
-    if j is None:
-        if shape.kind not in ("pointer", "any"):
-            f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found null (a NULL pointer)")
-        return PointerValue(None)
-    if isinstance(j, list):
-        if shape.kind not in ("array", "any"):
-            f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a list")
-        if shape.count is not None and len(j) > shape.count:
-            f.fail(f"has {len(j)} elements, the array {shape.count}")
-        element = shape.element or ANY
-        return ArrayValue(tuple(_value(x, element, scope, depth + 1) for x in f.items()))
-    if not isinstance(j, dict):
-        f.fail(f"not a case value: {shown(j)}")
-    for kind, size in (("float", 4), ("double", 8)):
-        if kind in j:
-            if shape.kind not in (kind, "any"):
-                f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a {kind}")
-            return _float(f, kind, size)
-    if "@bytes" in j:
-        if len(j) != 1:
-            f.fail("bytes are {\"@bytes\": hex} alone")
-        text = f["@bytes"].string()
-        try:
-            return BytesValue(bytes.fromhex(text))
-        except ValueError:
-            f["@bytes"].fail(f"{shown(text)} is not bytes in hexadecimal")
-    if shape.kind not in ("pointer", "any") and ("@pointer" in j or "@function" in j):
-        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a pointer")
-    if "@pointer" in j:
-        return _pointer(f, scope)
-    if "@function" in j:
-        return _function_pointer(f, scope)
-    if shape.kind != "any":
-        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a struct")
-    fields = []
-    for name, member in f.members():
-        Field(name, member.where).identifier()  # a member name becomes `.name` in C
-        fields.append((name, _value(member, ANY, scope, depth + 1)))
-    return RecordValue(tuple(fields))
-
-
-def value_from_json(j: Any) -> Value:
-    """A value as the JSON form writes it (value_to_json), of any type."""
-    return _value(Field(j, "value"), ANY, _Scope(input=False))
 
 
 # ------------------------------------------------------------------------- bindings
@@ -227,7 +79,7 @@ def _template(f: Field) -> str:
     return f.checked(template_problem)
 
 
-def _binding(f: Field, scope: _Scope, *, name_rule: str = "identifier",
+def _binding(f: Field, scope: ValueScope, *, name_rule: str = "identifier",
              placed: bool = False) -> Binding:
     """A binding; `name_rule`: "identifier", "object" (OBJECT_PREFIX...), "global" (of
     the unit, when known) or "write" (an lvalue a stub writes)."""
@@ -245,7 +97,7 @@ def _binding(f: Field, scope: _Scope, *, name_rule: str = "identifier",
                 name not in scope.globals:
             name_field.fail(f"{name} is not a global of the unit")
     declaration = _template(f["declaration"])
-    value = _value(f["value"], template_shape(declaration), scope)
+    value = read_value(f["value"], template_shape(declaration), scope)
     placement = None
     if f.has("placement") and f["placement"].value is not None:
         if not placed:
@@ -254,7 +106,7 @@ def _binding(f: Field, scope: _Scope, *, name_rule: str = "identifier",
     return Binding(name, declaration, value, placement)
 
 
-def _bindings(f: Field, scope: _Scope, **kwargs: Any) -> tuple[Binding, ...]:
+def _bindings(f: Field, scope: ValueScope, **kwargs: Any) -> tuple[Binding, ...]:
     return tuple(_binding(item, scope, **kwargs) for item in f.items())
 
 
@@ -279,30 +131,26 @@ class _File:
     callbacks: frozenset[str]
     functions: frozenset[str] | None  # allowed function-pointer targets
     globals: frozenset[str] | None
+    signatures: Mapping[str, FunctionSignature]  # of the unit's functions, when known
     seen: set[str] = field(default_factory=set)  # names of the functions read so far
 
 
-def _return_shape(prototype: str, name: str) -> Shape | None:
-    """The shape of what function `name` returns (None: void), from its prototype."""
-    m = re.search(rf"(?<![\w$]){re.escape(name)}\s*\(", prototype)
-    before = prototype[:m.start()] if m else ""
-    words = [w for w in re.findall(r"[A-Za-z_]\w*|\*", before)
-             if w not in ("static", "extern", "inline", "_Noreturn", "__inline")]
-    if words == ["void"]:
-        return None
-    if "(" in before:
+def _return_shape(signature: FunctionSignature | None) -> Shape | None:
+    """The shape of what a function returns (None: void), from its signature; any value
+    when the signature is not known."""
+    if signature is None:
         return ANY
-    return template_shape(" ".join(words) + " @") if words else ANY
+    return None if signature.returns is None else template_shape(signature.returns)
 
 
-def _expected(f: Field, scope: _Scope, file: _File, returns: Shape | None,
+def _expected(f: Field, scope: ValueScope, file: _File, returns: Shape | None,
               objects: frozenset[str]) -> Expected:
     void = f.get("void", False).boolean()
     result = None
     if not void:
         if returns is None:
             f["returns"].fail("a void function returns nothing (\"void\": true)")
-        result = _value(f["returns"], returns, scope)
+        result = read_value(f["returns"], returns, scope)
     expected_objects = _bindings(f.get("objects", []), scope, name_rule="object")
     for o, where in zip(expected_objects, f.get("objects", []).items()):
         if o.name not in objects:
@@ -333,7 +181,7 @@ def _stub_parameter_names(stub: StubPrototype | None, unit: UnitNames | None
     return frozenset(p for p, _ in stub.params if p != "...") or None
 
 
-def _stub_scripts(f: Field, scope: _Scope, file: _File) -> tuple[StubScript, ...]:
+def _stub_scripts(f: Field, scope: ValueScope, file: _File) -> tuple[StubScript, ...]:
     scripts = []
     for s in f.items():
         name = s["name"].identifier()
@@ -341,10 +189,10 @@ def _stub_scripts(f: Field, scope: _Scope, file: _File) -> tuple[StubScript, ...
         if stub is None and name not in file.callbacks:
             s["name"].fail(f"scripts {name}, which is no stub or callback of the file")
         params = _stub_parameter_names(stub, file.unit)
-        returns = _return_shape(stub.prototype, name) if stub is not None else ANY
+        returns = _return_shape(stub.signature) if stub is not None else ANY
         calls = []
         for k in s["calls"].items():
-            result = _value(k["returns"], returns or ANY, scope) if k.has("returns") \
+            result = read_value(k["returns"], returns or ANY, scope) if k.has("returns") \
                 else None
             writes = _bindings(k.get("writes", []), scope, name_rule="write")
             for i, w in enumerate(writes):
@@ -365,8 +213,8 @@ def _case(f: Field, function: str, returns: Shape | None, file: _File) -> Case:
     names = [o["name"].identifier() for o in objects_field.items()]
     if len(set(names)) != len(names):
         objects_field.fail("lists an object twice")
-    inputs = _Scope(frozenset(names), file.functions, file.callbacks, file.globals)
-    outputs = _Scope(frozenset(names), file.functions, file.callbacks, file.globals,
+    inputs = ValueScope(frozenset(names), file.functions, file.callbacks, file.globals)
+    outputs = ValueScope(frozenset(names), file.functions, file.callbacks, file.globals,
                      input=False)
     objects = _bindings(objects_field, inputs, name_rule="object", placed=True)
     number = f["number"].integer(1, _COUNT[1])
@@ -462,7 +310,8 @@ def _parameters(f: Field, variadic: bool = True) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def _stub(f: Field, unit: UnitNames | None) -> StubPrototype:
+def _stub(f: Field, unit: UnitNames | None, signatures: Mapping[str, FunctionSignature]
+          ) -> StubPrototype:
     name = f["name"].identifier()
     specified = f.get("specified_in_unit", False).boolean()
     if unit is not None and name in unit.defined and not specified:
@@ -487,7 +336,8 @@ def _stub(f: Field, unit: UnitNames | None) -> StubPrototype:
     return StubPrototype(
         name, prototype, f.get("library", False).boolean(), params,
         f.get("header", "").string(), tuple(preconditions), specified,
-        f.get("static", False).boolean(), f.get("macro", False).boolean())
+        f.get("static", False).boolean(), f.get("macro", False).boolean(),
+        signature=signatures.get(name))
 
 
 def _global_stub(f: Field, unit: UnitNames | None) -> GlobalStub:
@@ -507,7 +357,9 @@ def _function(f: Field, file: _File, callbacks: tuple[StubPrototype, ...]) -> Fu
         # the unit's own; a function it no longer defines keeps the file's prototype,
         # and its cases are not built (see pipeline.replay_run)
         prototype = file.unit.prototypes[name]
-    returns = _return_shape(prototype, name)
+    signature = file.signatures.get(name) \
+        if file.unit is None or name in file.unit.defined else None
+    returns = _return_shape(signature)
     cases = []
     numbers: set[int] = set()
     for c in f["cases"].items():
@@ -528,6 +380,7 @@ def _function(f: Field, file: _File, callbacks: tuple[StubPrototype, ...]) -> Fu
         skip_reason=f.get("skip_reason").optional_string(),
         contract=_contract(f["contract"], name, file) if f.has("contract") else None,
         callbacks=callbacks,
+        signature=signature,
     )
 
 
@@ -555,21 +408,28 @@ def build_from_json(doc: Any) -> BuildRecipe | None:
     return BuildRecipe(unit, flags, sources)
 
 
-def file_cases_from_json(text: str, unit: UnitNames | None = None) -> FileCases:
+def file_cases_from_json(text: str, unit: UnitNames | None = None,
+                         signatures: Mapping[str, FunctionSignature] | None = None
+                         ) -> FileCases:
     """The cases of a `name.ctgen.json` text, every field checked; with `unit` (at
-    replay), also against the unit, whose prototypes replace the file's. Raises
-    SchemaError (a ValueError naming the field) or json.JSONDecodeError."""
-    return file_cases_from_doc(load_json(text), unit)
+    replay), also against the unit, whose prototypes replace the file's. `signatures`
+    are those of the unit's functions: they go to the functions the unit defines and to
+    the stubs it declares (callbacks and other stubs get none). Raises SchemaError (a
+    ValueError naming the field) or json.JSONDecodeError."""
+    return file_cases_from_doc(load_json(text), unit, signatures)
 
 
-def file_cases_from_doc(doc: Any, unit: UnitNames | None = None) -> FileCases:
+def file_cases_from_doc(doc: Any, unit: UnitNames | None = None,
+                        signatures: Mapping[str, FunctionSignature] | None = None
+                        ) -> FileCases:
     """file_cases_from_json of the document `load_json` read."""
     root = Field(doc)
     if root.get("format").value != "pytest-ctgen cases":
         root.get("format").fail("not a pytest-ctgen cases file")
     root["version"].integer(1, FORMAT_VERSION)
     build = build_from_json(root.value)
-    stubs = tuple(_stub(s, unit) for s in root.get("stubs", []).items())
+    signatures = signatures if signatures is not None else {}
+    stubs = tuple(_stub(s, unit, signatures) for s in root.get("stubs", []).items())
     by_name: dict[str, StubPrototype] = {}
     for s, where in zip(stubs, root.get("stubs", []).items()):
         if by_name.setdefault(s.name, s) is not s:
@@ -588,7 +448,7 @@ def file_cases_from_doc(doc: Any, unit: UnitNames | None = None) -> FileCases:
         targets = unit.defined | frozenset(by_name) | frozenset(known) | \
             frozenset(PROGRAM_ENDS)
     file = _File(unit, by_name, frozenset(known), targets,
-                 unit.globals if unit is not None else None)
+                 unit.globals if unit is not None else None, signatures)
     return FileCases(
         source=root["source"].string(),
         functions=tuple(_function(fn, file, cbs)

@@ -308,6 +308,44 @@ class Contract:
         return tuple(dict.fromkeys(r for c in self.checks for r in c.requirements))
 
 
+# ------------------------------------------------------------------------- signatures
+
+#: What a parameter is declared as (`Parameter.kind`), before C adjusts an array or a
+#: function parameter to a pointer.
+PARAMETER_KINDS = frozenset({"scalar", "pointer", "array", "function", "record", "va_list"})
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """A parameter as a function's prototype declares it."""
+
+    name: str  # an unnamed one is p0, p1... by its position
+    declaration: str  # as the prototype spells it, '@' for the name: "int16_t @[16u]"
+    kind: str  # one of PARAMETER_KINDS
+    bound: int | None = None  # an array's element count, when it is a constant
+
+
+@dataclass(frozen=True)
+class FunctionSignature:
+    """What the harness declares of a function (under test, a stub or a callback), read by
+    the frontend from the function's declaration (frontend/signatures.py), so that the code
+    generator never parses C. Texts are spelled as the unit spells them."""
+
+    prototype: str  # '@' for the function's name: "int32_t @(int32_t a, int32_t b)"
+    returns: str | None  # the result declared with '@' for a name ("const char *@"); None: void
+    params: tuple[Parameter, ...] = ()
+    variadic: bool = False
+
+    @property
+    def is_void(self) -> bool:
+        return self.returns is None
+
+    def parameter_list(self) -> str:
+        """The parameters as the prototype declares them, "" for none: `int a, char *s`."""
+        text = ", ".join(declare(p.declaration, p.name) for p in self.params)
+        return f"{text}, ..." if text and self.variadic else text
+
+
 STOP_EXHAUSTED = "exhausted"
 STOP_DEPTH = "depth bound"
 STOP_TIME = "time budget"  # the safety net: what it cut depends on the machine
@@ -335,6 +373,9 @@ class FunctionCases:
     generation_seconds: float = field(default=0.0, compare=False)
     contract: Contract | None = None  # the function's annotations, when it has any
     callbacks: tuple[StubPrototype, ...] = ()  # those its cases' inputs point to
+    # the function's declaration, from the unit (never from the JSON form); set for every
+    # function the unit defines (frontend/signatures.py: with_signatures)
+    signature: FunctionSignature | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -363,6 +404,8 @@ class StubPrototype:
     # a callback: a function the harness generates, under this name (CALLBACK_PREFIX...),
     # for the function-pointer input named here ("cmp", "ops->read") to point to
     callback: str = ""
+    # `prototype` as the frontend reads it (never from the JSON form)
+    signature: FunctionSignature | None = field(default=None, compare=False)
 
 
 #: How the names of callbacks (`StubPrototype.callback`) start.

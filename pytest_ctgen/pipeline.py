@@ -19,6 +19,7 @@ from typing import Any
 from filelock import FileLock, Timeout
 
 from . import __version__
+from .c_harness_files import harness_dir
 from .cache_bound import prune, unit_group, used
 from .case_reader import build_from_json, file_cases_from_doc, file_cases_from_json, load_json
 from .cases import FileCases, FunctionCases, GlobalStub, Outcome, STOP_MEMORY, STOP_SKIPPED, STOP_TIME, \
@@ -27,8 +28,9 @@ from .compile_db import read_compile_database as read_compile_database
 from .errors import CtgenError, SourceLocation
 from .export_schema import SchemaError, UnitNames
 from .frontend.loader import load_unit
-from .frontend.preprocess import defined_macros, harness_dir, preprocess
-from .frontend.unit import Function, SkippedDefinition
+from .frontend.preprocess import defined_macros, preprocess
+from .frontend.signatures import UnitSignatures, with_signatures
+from .frontend.unit import Function, SkippedDefinition, Unit
 from .generation_child import Progress, ProgressFn, generate_isolated
 from .ir.cfg import Call
 from .ir.lower import Program, lower_unit
@@ -145,10 +147,12 @@ def generate_file(path: Path, display: str, options: Options,
                 doc = json.loads(cache_file.read_text(encoding="utf-8"))
                 if not options.regenerate:
                     used(cache_file)
-                return Generated(file_cases_from_json(doc["cases"]), doc.get("seconds", {}),
-                                 True, text)
+                unit = load_unit(path, flags, preprocessed=text, probe=False)  # signatures
+                cases = file_cases_from_json(doc["cases"], signatures=UnitSignatures(unit))
+                return Generated(with_signatures(cases, unit), doc.get("seconds", {}), True,
+                                 text)
             fc, seconds = generate_isolated(_generate_cases, path, display, options, text,
-                                        progress)
+                                            progress)
             tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text(json.dumps({"cases": file_cases_to_json(fc), "seconds": seconds}),
                            encoding="utf-8")
@@ -228,7 +232,8 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
         macros = defined_macros(path, flags)
         stubs = tuple(replace(s, macro=True) if s.name in macros and not s.specified_in_unit
                       else s for s in stubs)
-    return FileCases(display, tuple(functions), stubs, global_stubs=global_stubs), seconds
+    return with_signatures(FileCases(display, tuple(functions), stubs,
+                                     global_stubs=global_stubs), unit), seconds
 
 
 def shown_path(file: str, path: Path, display: str) -> str:
@@ -475,11 +480,17 @@ def replay_run(json_path: Path, options: Options, build_dir: Path | None) -> Fil
         sources = [here / s for s in recipe.sources]
         try:
             preprocessed = preprocess(unit, cflags, tuple(sources))
-            names = unit_names(unit, cflags, preprocessed)
+            loaded = load_unit(unit, cflags, preprocessed=preprocessed, probe=False)
         except CtgenError as err:
             raise ReplayError(f"{json_path}: cannot read the unit it tests, "
                               f"{recipe.unit}: {err}") from None
-        cases = file_cases_from_doc(doc, names)
+        names = unit_names(loaded)
+        signatures = UnitSignatures(loaded)  # the unit's; never the file's text
+        cases = file_cases_from_doc(doc, names, signatures)
+        try:
+            cases = with_signatures(cases, loaded, signatures)
+        except CtgenError as err:  # a callback's prototype that is none in the unit
+            raise ReplayError(f"{json_path}: {err}") from None
     except SchemaError as err:
         raise ReplayError(f"{json_path}: {err}") from None
     except (ValueError, TypeError, KeyError, AttributeError, RecursionError) as err:
@@ -492,10 +503,9 @@ def replay_run(json_path: Path, options: Options, build_dir: Path | None) -> Fil
                    options, build_dir, cflags=cflags, sources=sources, missing=missing)
 
 
-def unit_names(path: Path, cflags: Sequence[str], preprocessed: str) -> UnitNames:
-    """What a replay checks an export against: the names and prototypes of the unit at
-    `path`, read from its preprocessed text with nothing of it compiled or run."""
-    unit = load_unit(path, cflags, preprocessed=preprocessed, probe=False)
+def unit_names(unit: Unit) -> UnitNames:
+    """What a replay checks an export against: the names and prototypes of `unit`, read
+    from its preprocessed text with nothing of it compiled or run."""
     prototypes = {f.name: f.prototype for f in unit.functions.values()}
     prototypes.update({s.name: s.prototype for s in unit.skipped_definitions})
     return UnitNames(

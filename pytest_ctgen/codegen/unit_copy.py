@@ -21,13 +21,18 @@ compiler messages and gcov point into it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Iterable
 
 from ..cases import StubPrototype
 from ..errors import CtgenError
 from ..frontend.annotations import (
-    code_only, has_annotations, line_directive, quoted_path, reserved_spelling)
+    code_only,
+    has_annotations,
+    line_directive,
+    quoted_path,
+    reserved_spelling,
+)
 from ..frontend.preprocessed import is_preprocessed, located_in_itself
 
 #: The name a specification's definition is compiled under in the copy.

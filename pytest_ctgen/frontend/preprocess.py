@@ -2,7 +2,6 @@
 location points into the user's files. Owns the flag hygiene shared with the layout probe."""
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 import subprocess
@@ -11,6 +10,7 @@ from pathlib import Path
 from typing import Final
 from collections.abc import Sequence
 
+from ..c_harness_files import ANALYSIS_HEADER, harness_dir
 from ..errors import PreprocessError, SourceLocation
 from .annotations import has_annotations, line_directive, reserved_spelling
 from .ctype import CType, PointerType, RecordType
@@ -82,21 +82,8 @@ _ERROR_LINE = re.compile(
 _INCLUDED_FROM = re.compile(r"^(?:In file included|\s+) from (?P<where>.+?)[:,]$")
 
 
-def harness_dir() -> Path:
-    """The directory of the shipped C headers (`ctgen.h`, `ctgen_analysis.h`)."""
-    try:
-        spec = importlib.util.find_spec("pytest_ctgen.c_harness")
-    except (ImportError, ValueError):
-        spec = None
-    if spec is not None and spec.submodule_search_locations:
-        for location in spec.submodule_search_locations:
-            if (Path(location) / "ctgen_analysis.h").is_file():
-                return Path(location)
-    return Path(__file__).resolve().parents[2] / "c_harness"
-
-
 def analysis_header() -> Path:
-    return harness_dir() / "ctgen_analysis.h"
+    return harness_dir() / ANALYSIS_HEADER
 
 
 def compile_flags(cflags: list[str] | tuple[str, ...]) -> list[str]:

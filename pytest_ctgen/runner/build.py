@@ -20,7 +20,7 @@ from typing import Mapping, Sequence
 from filelock import FileLock
 
 from ..cache_bound import prune, used
-from ..codegen.harness import RUNTIME, RUNTIME_SOURCE, runtime_flags
+from ..c_harness_files import RUNTIME, RUNTIME_SOURCE, harness_dir, runtime_flags
 from ..errors import BuildError, SourceLocation
 
 # Changes whenever the recipe below changes, so old builds are not reused.
@@ -39,21 +39,6 @@ void ctgen_install_crash_flush(unsigned int timeout_seconds);
 void ctgen_flush_coverage(void);
 void ctgen_final_flush(void);
 """
-
-
-def c_harness_dir() -> Path:
-    """The directory of the shipped C runtime (`ctgen_runtime.h`, `ctgen_runtime.c`,
-    `ctgen.h`)."""
-    try:
-        from importlib.resources import files
-
-        path = Path(str(files("pytest_ctgen.c_harness")))
-        if (path / RUNTIME).is_file():
-            return path
-    except (ImportError, ModuleNotFoundError, TypeError):
-        pass
-    # Running from a source checkout that is not installed: c_harness/ beside the package.
-    return Path(__file__).resolve().parents[2] / "c_harness"
 
 
 def default_cache_dir() -> Path:
@@ -105,7 +90,7 @@ def build_key(harness_source: str, key_material: str | bytes, cflags: Sequence[s
     part(cc)
     part(compiler_version(cc))
     for runtime in (RUNTIME, RUNTIME_SOURCE):
-        path = c_harness_dir() / runtime
+        path = harness_dir() / runtime
         part(path.read_bytes() if path.is_file() else b"")
     part(str(Path.cwd()))  # relative paths in the flags are resolved from here
     return h.hexdigest()
@@ -183,12 +168,12 @@ def build_harness(harness_source: str, *, cflags: Sequence[str] = (),
         obj, runtime_obj = directory / OBJECT, directory / RUNTIME_OBJECT
         # The user's flags first: ours (-O0, coverage) must win over e.g. their -O2.
         _run([cc, *cflags, "-c", str(build.source), "-o", str(obj), "-fPIC", "-O0", "-g",
-              "--coverage", "-DCTGEN_COVERAGE", f"-I{c_harness_dir()}"], "compiling the harness")
+              "--coverage", "-DCTGEN_COVERAGE", f"-I{harness_dir()}"], "compiling the harness")
         # The runtime with the unit's ABI flags (-m32...), not instrumented: gcov measures
         # the unit.
-        _run([cc, *runtime_flags(cflags), "-c", str(c_harness_dir() / RUNTIME_SOURCE), "-o",
+        _run([cc, *runtime_flags(cflags), "-c", str(harness_dir() / RUNTIME_SOURCE), "-o",
               str(runtime_obj), "-fPIC", "-O0", "-g", "-DCTGEN_COVERAGE",
-              f"-I{c_harness_dir()}"], "compiling the harness runtime")
+              f"-I{harness_dir()}"], "compiling the harness runtime")
         # -z defs: an undefined symbol (a global the unit only declares) fails here, not at load.
         # -Bsymbolic: the unit's calls reach the unit's functions and the stubs even when the
         # process has a function of the same name (libc's send, zlib's crc32...).

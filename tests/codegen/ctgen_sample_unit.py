@@ -2,7 +2,10 @@
 supports (shared by the codegen tests)."""
 from __future__ import annotations
 
+import functools
 import math
+import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from pytest_ctgen.cases import (
@@ -21,6 +24,9 @@ from pytest_ctgen.cases import (
     StubPrototype,
     StubScript,
 )
+from pytest_ctgen.frontend.loader import load_unit
+from pytest_ctgen.frontend.signatures import with_signatures
+from pytest_ctgen.frontend.unit import Unit
 
 UNIT_SOURCE = r"""
 #include <stdint.h>
@@ -267,7 +273,28 @@ def sample_file_cases(with_failures: bool = False, float_max: bool = True) -> Fi
         Case("clear_ptr", 1, (), (), Expected(None, (Binding("g_ptr", "int *@",
                                                              PointerValue(None)),))),
     ]))
-    return FileCases("src/sample.c", tuple(functions), STUBS)
+    return with_signatures(FileCases("src/sample.c", tuple(functions), STUBS), _sample_unit())
+
+
+@functools.lru_cache(maxsize=1)
+def _sample_unit() -> Unit:
+    with tempfile.TemporaryDirectory() as directory:
+        return load_unit(write_unit(Path(directory)), probe=False)
+
+
+def signed(fc: FileCases, unit: Path, cflags: Sequence[str] = ()) -> FileCases:
+    """`fc` with the signatures of its functions, stubs and callbacks read from the unit at
+    `unit`, as generation attaches them."""
+    return with_signatures(fc, load_unit(unit, list(cflags), probe=False))
+
+
+def signed_by_source(fc: FileCases, source: str) -> FileCases:
+    """`fc` with the signatures read from the C text `source`, a unit that defines the
+    functions of `fc`."""
+    with tempfile.TemporaryDirectory() as directory:
+        path = Path(directory) / "unit.c"
+        path.write_text(source, encoding="utf-8")
+        return signed(fc, path)
 
 
 def write_unit(directory: Path) -> Path:

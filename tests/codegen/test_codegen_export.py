@@ -11,7 +11,7 @@ from typing import Sequence
 
 import pytest
 
-from ctgen_sample_unit import sample_file_cases, write_unit
+from ctgen_sample_unit import sample_file_cases, signed_by_source, write_unit
 from pytest_ctgen.cases import (
     Binding,
     BuildRecipe,
@@ -25,7 +25,7 @@ from pytest_ctgen.cases import (
 )
 from pytest_ctgen.case_reader import file_cases_from_json
 from pytest_ctgen.codegen.export import ExportError, rebase_flags, write_export
-from pytest_ctgen.codegen.harness import case_name
+from pytest_ctgen.codegen.harness_names import case_name
 from pytest_ctgen.coverage.gcov import measure
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("make") is None,
@@ -71,8 +71,9 @@ def _motor_cases(*cases: Case) -> FileCases:
     for c in cases:
         by_fn.setdefault(c.function, []).append(c)
     protos = {"scaled": "int scaled(int x)", "deref": "int deref(int *p)"}
-    return FileCases("src/motor.c", tuple(
-        FunctionCases(n, 1, protos[n], tuple(cs), "exhausted") for n, cs in by_fn.items()))
+    return signed_by_source(FileCases("src/motor.c", tuple(
+        FunctionCases(n, 1, protos[n], tuple(cs), "exhausted") for n, cs in by_fn.items())),
+        MOTOR.replace('#include "motor_cfg.h"', ""))
 
 
 def test_export_of_every_value_kind_passes_under_make(tmp_path: Path) -> None:
@@ -415,3 +416,30 @@ def test_export_json_with_bad_callbacks_is_refused(tmp_path: Path, edit,
     edit(doc)
     with pytest.raises(ValueError, match=message):
         file_cases_from_json(json.dumps(doc))
+
+
+def test_cached_and_replayed_cases_are_signed_as_fresh_ones(tmp_path: Path) -> None:
+    """Signatures are never read from the JSON: the cache and a replay read them from the
+    unit, so the harness is the same text; a callback's prototype is read with the unit."""
+    from pytest_ctgen.codegen.harness import generate_harness
+    from pytest_ctgen.options import Options
+    from pytest_ctgen.pipeline import ReplayError, generate_file, replay_run
+
+    unit = tmp_path / "ops.c"
+    unit.write_text(CALLBACKS)
+    fresh = generate_file(unit, "ops.c", Options(), tmp_path / "cache")
+    cached = generate_file(unit, "ops.c", Options(), tmp_path / "cache")
+    assert fresh is not None and cached is not None and cached.from_cache
+    assert all(f.signature for f in fresh.cases.functions)
+    assert all(s.signature for s in (*fresh.cases.stubs, *fresh.cases.callbacks()))
+    harness = generate_harness(fresh.cases, str(unit))
+    assert generate_harness(cached.cases, str(unit)) == harness
+    out = write_export(fresh.cases, unit, tmp_path / "export", [], base_dir=tmp_path)
+    replayed = replay_run(out / "ops.ctgen.json", Options(), None).generated.cases
+    assert generate_harness(replayed, str(unit)) == harness
+    doc = json.loads((out / "ops.ctgen.json").read_text())
+    _poll(doc)["callbacks"][0]["prototype"] = "unknown_t ctgen_cb_poll_ops_done(int status)"
+    (out / "ops.ctgen.json").write_text(json.dumps(doc))
+    with pytest.raises(ReplayError, match="cannot read the prototype of "
+                                          "ctgen_cb_poll_ops_done"):
+        replay_run(out / "ops.ctgen.json", Options(), None)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ctgen_sample_unit import STUBS, sample_file_cases, write_unit
+from ctgen_sample_unit import STUBS, sample_file_cases, signed, signed_by_source, write_unit
 from pytest_ctgen.cases import (
     ArrayValue,
     Binding,
@@ -22,17 +22,10 @@ from pytest_ctgen.cases import (
     IntValue,
     PointerValue,
 )
-from pytest_ctgen.codegen.harness import (
-    array_parameter_bounds,
-    c_float_literal,
-    c_int_literal,
-    c_string,
-    case_name,
-    generate_harness,
-    parse_signature,
-)
-from pytest_ctgen.errors import UnsupportedError
-from pytest_ctgen.runner.build import c_harness_dir
+from pytest_ctgen.codegen.c_values import c_float_literal, c_int_literal, c_string
+from pytest_ctgen.codegen.harness import generate_harness
+from pytest_ctgen.codegen.harness_names import case_name
+from pytest_ctgen.c_harness_files import harness_dir
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 
@@ -43,12 +36,12 @@ def _compile(source: Path, out: Path, *flags: str, link: bool = False,
              runtime: bool = True) -> None:
     """Compile `source`; with `link`, a program of it (a harness: and the runtime,
     ctgen_runtime.c)."""
-    cmd = ["gcc", *WARNINGS, *flags, f"-I{c_harness_dir()}", str(source), "-o", str(out)]
+    cmd = ["gcc", *WARNINGS, *flags, f"-I{harness_dir()}", str(source), "-o", str(out)]
     if not link:
         cmd.insert(1, "-c")
     else:
         if runtime:
-            cmd[-2:-2] = [str(c_harness_dir() / "ctgen_runtime.c")]
+            cmd[-2:-2] = [str(harness_dir() / "ctgen_runtime.c")]
         cmd.append("-lm")
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -57,7 +50,8 @@ def _compile(source: Path, out: Path, *flags: str, link: bool = False,
 def _driver(tmp_path: Path, fc: FileCases, *flags: str) -> subprocess.CompletedProcess[str]:
     unit = write_unit(tmp_path / "src")
     harness = tmp_path / "driver.c"
-    harness.write_text("#define CTGEN_DRIVER_MAIN 1\n" + generate_harness(fc, str(unit)))
+    harness.write_text("#define CTGEN_DRIVER_MAIN 1\n" +
+                       generate_harness(signed(fc, unit), str(unit)))
     exe = tmp_path / "driver"
     _compile(harness, exe, *flags, link=True)
     return subprocess.run([str(exe)], capture_output=True, text=True, timeout=60)
@@ -101,26 +95,6 @@ def test_c_string_escapes() -> None:
     assert c_string("x??=\n") == '"x\\077\\077=\\012"'
 
 
-def test_parse_signature() -> None:
-    assert parse_signature("int32_t sat_add(int32_t a, int32_t b)", "sat_add").return_type == \
-        "int32_t"
-    sig = parse_signature("static inline const char* name_of(int id)", "name_of")
-    assert sig.return_type == "const char *"
-    assert parse_signature("void f(void)", "f").is_void
-    assert parse_signature("__attribute__((noinline)) struct cfg mk(void)", "mk").return_type \
-        == "struct cfg"
-    with pytest.raises(UnsupportedError):
-        parse_signature("int (*handler(int id))(int)", "handler")
-
-
-def test_array_parameter_bounds() -> None:
-    proto = ("int f(int n, int a[n], const int16_t b[static 4], void (*cb)(int q[3]), "
-             "int (*p)[5], int c[2 * 8], char s[], int m[3][7], int x[0x10U], int y[N])")
-    assert array_parameter_bounds(proto, "f") == [None, None, 4, None, None, 16, None, 3, 16,
-                                                  None]
-    assert array_parameter_bounds("void g(void)", "g") == []
-
-
 # ------------------------------------------------------------------------- the harness
 
 
@@ -133,7 +107,7 @@ def test_harness_compiles_without_warnings(tmp_path: Path, std: str) -> None:
     _compile(harness, tmp_path / "harness_cov.o", f"-std={std}", "-DCTGEN_COVERAGE",
              "--coverage")
     _compile(harness, tmp_path / "harness_drv.o", f"-std={std}", "-DCTGEN_DRIVER_MAIN")
-    runtime = c_harness_dir() / "ctgen_runtime.c"
+    runtime = harness_dir() / "ctgen_runtime.c"
     _compile(runtime, tmp_path / "runtime.o", f"-std={std}")
     _compile(runtime, tmp_path / "runtime_cov.o", f"-std={std}", "-DCTGEN_COVERAGE")
 
@@ -174,10 +148,11 @@ def _pointer_cases(put_predicted: int) -> FileCases:
                     objects=objects)
     first_case = Case("first", 1, (Binding("p", "int *@", PointerValue(obj, 4)),), (),
                       Expected(PointerValue(obj, 4)), objects=objects)
-    return FileCases("ptr.c", (
+    return signed_by_source(FileCases("ptr.c", (
         FunctionCases("sum2", 2, "int sum2(const int *p)", (sum_case,), "exhausted"),
         FunctionCases("put", 3, "void put(int *out, int v)", (put_case,), "exhausted"),
-        FunctionCases("first", 4, "int *first(int *p)", (first_case,), "exhausted")))
+        FunctionCases("first", 4, "int *first(int *p)", (first_case,), "exhausted"))),
+        POINTER_UNIT)
 
 
 @pytest.mark.parametrize("predicted, passes", [(9, True), (8, False)])
@@ -275,7 +250,8 @@ def test_unit_with_its_own_main(tmp_path: Path) -> None:
             Case("main", 1, (), (), Expected(IntValue(0))),), "exhausted"),
     ))
     harness = tmp_path / "driver.c"
-    harness.write_text("#define CTGEN_DRIVER_MAIN 1\n" + generate_harness(fc, str(unit)))
+    harness.write_text("#define CTGEN_DRIVER_MAIN 1\n" +
+                       generate_harness(signed(fc, unit), str(unit)))
     _compile(harness, tmp_path / "driver", link=True)
     done = subprocess.run([str(tmp_path / "driver")], capture_output=True, text=True)
     assert done.stdout.splitlines() == ["PASS twice[case1]", "PASS main[case1]",

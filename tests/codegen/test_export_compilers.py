@@ -24,7 +24,7 @@ from ctgen_sample_unit import sample_file_cases, write_unit
 from pytest_ctgen.codegen.export import posix_cksum
 from pytest_ctgen.codegen.harness import generate_harness
 from pytest_ctgen.coverage.gcov import measure
-from pytest_ctgen.runner.build import c_harness_dir
+from pytest_ctgen.c_harness_files import harness_dir
 
 REPO = Path(__file__).resolve().parents[2]
 COMPILERS = [pytest.param(cc, marks=pytest.mark.skipif(shutil.which(cc) is None,
@@ -167,7 +167,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Exported:
     root = tmp_path_factory.mktemp("ctgen-export-compilers")
     (root / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
     (root / "src").mkdir()
-    shutil.copy(c_harness_dir() / "ctgen.h", root / "src" / "ctgen.h")
+    shutil.copy(harness_dir() / "ctgen.h", root / "src" / "ctgen.h")
     for name, text in UNITS.items():
         (root / "src" / f"{name}.c").write_text(text, encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_")}
@@ -334,9 +334,9 @@ def test_harness_is_pedantic_clean(tmp_path: Path, cc: str, std: str) -> None:
     harness.write_text("#define CTGEN_DRIVER_MAIN 1\n"
                        + generate_harness(sample_file_cases(with_failures=True), str(unit)))
     for extra in ([], ["-DCTGEN_COVERAGE", "--coverage"]):
-        for source in (harness, c_harness_dir() / "ctgen_runtime.c"):
+        for source in (harness, harness_dir() / "ctgen_runtime.c"):
             done = subprocess.run([cc, f"-std={std}", "-Wall", "-Wextra", "-pedantic",
-                                   "-Werror", *extra, f"-I{c_harness_dir()}", "-c", str(source),
+                                   "-Werror", *extra, f"-I{harness_dir()}", "-c", str(source),
                                    "-o", str(tmp_path / "driver.o")],
                                   capture_output=True, text=True, check=False)
             assert done.returncode == 0, done.stderr

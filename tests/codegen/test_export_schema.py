@@ -9,8 +9,14 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
+from ctgen_sample_unit import signed
 
-from pytest_ctgen.case_reader import file_cases_from_json, value_from_json
+from pytest_ctgen.c_text_rules import (
+    expression_problem,
+    prototype_problem,
+    template_problem,
+)
+from pytest_ctgen.case_reader import file_cases_from_json
 from pytest_ctgen.cases import (
     Binding,
     Case,
@@ -24,16 +30,9 @@ from pytest_ctgen.cases import (
 )
 from pytest_ctgen.codegen.export import export_names, write_export
 from pytest_ctgen.compile_db import _KEEP
-from pytest_ctgen.export_schema import (
-    SchemaError,
-    UnitNames,
-    cflags_problem,
-    expression_problem,
-    load_json,
-    prototype_problem,
-    template_problem,
-    template_shape,
-)
+from pytest_ctgen.export_schema import SchemaError, UnitNames, cflags_problem, load_json
+from pytest_ctgen.value_reader import value_from_json
+from pytest_ctgen.value_shapes import template_shape
 
 # Declarations as generation writes them (examples/ and frontend/test_types.py).
 GENERATED_TEMPLATES = [
@@ -237,7 +236,8 @@ def test_make_takes_flags_and_paths_with_hash_dollar_and_spaces(tmp_path: Path) 
     unit.parent.mkdir()
     unit.write_text('#include "cfg.h"\n' + UNIT)
     fc = replace(_scaled_cases(), source="src/a #b.c")
-    fc = replace(fc, functions=(replace(fc.functions[0], contract=None),))
+    fc = signed(replace(fc, functions=(replace(fc.functions[0], contract=None),)), unit,
+                [f"-I{include}"])
     out = write_export(fc, unit, proj / "out", ["-Iinc #1 $HOME it's", "-DOFFSET=1"],
                        base_dir=proj)
     assert out == proj / "out" / "a #b"

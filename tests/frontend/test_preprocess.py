@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from pytest_ctgen.c_harness_files import harness_dir
 from pytest_ctgen.errors import PreprocessError
 from pytest_ctgen.frontend.parse import parse
 from pytest_ctgen.frontend.preprocess import (
-    analysis_header, compile_flags, harness_dir, preprocess, preprocess_command,
+    analysis_header, compile_flags, preprocess, preprocess_command,
 )
 
 HEADERS = ["stdint.h", "stdbool.h", "stddef.h", "limits.h", "string.h", "math.h", "stdio.h",

@@ -75,7 +75,7 @@ int frame_ok(uint8_t a, uint8_t b)
 
 
 def _project(pytester: pytest.Pytester) -> None:
-    from pytest_ctgen.frontend.preprocess import harness_dir
+    from pytest_ctgen.c_harness_files import harness_dir
 
     pytester.makeini("[pytest]\nctgen_stub_specs = specs/hal_spec.c\n"
                      "ctgen_sources = sim/crc_impl.c\nctgen_include_dirs = src\n")
@@ -138,7 +138,7 @@ int scaled(uint8_t channel)
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 def test_export_of_unit_specifying_its_stubs_runs_with_make(pytester: pytest.Pytester) -> None:
-    from pytest_ctgen.frontend.preprocess import harness_dir
+    from pytest_ctgen.c_harness_files import harness_dir
 
     pytester.makeini("[pytest]\n")
     (pytester.path / "src").mkdir()

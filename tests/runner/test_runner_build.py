@@ -4,23 +4,21 @@ from __future__ import annotations
 
 import importlib.util
 import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
 
+from pytest_ctgen.c_harness_files import harness_dir
 from pytest_ctgen.cases import Binding, Case, Expected, FileCases, FunctionCases, IntValue
 from pytest_ctgen.codegen.harness import generate_harness
 from pytest_ctgen.coverage.gcov import FunctionCoverage, measure, merge, percent, totals
 from pytest_ctgen.errors import BuildError
 from pytest_ctgen.frontend.loader import load_unit
+from pytest_ctgen.frontend.signatures import with_signatures
 from pytest_ctgen.ir.lower import lower_unit
 from pytest_ctgen.pipeline import stubs_of, unit_for_build
-from pytest_ctgen.runner.build import (
-    build_harness,
-    c_harness_dir,
-    clear_coverage_data,
-    load_library,
-)
+from pytest_ctgen.runner.build import build_harness, clear_coverage_data, load_library
 from pytest_ctgen.runner.execute import PASSED, run_case
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
@@ -29,14 +27,18 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 def _one_case(name: str = "twice") -> FileCases:
-    return FileCases("u.c", (FunctionCases(name, 1, f"int {name}(int x)", (
+    fc = FileCases("u.c", (FunctionCases(name, 1, f"int {name}(int x)", (
         Case(name, 1, (Binding("x", "int @", IntValue(4)),), (), Expected(IntValue(8))),),
         "exhausted"),))
+    with tempfile.TemporaryDirectory() as directory:  # the signature, as generation reads it
+        declared = Path(directory) / "u.c"
+        declared.write_text(f"int {name}(int x) {{ return x; }}\n")
+        return with_signatures(fc, load_unit(declared, probe=False))
 
 
 def test_runtime_is_found() -> None:
-    assert (c_harness_dir() / "ctgen_runtime.h").is_file()
-    assert (c_harness_dir() / "ctgen_runtime.c").is_file()
+    assert (harness_dir() / "ctgen_runtime.h").is_file()
+    assert (harness_dir() / "ctgen_runtime.c").is_file()
 
 
 def test_build_is_cached_by_content(tmp_path: Path) -> None:
@@ -141,8 +143,9 @@ def test_gcov_counts_match_the_examples(tmp_path: Path) -> None:
     expected = _examples_expected()
     for file_name, functions in expected.items():
         unit = REPO / "examples" / file_name
-        stubs = stubs_of(lower_unit(load_unit(unit, ["-std=c11"])))
-        cases = FileCases(f"examples/{file_name}", (), stubs)
+        loaded = load_unit(unit, ["-std=c11"])
+        stubs = stubs_of(lower_unit(loaded))
+        cases = with_signatures(FileCases(f"examples/{file_name}", (), stubs), loaded)
         include, files, flags = unit_for_build(unit, cases, ["-std=c11"])
         build = build_harness(generate_harness(cases, include), cflags=flags,
                               cache_dir=tmp_path / "c", extra_files=files)

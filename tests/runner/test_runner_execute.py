@@ -18,6 +18,8 @@ from pytest_ctgen.cases import (
 )
 from pytest_ctgen.codegen.harness import generate_harness
 from pytest_ctgen.coverage.gcov import measure
+from pytest_ctgen.frontend.loader import load_unit
+from pytest_ctgen.frontend.signatures import with_signatures
 from pytest_ctgen.runner.build import (
     HarnessLibrary,
     build_harness,
@@ -119,7 +121,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, Harness
     root = tmp_path_factory.mktemp("crashy")
     unit = root / "crashy.c"
     unit.write_text(UNIT)
-    build = build_harness(generate_harness(unit_cases(), str(unit)),
+    cases = with_signatures(unit_cases(), load_unit(unit, probe=False))
+    build = build_harness(generate_harness(cases, str(unit)),
                           key_material=UNIT, cache_dir=root / "cache")
     clear_coverage_data(build)
     return unit, build.directory, load_library(build)

@@ -526,7 +526,9 @@ def test_enum_bool_and_char_inputs(generated: dict[str, FunctionCases]) -> None:
 @pytest.fixture(scope="module")
 def runs(unit_path: Path, program: Program, generated: dict[str, FunctionCases],
          tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[bool, str]]:
-    from pytest_ctgen.codegen.harness import case_name, generate_harness
+    from pytest_ctgen.codegen.harness import generate_harness
+    from pytest_ctgen.codegen.harness_names import case_name
+    from pytest_ctgen.frontend.signatures import with_signatures
     from pytest_ctgen.runner.build import build_harness, load_library
     from pytest_ctgen.runner.execute import run_case
 
@@ -534,7 +536,8 @@ def runs(unit_path: Path, program: Program, generated: dict[str, FunctionCases],
               for s in b.stmts if isinstance(s, Call)}
     stubs = tuple(StubPrototype(f.name, f.prototype) for f in program.unit.undefined_functions()
                   if f.name in called)
-    fc = FileCases(str(unit_path), tuple(generated[n] for n in CHECKED), stubs)
+    fc = with_signatures(FileCases(str(unit_path), tuple(generated[n] for n in CHECKED), stubs),
+                         program.unit)
     source = generate_harness(fc, str(unit_path))
     build = build_harness(source, key_material=unit_path.read_text(),
                           cache_dir=tmp_path_factory.mktemp("build"))

@@ -250,7 +250,7 @@ int bad_annotation(void)
 
 
 def test_stubs_write_the_globals_listed_in_rtt_modifies(tmp_path: Path) -> None:
-    from pytest_ctgen.frontend.preprocess import harness_dir
+    from pytest_ctgen.c_harness_files import harness_dir
 
     unit = tmp_path / "modifies.c"
     unit.write_text(MODIFIES_UNIT)

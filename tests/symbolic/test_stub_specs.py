@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pytest_ctgen.cases import FunctionCases, IntValue
-from pytest_ctgen.frontend.preprocess import harness_dir
+from pytest_ctgen.c_harness_files import harness_dir
 from pytest_ctgen.options import Options
 from pytest_ctgen.pipeline import FileRun, Generated, generate_file
 

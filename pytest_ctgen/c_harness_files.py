@@ -1,0 +1,46 @@
+"""The C side that ships with pytest-ctgen (`c_harness/`, DESIGN §3): where it is, the names
+of its files, and which of a unit's compiler flags its runtime is built with.
+
+A leaf module: the frontend (the analysis header), the code generator (the export's copies)
+and the runner (the build) all find the files here.
+"""
+from __future__ import annotations
+
+import importlib.util
+import re
+from pathlib import Path
+from typing import Sequence
+
+#: The annotation macros a unit may include (no-ops for ordinary builds).
+ANNOTATIONS = "ctgen.h"
+#: What the analysis adds to a unit it parses (`-idirafter`, frontend/preprocess.py).
+ANALYSIS_HEADER = "ctgen_analysis.h"
+#: The runtime's header, which the harness includes, and its own translation unit, built
+#: and linked beside the harness.
+RUNTIME = "ctgen_runtime.h"
+RUNTIME_SOURCE = "ctgen_runtime.c"
+
+
+def harness_dir() -> Path:
+    """The directory of the shipped C files: the installed `pytest_ctgen.c_harness`, or,
+    in a source checkout that is not installed, `c_harness/` beside the package."""
+    try:
+        spec = importlib.util.find_spec("pytest_ctgen.c_harness")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        for location in spec.submodule_search_locations:
+            if (Path(location) / RUNTIME).is_file():
+                return Path(location)
+    return Path(__file__).resolve().parents[1] / "c_harness"
+
+
+# The user's flags that shape the ABI the runtime shares with the harness (-m32, -mabi=,
+# -fshort-enums, -funsigned-char...). The others (include dirs, defines, -nostdinc, -std,
+# -include) are for the unit: the runtime is built against the system's C library.
+_RUNTIME_FLAG = re.compile(r"-m\S+|-f(no-)?(short-enums|short-wchar|(un)?signed-char|pack-struct\S*)")
+
+
+def runtime_flags(cflags: Sequence[str]) -> list[str]:
+    """Of the unit's compiler flags, those the runtime (`ctgen_runtime.c`) is built with."""
+    return [f for f in cflags if _RUNTIME_FLAG.fullmatch(f)]

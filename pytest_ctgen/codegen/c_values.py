@@ -1,0 +1,207 @@
+"""Case values as C text: exact literals of integers, floats, strings and bytes, and the
+initializers and statements that give an object a case's value.
+
+Values follow their pointers by name (`PointerValue.target`): `with_targets` renames the
+objects or functions they point to, `pointer_targets` lists them.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+
+from ..cases import (
+    ArrayValue,
+    BytesValue,
+    FloatValue,
+    IntValue,
+    PointerValue,
+    RecordValue,
+    Value,
+    declare,
+)
+
+INDENT = "    "
+
+
+def c_int_literal(value: int) -> str:
+    """A C integer literal (an expression) of exactly `value`, valid for every 64-bit value."""
+    if value < -(1 << 63) or value >= (1 << 64):
+        raise ValueError(f"integer {value} does not fit in 64 bits")
+    if value == -(1 << 63):
+        return "(-9223372036854775807LL - 1)"
+    if value == -(1 << 31):
+        return "(-2147483647 - 1)"
+    if value < 0:
+        return f"(-{-value}LL)" if value < -(1 << 31) else f"(-{-value})"
+    if value <= 0x7FFFFFFF:
+        return str(value)
+    if value <= 0xFFFFFFFF:
+        return f"{value}U"
+    if value <= 0x7FFFFFFFFFFFFFFF:
+        return f"{value}LL"
+    return f"{value}ULL"
+
+
+def _shortest_float_text(v: FloatValue) -> str:
+    """The shortest decimal text reading back as exactly this finite float (also FLT_MAX)."""
+    for digits in range(1, 10):
+        text = f"{v.value:.{digits}g}"
+        try:
+            if FloatValue.of(float(text), 4).bits != v.bits:
+                continue
+        except OverflowError:  # rounds past FLT_MAX
+            continue
+        return text if any(c in text for c in ".en") else text + ".0"
+    return repr(v.value)
+
+
+def c_float_literal(v: FloatValue) -> str:
+    """An exact C expression for a float or double; non-finite values go through their bits."""
+    x = v.value
+    if math.isnan(x) or math.isinf(x):
+        if v.size == 4:
+            return f"ctgen_float_from_bits(0x{v.bits:08x}UL)"
+        return f"ctgen_double_from_bits(0x{v.bits:016x}ULL)"
+    if v.size == 4:
+        return _shortest_float_text(v) + "f"
+    text = repr(x)
+    return text if any(c in text for c in ".e") else text + ".0"
+
+
+def c_string(text: str) -> str:
+    """A C string literal of `text` (UTF-8; anything unusual as an octal escape)."""
+    out = []
+    for byte in text.encode("utf-8"):
+        ch = chr(byte)
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif 0x20 <= byte < 0x7F and ch != "?":  # '?' escaped: no trigraphs
+            out.append(ch)
+        else:
+            out.append(f"\\{byte:03o}")
+    return '"' + "".join(out) + '"'
+
+
+def c_bytes(data: bytes) -> str:
+    """A C string literal holding exactly `data` (plus the implicit NUL)."""
+    return '"' + "".join(f"\\{b:03o}" for b in data) + '"'
+
+
+def _contains(v: Value, kinds: tuple[type, ...]) -> bool:
+    if isinstance(v, kinds):
+        return True
+    if isinstance(v, RecordValue):
+        return any(_contains(x, kinds) for _, x in v.fields)
+    if isinstance(v, ArrayValue):
+        return any(_contains(x, kinds) for x in v.elements)
+    return False
+
+
+def scalar_expr(v: Value) -> str | None:
+    """The C expression of a scalar value, or None if `v` is an aggregate or bytes."""
+    if isinstance(v, IntValue):
+        return c_int_literal(v.value)
+    if isinstance(v, FloatValue):
+        return c_float_literal(v)
+    if isinstance(v, PointerValue):
+        return pointer_expr(v)
+    return None
+
+
+def pointer_expr(v: PointerValue) -> str:
+    """A pointer to `v.offset` bytes into the case's object `v.target` (NULL if none), or
+    to the function `v.target`."""
+    if v.target is None:
+        return "0"
+    if v.function:
+        return v.target
+    if v.target == "*":
+        raise ValueError("a pointer to an object the case cannot name is no input")
+    if v.offset == 0:
+        return f"(void *)({v.target})"
+    return f"(void *)((unsigned char *)({v.target}) + {c_int_literal(v.offset)})"
+
+
+def initializer(v: Value) -> str:
+    """A C initializer of `v` (designated for records). BytesValue cannot be expressed."""
+    s = scalar_expr(v)
+    if s is not None:
+        return s
+    if isinstance(v, RecordValue):
+        if not v.fields:
+            return "{ 0 }"
+        return "{ " + ", ".join(f".{n} = {initializer(x)}" for n, x in v.fields) + " }"
+    if isinstance(v, ArrayValue):
+        if not v.elements:
+            return "{ 0 }"
+        return "{ " + ", ".join(initializer(x) for x in v.elements) + " }"
+    raise ValueError(f"no initializer for {v!r}")
+
+
+def set_statements(lvalue: str, v: Value, top: bool = True) -> list[str]:
+    """Statements storing `v` into `lvalue`; a record is zeroed as a whole first."""
+    out: list[str] = []
+    if top and _contains(v, (RecordValue,)):
+        out.append(f"ctgen_zero_bytes((void *)&({lvalue}), sizeof ({lvalue}));")
+    s = scalar_expr(v)
+    if s is not None:
+        out.append(f"{lvalue} = {s};")
+    elif isinstance(v, RecordValue):
+        for name, x in v.fields:
+            out.extend(set_statements(f"{lvalue}.{name}", x, False))
+    elif isinstance(v, ArrayValue):
+        if v.elements:  # an export's array longer than the object is a compile error
+            out.append(f"CTGEN_ELEMENTS_FIT({lvalue}, {len(v.elements)});")
+        for i, x in enumerate(v.elements):
+            out.extend(set_statements(f"{lvalue}[{i}]", x, False))
+    elif isinstance(v, BytesValue):
+        out.append(f"ctgen_copy_bytes((void *)&({lvalue}), {c_bytes(v.data)}, "
+                   f"{byte_count(lvalue, len(v.data))});")
+    else:
+        raise TypeError(f"not a case value: {v!r}")
+    return out
+
+
+#: What a stub writes through a character or void pointer argument: the rest of the
+#: object the argument points into, whose size only the case knows.
+_BUFFER_WRITE = re.compile(r"\*\(unsigned char \*\)\w+")
+
+
+def byte_count(lvalue: str, n: int) -> str:
+    """How many of `n` bytes are copied into or compared with `lvalue`: at most its size
+    (bytes of an export never spill past the object), except for a stub's buffer write."""
+    if _BUFFER_WRITE.fullmatch(lvalue):
+        return str(n)
+    return f"(sizeof ({lvalue}) < {n}u ? sizeof ({lvalue}) : {n}u)"
+
+
+def declare_with_value(declaration: str, var: str, v: Value) -> list[str]:
+    """A local `var` declared from a template and holding `v` (const-qualified types too)."""
+    decl = declare(declaration, var)
+    if not _contains(v, (BytesValue,)):
+        return [f"{decl} = {initializer(v)};"]
+    return [f"{decl} = {{ 0 }};"] + set_statements(var, v)
+
+
+def pointer_targets(v: Value) -> set[str]:
+    """The objects (or functions) the pointers of `v` point to."""
+    if isinstance(v, PointerValue):
+        return {v.target} if v.target else set()
+    if isinstance(v, RecordValue):
+        return {t for _, x in v.fields for t in pointer_targets(x)}
+    if isinstance(v, ArrayValue):
+        return {t for x in v.elements for t in pointer_targets(x)}
+    return set()
+
+
+def with_targets(v: Value, names: dict[str, str], functions: bool = False) -> Value:
+    """`v` with pointers to the case's objects (or with `functions`, pointers to
+    functions) renamed as `names` says."""
+    if isinstance(v, PointerValue) and v.function == functions and v.target in names:
+        return replace(v, target=names[v.target])
+    if isinstance(v, RecordValue):
+        return RecordValue(tuple((n, with_targets(x, names, functions)) for n, x in v.fields))
+    if isinstance(v, ArrayValue):
+        return ArrayValue(tuple(with_targets(x, names, functions) for x in v.elements))
+    return v

@@ -1,0 +1,95 @@
+"""The checks of a case after its call: each leaf of a predicted value against the object
+it was predicted for, and the annotations of the function under test (its postconditions
+and test cases, cases.Contract) through functions of their own.
+"""
+from __future__ import annotations
+
+from ..cases import (
+    ArrayValue,
+    BytesValue,
+    FloatValue,
+    FunctionCases,
+    FunctionSignature,
+    IntValue,
+    PointerValue,
+    RecordValue,
+    Value,
+    declare,
+)
+from .c_values import (
+    INDENT,
+    byte_count,
+    c_bytes,
+    c_float_literal,
+    c_int_literal,
+    c_string,
+    pointer_expr,
+)
+from .harness_names import callee
+
+
+def check_statements(ctx: str, what: str, lvalue: str, v: Value) -> list[str]:
+    """Checks of every leaf of `lvalue` against the predicted `v`, named from `what`."""
+    w = c_string(what)
+    if isinstance(v, IntValue):
+        return [f"ctgen_check_int({ctx}, {w}, {lvalue}, {c_int_literal(v.value)});"]
+    if isinstance(v, FloatValue):
+        fn = "ctgen_check_float" if v.size == 4 else "ctgen_check_double"
+        return [f"{fn}({ctx}, {w}, {lvalue}, {c_float_literal(v)});"]
+    if isinstance(v, PointerValue):
+        if v.target == "*":
+            return [f"ctgen_check_nonnull({ctx}, {w}, ({lvalue}) != 0);"]
+        if v.target is not None:
+            text = v.target if not v.offset else f"{v.target} + {v.offset} bytes"
+            return [(f"ctgen_check_pointer({ctx}, {w}, (const void *)({lvalue}), "
+                     f"(const void *){pointer_expr(v)}, {c_string(text)});")]
+        return [f"ctgen_check_null({ctx}, {w}, ({lvalue}) == 0);"]
+    if isinstance(v, RecordValue):
+        return [s for n, x in v.fields
+                for s in check_statements(ctx, f"{what}.{n}", f"{lvalue}.{n}", x)]
+    if isinstance(v, ArrayValue):
+        return [s for i, x in enumerate(v.elements)
+                for s in check_statements(ctx, f"{what}[{i}]", f"{lvalue}[{i}]", x)]
+    if isinstance(v, BytesValue):
+        return [(f"ctgen_check_bytes({ctx}, {w}, (const void *)&({lvalue}), "
+                 f"{c_bytes(v.data)}, {byte_count(lvalue, len(v.data))});")]
+    raise TypeError(f"not a case value: {v!r}")
+
+
+def contract_lines(fn: FunctionCases, signature: FunctionSignature) -> list[str]:
+    """The functions that take the annotations' values on entry and check the
+    postconditions and test cases after the call (see cases.Contract)."""
+    k = fn.contract
+    assert k is not None
+    params = signature.parameter_list()
+    name = callee(fn.name)
+    out: list[str] = []
+    if k.initials:
+        slots = ", ".join(declare(d, f"*ctgen_initial_{i}") for i, (d, _) in enumerate(k.initials))
+        out += [f"static void ctgen_initials_{name}({params + ', ' if params else ''}{slots})",
+                "{"]
+        out += [f"{INDENT}*ctgen_initial_{i} = {expr};" for i, (_, expr) in enumerate(k.initials)]
+        out += ["}", ""]
+    args = [params] if params else []
+    if signature.returns is not None:
+        args.append(declare(signature.returns, "ctgen_return"))
+    args += [declare(d, f"ctgen_initial_{i}") for i, (d, _) in enumerate(k.initials)]
+    out += [(f"static void ctgen_contract_{name}(ctgen_ctx *ctgen_c, const char *ctgen_predicted"
+             f"{''.join(', ' + a for a in args)})"), "{"]
+    for aux, decl in k.aux:
+        out.append(f"{INDENT}{declare(decl, f'*ctgen_aux_{aux}')} = "
+                   f"({declare(decl, '*')})ctgen_aux_find({c_string(aux)});")
+        missing = c_string(f"auxiliary variable {aux} was not declared in the run")
+        out += [f"{INDENT}if (!ctgen_aux_{aux}) {{",
+                f"{INDENT * 2}ctgen_fail(ctgen_c, {missing});",
+                f"{INDENT * 2}return;", f"{INDENT}}}"]
+    for check in k.checks:
+        if check.kind not in ("postcondition", "testcase"):
+            continue
+        what = "postcondition" if check.kind == "postcondition" else \
+            f"test case ({', '.join(check.requirements)}) post"
+        line = (f"ctgen_check_annotation(ctgen_c, ({check.condition}) != 0, ctgen_predicted, "
+                f"{c_string(what)}, {c_string(check.text)}, {c_string(check.at)});")
+        out.append(f"{INDENT}if ({check.pre}) {line}" if check.pre else f"{INDENT}{line}")
+    out += [f"{INDENT}(void)ctgen_predicted;", f"{INDENT}(void)ctgen_c;", "}"]
+    return out

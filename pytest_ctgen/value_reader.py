@@ -1,0 +1,162 @@
+"""Reading a case value back from its JSON form (cases.value_to_json), checked against the
+shape of the declaration it is given for and against what the case may point to
+(`ValueScope`); a refusal names the value's field (`...params[1].value.a[2]: ...`).
+"""
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import Any
+
+from .cases import (
+    CALLBACK_PREFIX,
+    ArrayValue,
+    BytesValue,
+    FloatValue,
+    IntValue,
+    PointerValue,
+    RecordValue,
+    Value,
+)
+from .export_schema import MAX_NESTING, Field, shown
+from .value_shapes import ANY, INT_MIN, Shape
+
+
+@dataclass
+class ValueScope:
+    """What the values of one case may name: its objects, and which functions."""
+
+    objects: frozenset[str] = frozenset()
+    # the file's callbacks and stubs, and at replay the unit's functions; None: any
+    # function but an unlisted callback (reading cached cases, with no unit at hand)
+    functions: frozenset[str] | None = None
+    callbacks: frozenset[str] = frozenset()
+    globals: frozenset[str] | None = None  # `&name` targets (None: any identifier)
+    input: bool = True  # an input: a pointer names an object, never "*"
+
+
+def _float(f: Field, kind: str, size: int) -> FloatValue:
+    """`{"float": 1.5}`, `{"double": "-inf"}` or a NaN by its bits, fitting `size` bytes."""
+    j = f.obj()
+    raw = f[kind].value
+    if set(j) - {kind, "bits"}:
+        f.fail(f"a {kind} is {{\"{kind}\": number}} or {{\"{kind}\": \"nan\", \"bits\": hex}}")
+    if raw == "nan":
+        bits = f["bits"]
+        text = bits.string()
+        try:
+            value = int(text, 16)
+        except ValueError:
+            bits.fail(f"{shown(text)} is not a hexadecimal number")
+        if not 0 <= value < 1 << (8 * size):
+            bits.fail(f"{text} does not fit in {size} bytes")
+        result = FloatValue(value, size)
+        if not result.is_nan:
+            bits.fail(f"{text} is not the bits of a NaN")
+        return result
+    if raw in ("inf", "-inf"):
+        return FloatValue.of(float(raw), size)
+    if isinstance(raw, bool) or not isinstance(raw, (int, float)):
+        f[kind].fail(f"expected a number, \"inf\", \"-inf\" or \"nan\", found {shown(raw)}")
+    try:
+        number = float(raw)
+        return FloatValue.of(number, size)
+    except (OverflowError, struct.error):
+        f[kind].fail(f"{raw} does not fit in a {kind}")
+
+
+def _pointer(f: Field, scope: ValueScope) -> PointerValue:
+    """`{"@pointer": target, "offset": n}`: into an object of the case, a global
+    (`&name`) or, predicted only, an object the case cannot name (`*`)."""
+    j = f.obj()
+    if set(j) - {"@pointer", "offset"}:
+        f.fail("a pointer is {\"@pointer\": target, \"offset\": bytes}")
+    target = f["@pointer"].string()
+    offset = f.get("offset", 0).integer(INT_MIN, (1 << 63) - 1)
+    where = f["@pointer"]
+    if target == "*":
+        if scope.input:
+            where.fail("an input cannot point to an object the case does not name (\"*\")")
+    elif target.startswith("&"):
+        name = target[1:]
+        Field(name, where.where).identifier()
+        if scope.globals is not None and name not in scope.globals:
+            where.fail(f"{name} is not a global of the unit")
+    elif target not in scope.objects:
+        where.fail(f"{shown(target)} is not an object of the case (nor \"*\" or "
+                   f"\"&global\")")
+    return PointerValue(target, offset)
+
+
+def _function_pointer(f: Field, scope: ValueScope) -> PointerValue:
+    """`{"@function": name}`: a function of the unit, a stub or a listed callback."""
+    if len(f.obj()) != 1:
+        f.fail("a function pointer is {\"@function\": name} alone")
+    where = f["@function"]
+    name = where.identifier()
+    if name.startswith(CALLBACK_PREFIX) and name not in scope.callbacks:
+        where.fail(f"points to the callback {name}, which the file does not list")
+    if scope.functions is not None and name not in scope.functions:
+        where.fail(f"{name} is neither a function the unit defines nor a stub or "
+                   f"callback of the file")
+    return PointerValue(name, function=True)
+
+
+_SHOWN_KINDS = {"int": "an integer", "float": "a float", "double": "a double",
+                "pointer": "a pointer", "array": "an array", "any": "a value"}
+
+
+def read_value(f: Field, shape: Shape, scope: ValueScope, depth: int = 0) -> Value:
+    """The value at `f`, of a type whose values look like `shape`."""
+    if depth > MAX_NESTING:
+        f.fail(f"nested more than {MAX_NESTING} levels deep")
+    j = f.value
+    if isinstance(j, (bool, int)):
+        if shape.kind not in ("int", "any"):
+            f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found an integer")
+        return IntValue(f.integer(shape.low, shape.high) if not isinstance(j, bool)
+                        else int(j))
+    if j is None:
+        if shape.kind not in ("pointer", "any"):
+            f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found null (a NULL pointer)")
+        return PointerValue(None)
+    if isinstance(j, list):
+        if shape.kind not in ("array", "any"):
+            f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a list")
+        if shape.count is not None and len(j) > shape.count:
+            f.fail(f"has {len(j)} elements, the array {shape.count}")
+        element = shape.element or ANY
+        return ArrayValue(tuple(read_value(x, element, scope, depth + 1) for x in f.items()))
+    if not isinstance(j, dict):
+        f.fail(f"not a case value: {shown(j)}")
+    for kind, size in (("float", 4), ("double", 8)):
+        if kind in j:
+            if shape.kind not in (kind, "any"):
+                f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a {kind}")
+            return _float(f, kind, size)
+    if "@bytes" in j:
+        if len(j) != 1:
+            f.fail("bytes are {\"@bytes\": hex} alone")
+        text = f["@bytes"].string()
+        try:
+            return BytesValue(bytes.fromhex(text))
+        except ValueError:
+            f["@bytes"].fail(f"{shown(text)} is not bytes in hexadecimal")
+    if shape.kind not in ("pointer", "any") and ("@pointer" in j or "@function" in j):
+        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a pointer")
+    if "@pointer" in j:
+        return _pointer(f, scope)
+    if "@function" in j:
+        return _function_pointer(f, scope)
+    if shape.kind != "any":
+        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a struct")
+    fields = []
+    for name, member in f.members():
+        Field(name, member.where).identifier()  # a member name becomes `.name` in C
+        fields.append((name, read_value(member, ANY, scope, depth + 1)))
+    return RecordValue(tuple(fields))
+
+
+def value_from_json(j: Any) -> Value:
+    """A value as the JSON form writes it (value_to_json), of any type."""
+    return read_value(Field(j, "value"), ANY, ValueScope(input=False))
