@@ -30,6 +30,7 @@ from .ctype import (
 )
 from .parse import parse
 from .preprocess import gnu_keywords, is_va_list
+from . import declarator_text
 from .declarator_text import copy_declarator, generate, rename
 from .typeresolve import TypeResolver
 from .unit import Function, Unit
@@ -37,7 +38,7 @@ from .unit import Function, Unit
 
 def _spelled(node: c_ast.Node, name: str = "@") -> str:
     """A declarator chain (a function's result) or a parameter as C text declaring `name`,
-    spelled as the frontend spells prototypes (TypeResolver.prototype)."""
+    spelled as the frontend spells prototypes (declarator_text.prototype)."""
     copied = copy_declarator(node)
     if isinstance(copied, (c_ast.Decl, c_ast.Typename)):  # a parameter: storage class kept
         rename(copied.type, name)
@@ -50,7 +51,7 @@ def _kind(ctype: CType) -> str:
     if is_va_list(ctype):
         return "va_list"
     if isinstance(ctype, FunctionType) or \
-            isinstance(ctype, PointerType) and isinstance(ctype.target, FunctionType):
+            (isinstance(ctype, PointerType) and isinstance(ctype.target, FunctionType)):
         return "function"
     if isinstance(ctype, PointerType):
         return "pointer"
@@ -90,7 +91,7 @@ def _from_declaration(resolver: TypeResolver, decl: c_ast.Decl, ftype: FunctionT
     """The signature of the function `decl` declares with a function declarator."""
     func = decl.type
     assert isinstance(func, c_ast.FuncDecl)
-    prototype = resolver.prototype(_renamed(decl, "@"))
+    prototype = declarator_text.prototype(_renamed(decl, "@"))
     returns = None if isinstance(ftype.result, VoidType) else _spelled(func.type)
     items = [p for p in (func.args.params if func.args is not None else [])
              if not isinstance(p, c_ast.EllipsisParam)]
@@ -145,7 +146,7 @@ class UnitSignatures(Mapping[str, FunctionSignature]):
         if fn.definition is not None:
             return _from_declaration(resolver, fn.definition.decl, fn.type)
         for decl in self._declared(fn.name):
-            if resolver.prototype(decl) == fn.prototype:
+            if declarator_text.prototype(decl) == fn.prototype:
                 return _from_declaration(resolver, decl, fn.type)
         return _from_type(fn.type, tuple(p.name for p in fn.params))
 
