@@ -9,10 +9,13 @@ from __future__ import annotations
 import importlib.util
 import re
 from pathlib import Path
-from typing import Sequence
+from collections.abc import Sequence
 
 #: The annotation macros a unit may include (no-ops for ordinary builds).
 ANNOTATIONS = "ctgen.h"
+#: Lines of annotations that the harness build compiles to code (checks, ghost variables)
+#: but an ordinary build does not: not the unit's lines and branches, for gcov.
+ANNOTATION_LINES = r"\s*__rtt_(assert|assign|aux)\s*\(.*"
 #: What the analysis adds to a unit it parses (`-idirafter`, frontend/preprocess.py).
 ANALYSIS_HEADER = "ctgen_analysis.h"
 #: The runtime's header, which the harness includes, and its own translation unit, built
@@ -38,7 +41,8 @@ def harness_dir() -> Path:
 # The user's flags that shape the ABI the runtime shares with the harness (-m32, -mabi=,
 # -fshort-enums, -funsigned-char...). The others (include dirs, defines, -nostdinc, -std,
 # -include) are for the unit: the runtime is built against the system's C library.
-_RUNTIME_FLAG = re.compile(r"-m\S+|-f(no-)?(short-enums|short-wchar|(un)?signed-char|pack-struct\S*)")
+_RUNTIME_FLAG = re.compile(
+    r"-m\S+|-f(no-)?(short-enums|short-wchar|(un)?signed-char|pack-struct\S*)")
 
 
 def runtime_flags(cflags: Sequence[str]) -> list[str]:

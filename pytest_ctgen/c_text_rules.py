@@ -206,8 +206,8 @@ def _declarator_problem(text: str, template: bool) -> str | None:
             # member declarations, whose sizes and values the compiler requires constant
             opener = [t for _, t in tokens[max(0, i - 2):i]]
             end = _closing(tokens, i)
-            if not (opener[-1:] and opener[-1] in _TAG_WORDS or
-                    opener[:1] and opener[0] in _TAG_WORDS and tokens[i - 1][0] == "name"):
+            if not ((opener[-1:] and opener[-1] in _TAG_WORDS) or
+                    (opener[:1] and opener[0] in _TAG_WORDS and tokens[i - 1][0] == "name")):
                 return "holds '{'"
             if end < 0:
                 return "has unbalanced braces"

@@ -13,7 +13,7 @@ import json
 import math
 import struct
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, TypeAlias
 
 FORMAT_VERSION = 1
 # An object a case places (`Binding.placement`) lies at an address with this residue modulo
@@ -44,7 +44,7 @@ class FloatValue:
     size: int
 
     @staticmethod
-    def of(value: float, size: int) -> "FloatValue":
+    def of(value: float, size: int) -> FloatValue:
         if size == 4:
             return FloatValue(struct.unpack("<I", struct.pack("<f", value))[0], 4)
         return FloatValue(struct.unpack("<Q", struct.pack("<d", value))[0], 8)
@@ -79,12 +79,12 @@ class FloatValue:
 class RecordValue:
     """A struct by member (in declaration order); nested values for nested members."""
 
-    fields: tuple[tuple[str, "Value"], ...]
+    fields: tuple[tuple[str, Value], ...]
 
 
 @dataclass(frozen=True)
 class ArrayValue:
-    elements: tuple["Value", ...]
+    elements: tuple[Value, ...]
 
 
 @dataclass(frozen=True)
@@ -105,7 +105,7 @@ class PointerValue:
     function: bool = False
 
 
-Value = Union[IntValue, FloatValue, RecordValue, ArrayValue, BytesValue, PointerValue]
+Value: TypeAlias = IntValue | FloatValue | RecordValue | ArrayValue | BytesValue | PointerValue
 
 
 def leaf_values(v: Value) -> list[Value]:
@@ -198,7 +198,8 @@ VIOLATION_KINDS = frozenset({"postcondition", "testcase", "assert", "modifies", 
 @dataclass(frozen=True)
 class Violation:
     """An annotation the generator predicts a case violates. `kind` is one of
-    VIOLATION_KINDS ("undefined": the run has undefined behaviour); `at` is "file:line:col" of the annotation (for
+    VIOLATION_KINDS ("undefined": the run has undefined behaviour); `at` is "file:line:col"
+    of the annotation (for
     "modifies", of the write); `detail` the condition as written (for "modifies", the
     global written). Kind UNDEFINED: the case runs into undefined behaviour at `at`, which
     `detail` names ("division by zero in a / b")."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Callable
+from collections.abc import Callable
 
 
 @dataclass(frozen=True, order=True)
@@ -20,7 +20,7 @@ class SourceLocation:
             return f"{self.file}:{self.line}:{self.column}"
         return f"{self.file}:{self.line}"
 
-    def shown(self, show: Callable[[str], str]) -> "SourceLocation":
+    def shown(self, show: Callable[[str], str]) -> SourceLocation:
         """This location with its file as `show` presents it (relative to the unit the
         user named: never an absolute path of this machine in a result)."""
         return SourceLocation(show(self.file), self.line, self.column)

@@ -187,7 +187,8 @@ _F_SWITCHES = frozenset("""
     stack-protector stack-protector-strong stack-protector-all PIC pic PIE pie
     delete-null-pointer-checks math-errno fast-math single-precision-constant
     lax-vector-conversions zero-initialized-in-bss data-sections function-sections
-    diagnostics-color permissive strict-volatile-bitfields ident allow-parameterless-variadic-functions
+    diagnostics-color permissive strict-volatile-bitfields ident
+    allow-parameterless-variadic-functions
 """.split())
 _F_VALUED = frozenset("""
     excess-precision fp-contract exec-charset input-charset wide-exec-charset pack-struct

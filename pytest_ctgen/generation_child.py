@@ -146,7 +146,7 @@ def _isolated(fn: Callable[..., T], *args: object,
             try:
                 payload: tuple[bool, object] = (
                     True, (True, with_deep_stack(lambda: fn(*args, send=send))))
-            except BaseException as err:  # noqa: BLE001 - everything goes to the parent
+            except BaseException as err:
                 payload = (True, (False, _picklable(err)))
             _write_frame(out, payload)
             out.close()
@@ -158,9 +158,9 @@ def _isolated(fn: Callable[..., T], *args: object,
         try:
             for final, body in _read_frames(inp, on_idle, stop_when):
                 if final:
-                    result = body  # type: ignore[assignment]
+                    result = body
                 else:
-                    deliver(body)  # type: ignore[arg-type]
+                    deliver(body)
         except _StopChild:
             os.kill(pid, signal.SIGKILL)
     _, status = os.waitpid(pid, 0)
@@ -186,7 +186,7 @@ def with_deep_stack(fn: Callable[[], T]) -> T:
     def run() -> None:
         try:
             outcome.append((True, fn()))
-        except BaseException as err:  # noqa: BLE001 - raised again in the caller
+        except BaseException as err:
             outcome.append((False, err))
 
     old_size, old_limit = threading.stack_size(), sys.getrecursionlimit()
@@ -264,6 +264,6 @@ def _picklable(err: BaseException) -> BaseException:
     try:
         pickle.loads(pickle.dumps(err))
         return err
-    except Exception:  # noqa: BLE001
+    except Exception:
         return CtgenError(f"internal error of pytest-ctgen: {type(err).__name__}: {err}")
 

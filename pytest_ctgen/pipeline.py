@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock, Timeout
 
@@ -22,8 +22,9 @@ from . import __version__
 from .c_harness_files import harness_dir
 from .cache_bound import prune, unit_group, used
 from .case_reader import build_from_json, file_cases_from_doc, file_cases_from_json, load_json
-from .cases import FileCases, FunctionCases, GlobalStub, Outcome, STOP_MEMORY, STOP_SKIPPED, STOP_TIME, \
-    StubPrototype, file_cases_to_json, FORMAT_VERSION
+from .cases import (
+    FORMAT_VERSION, STOP_MEMORY, STOP_SKIPPED, STOP_TIME, FileCases, FunctionCases, GlobalStub,
+    Outcome, StubPrototype, file_cases_to_json)
 from .compile_db import read_compile_database as read_compile_database
 from .errors import CtgenError, SourceLocation
 from .export_schema import SchemaError, UnitNames
@@ -61,6 +62,11 @@ from .report.writers import parse_report_spec as parse_report_spec
 from .report.writers import report_units as report_units
 from .report.writers import write_coverage_reports as write_coverage_reports
 from .report.writers import write_json as write_json
+
+if TYPE_CHECKING:  # the engine's run-time parts are imported when a run needs them
+    from .coverage.gcov import FunctionCoverage
+    from .runner.build import Build, HarnessLibrary
+    from .runner.execute import CaseRun
 
 
 log = logging.getLogger("pytest_ctgen")
@@ -360,8 +366,8 @@ class FileRun:
             options.compiler_flags(self.path)
         self.sources = list(sources) if sources is not None else \
             list(options.sources_for(self.path))
-        self._lib = None
-        self._build = None
+        self._lib: HarnessLibrary | None = None
+        self._build: Build | None = None
         self._error: CtgenError | None = None
         # a replay's functions the unit no longer defines: their cases are not built
         self.missing = missing
@@ -379,7 +385,7 @@ class FileRun:
         """Where the harness was built and its gcov data is (None before the build)."""
         return self._build.directory if self._build is not None else None
 
-    def library(self):  # -> runner.build.HarnessLibrary
+    def library(self) -> HarnessLibrary:
         from .codegen.harness import generate_harness
         from .runner.build import build_harness, clear_coverage_data, load_library
 
@@ -414,7 +420,7 @@ class FileRun:
         if self._lib is not None:
             self._lib.final_flush()
 
-    def run(self, function: str, number: int):  # -> runner.execute.CaseRun
+    def run(self, function: str, number: int) -> CaseRun:
         from .runner.execute import FAILED, ISOLATE_FORK, CaseRun, run_case
 
         if function in self.missing:
@@ -432,7 +438,7 @@ class FileRun:
         self.results[(function, number)] = result.passed
         return result
 
-    def coverage(self):  # -> dict[str, coverage.gcov.FunctionCoverage]
+    def coverage(self) -> dict[str, FunctionCoverage]:
         from .coverage.gcov import measure
 
         if self._build is None or not self.ran:

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-
 from bench import fuzz
 from bench.cli import group_of
 from bench.fuzz_harness import _strip_top_const, fuzz_harness, referenced_globals
 from bench.manifest import infeasible_missing, parse_manifest
 from bench.report import markdown, targets, write_reports
+
+REPO = Path(__file__).resolve().parents[1]
 
 UNIT = r"""
 #include <stddef.h>

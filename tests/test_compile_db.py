@@ -96,8 +96,8 @@ def test_quoted_defines_in_command(tmp_path: Path) -> None:
     db = tmp_path / "compile_commands.json"
     # the JSON text as CMake writes it: backslash-escaped quotes inside the command string
     db.write_text(
-        '[{"directory": "%s", "file": "a.c",\n'
-        '  "command": "gcc -DNAME=\\\\\\"str\\\\\\" -D\'SP=a b\' -c a.c"}]' % tmp_path)
+        '[{"directory": "' + str(tmp_path) + '", "file": "a.c",\n'
+        '  "command": "gcc -DNAME=\\\\\\"str\\\\\\" -D\'SP=a b\' -c a.c"}]')
     assert json.loads(db.read_text())[0]["command"] == (
         'gcc -DNAME=\\"str\\" -D\'SP=a b\' -c a.c')
     assert read_compile_database(db).flags_for(tmp_path / "a.c") == (

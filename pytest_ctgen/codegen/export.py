@@ -16,6 +16,7 @@ from dataclasses import replace
 from pathlib import Path, PurePosixPath
 
 from ..c_harness_files import (
+    ANNOTATION_LINES,
     ANNOTATIONS,
     RUNTIME,
     RUNTIME_SOURCE,
@@ -24,9 +25,6 @@ from ..c_harness_files import (
 )
 from ..c_text_rules import text_problem
 from ..cases import BuildRecipe, FileCases, file_cases_to_json
-from ..coverage.gcov import (
-    ANNOTATION_LINES,  # the pytest run's exclusion, for the Makefile
-)
 from ..errors import CtgenError
 from ..export_schema import PATH_FLAGS, cflags_problem, include_problem
 from .harness import generate_harness

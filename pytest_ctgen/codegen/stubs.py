@@ -69,7 +69,8 @@ def _stub_lines(stub: StubPrototype, scripts: list[tuple[int, Case]]) -> list[st
     """The stub's definition: call k of case i plays back that case's script."""
     sig = signature_of(stub)
     out = [renamed_prototype(stub), "{",
-           f"{INDENT}unsigned long ctgen_k = {call_counter(stub.name)}++;", f"{INDENT}(void)ctgen_k;",
+           f"{INDENT}unsigned long ctgen_k = {call_counter(stub.name)}++;",
+           f"{INDENT}(void)ctgen_k;",
            f"{INDENT}{log_call_line(stub)}"]
     out += [f"{INDENT}{line}" for line in precondition_lines(stub)]
     arms: list[str] = []

@@ -14,8 +14,10 @@ import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
+from collections.abc import Iterable, Mapping
 
+from ..c_harness_files import ANNOTATION_LINES
 from ..errors import CtgenError
 
 
@@ -62,9 +64,6 @@ def totals(functions: Iterable[FunctionCoverage]) -> dict[str, int]:
     return t
 
 
-#: Lines of annotations that the run compiles to code (checks, ghost variables) but an
-#: ordinary build does not: not the unit's lines and branches.
-ANNOTATION_LINES = r"\s*__rtt_(assert|assign|aux)\s*\(.*"
 
 
 def _gcovr_json(build_dir: Path, unit: Path, gcov_executable: str | None) -> dict[str, Any]:

@@ -15,7 +15,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from filelock import FileLock
 
@@ -46,7 +46,7 @@ def default_cache_dir() -> Path:
     return Path(tempfile.gettempdir()) / f"pytest-ctgen-{os.getuid()}" / "builds"
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def compiler_version(cc: str = "gcc") -> str:
     """The compiler's `--version` banner (part of every build key)."""
     try:
@@ -96,12 +96,12 @@ def build_key(harness_source: str, key_material: str | bytes, cflags: Sequence[s
     return h.hexdigest()
 
 
-_ERROR = re.compile(r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>.*)$",
-                    re.MULTILINE)
+_ERROR = re.compile(
+    r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+): (?:fatal )?error: (?P<msg>.*)$", re.MULTILINE)
 
 
-_UNDEFINED = re.compile(r"^(?:(?P<file>[^:\n]+):(?P<line>\d+): )?(?P<msg>undefined reference to .*)$",
-                        re.MULTILINE)
+_UNDEFINED = re.compile(
+    r"^(?:(?P<file>[^:\n]+):(?P<line>\d+): )?(?P<msg>undefined reference to .*)$", re.MULTILINE)
 
 
 def _build_error(what: str, stderr: str) -> BuildError:

@@ -4,7 +4,7 @@ and the signature of a prototype's text read with the unit (callbacks, replays).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 import pytest
 

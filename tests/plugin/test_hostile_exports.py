@@ -13,7 +13,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import pytest
 
@@ -401,7 +402,7 @@ def test_hostile_exports_end_no_session_and_run_nothing(
         replayed: tuple[Path, dict[str, str], str]) -> None:
     """One collection error per hostile file, no traceback, and the valid export's cases
     all run and pass."""
-    root, messages, text = replayed
+    root, _messages, text = replayed
     assert "Traceback" not in text and "INTERNALERROR" not in text, text
     assert len(HOSTILE) >= 40
     assert re.search(rf"\b{len(HOSTILE)} errors\b", text), text
