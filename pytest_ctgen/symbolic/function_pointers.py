@@ -118,9 +118,11 @@ def _parameter_names(ftype: FunctionType) -> list[str]:
     the user's, unique, else `p<i>`."""
     params: list[str] = []
     for i, given in enumerate(ftype.param_names or (None,) * len(ftype.params)):
-        ok = given and re.fullmatch(r"[A-Za-z_]\w*", given, re.ASCII) and \
-            not given.startswith("ctgen_") and given not in params
-        params.append(given if ok else f"p{i}")  # type: ignore[arg-type]
+        if given is not None and re.fullmatch(r"[A-Za-z_]\w*", given, re.ASCII) and \
+                not given.startswith("ctgen_") and given not in params:
+            params.append(given)
+        else:
+            params.append(f"p{i}")
     return params
 
 
