@@ -58,8 +58,7 @@ class SearchOptions:
     proof: bool = False
 
 
-def _without(constraints: list[z3.BoolRef], left_out: list[z3.BoolRef]
-             ) -> list[z3.BoolRef]:
+def _without(constraints: list[z3.BoolRef], left_out: list[z3.BoolRef]) -> list[z3.BoolRef]:
     """`constraints` without those of `left_out` (the same terms)."""
     ids = {c.get_id() for c in left_out}
     return [c for c in constraints if c.get_id() not in ids]
@@ -518,8 +517,7 @@ class Generator:
                     callback=callback.input)
         return True
 
-    def placement_free(self, state: State, model: z3.ModelRef, pointees: list[Pointee]
-                       ) -> bool:
+    def placement_free(self, state: State, model: z3.ModelRef, pointees: list[Pointee]) -> bool:
         """Whether the path of `state` and its predictions, with the inputs of `model`,
         hold wherever the objects whose addresses the path used lie (see
         symbolic/addresses.py)."""
