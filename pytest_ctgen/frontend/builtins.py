@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Literal
 
 from .ctype import (
     DOUBLE, FLOAT, INT, LLONG, LONG, LONGDOUBLE, UINT, ULLONG, ULONG, USHORT, FloatType,
@@ -70,10 +71,16 @@ OVERFLOW_BUILTINS: dict[str, str] = {
 #: was set), clear (clears the byte). The operator GENERIC marks the generic forms
 #: (`__atomic_load` and kin, used by <stdatomic.h>): values pass through pointers, and
 #: load and exchange return theirs through one more pointer argument.
+AtomicKind = Literal["load", "store", "exchange", "fetch", "update", "compare_exchange",
+                     "bool_cas", "value_cas", "release", "fence", "test_and_set", "clear"]
 GENERIC = "generic"
 _ATOMIC_OPERATORS = (("add", "+"), ("sub", "-"), ("and", "&"), ("or", "|"), ("xor", "^"),
                      ("nand", "~&"))
-ATOMIC_BUILTINS: dict[str, tuple[str, str]] = {
+# the forms of the read-modify-write builtins, by the operator's name
+_ATOMIC_UPDATES: tuple[tuple[str, AtomicKind], ...] = (
+    ("__atomic_fetch_{}", "fetch"), ("__atomic_{}_fetch", "update"),
+    ("__sync_fetch_and_{}", "fetch"), ("__sync_{}_and_fetch", "update"))
+ATOMIC_BUILTINS: dict[str, tuple[AtomicKind, str]] = {
     "__atomic_load_n": ("load", ""), "__atomic_store_n": ("store", ""),
     "__atomic_exchange_n": ("exchange", ""),
     "__atomic_compare_exchange_n": ("compare_exchange", ""),
@@ -87,9 +94,7 @@ ATOMIC_BUILTINS: dict[str, tuple[str, str]] = {
     "__sync_val_compare_and_swap": ("value_cas", ""),
     "__sync_lock_test_and_set": ("exchange", ""), "__sync_lock_release": ("release", ""),
     **{name.format(op_name): (kind, op) for op_name, op in _ATOMIC_OPERATORS
-       for name, kind in (("__atomic_fetch_{}", "fetch"), ("__atomic_{}_fetch", "update"),
-                          ("__sync_fetch_and_{}", "fetch"),
-                          ("__sync_{}_and_fetch", "update"))},
+       for name, kind in _ATOMIC_UPDATES},
 }
 
 
@@ -105,7 +110,7 @@ class AtomicShape:
     sync_arity: int
 
 
-ATOMIC_SHAPES: dict[str, AtomicShape] = {
+ATOMIC_SHAPES: dict[AtomicKind, AtomicShape] = {
     "load": AtomicShape(0, 2, 1), "release": AtomicShape(0, 0, 1),
     "store": AtomicShape(1, 3, 2), "exchange": AtomicShape(1, 3, 2),
     "fetch": AtomicShape(1, 3, 2), "update": AtomicShape(1, 3, 2),

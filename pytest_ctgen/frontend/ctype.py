@@ -7,7 +7,10 @@ known (from the compiler probe, see `layout.py`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final
+from typing import TYPE_CHECKING, Final, Literal, overload
+
+if TYPE_CHECKING:
+    from pycparser import c_ast
 
 
 class CType:
@@ -145,7 +148,7 @@ class VariableLength:
     parameter, on entry of the function (ir/lower.py). Compared by identity: each
     declarator has its own."""
 
-    expression: object
+    expression: c_ast.Node
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,8 @@ class ArrayType(CType):
     count: int | None
     length: VariableLength | None = None
 
+    # `size` and `align` are computed from the element: mypy does not accept a read-only
+    # property in place of the base's attribute, which is what it is at run time
     @property
     def size(self) -> int:  # type: ignore[override]
         """The size in bytes; 0 when the compiler does not know it (see `is_complete`)."""
@@ -222,11 +227,14 @@ class Field:
         return self.bit_width is not None
 
 
+RecordKind = Literal["struct", "union"]
+
+
 @dataclass(eq=False)
 class RecordType(CType):
     """A struct or union. Incomplete until `complete()` gives it fields and a layout."""
 
-    kind: str  # "struct" or "union"
+    kind: RecordKind
     tag: str | None
     fields: tuple[Field, ...] = ()
     size: int = 0
@@ -331,7 +339,7 @@ _UNSIGNED_OF = {
     SCHAR: UCHAR, CHAR: UCHAR, SHORT: USHORT, INT: UINT, LONG: ULONG, LLONG: ULLONG,
     INT128: UINT128,
 }
-_PLAIN_INTEGERS: Final = {
+_PLAIN_INTEGERS: Final[dict[tuple[int, bool], IntType]] = {
     (1, True): SCHAR, (1, False): UCHAR, (2, True): SHORT, (2, False): USHORT,
     (4, True): INT, (4, False): UINT, (8, True): LONG, (8, False): ULONG,
 }
@@ -339,8 +347,16 @@ _PLAIN_INTEGERS: Final = {
 
 def unsigned_of(t: IntType) -> IntType:
     """The unsigned type of the same rank."""
-    t = strip_enum(t)  # type: ignore[assignment]
+    t = strip_enum(t)
     return _UNSIGNED_OF[t] if t.signed else t
+
+
+@overload
+def strip_enum(t: IntType) -> IntType: ...
+
+
+@overload
+def strip_enum(t: CType) -> CType: ...
 
 
 def strip_enum(t: CType) -> CType:
@@ -353,7 +369,7 @@ def strip_enum(t: CType) -> CType:
 
 def integer_promotion(t: IntType) -> IntType:
     """C11 6.3.1.1: types of rank below int become int (all their values fit)."""
-    t = strip_enum(t)  # type: ignore[assignment]
+    t = strip_enum(t)
     if t.rank < INT.rank:
         return INT
     return t

@@ -4,7 +4,8 @@ AST as calls, and the GNU ranges `case a ... b` and `[a ... b]`; with the C text
 generator writes for the new nodes."""
 from __future__ import annotations
 
-from typing import Any, Final
+from collections.abc import Iterator
+from typing import Final
 
 from pycparser import c_ast, c_generator
 from pycparser.c_parser import Coord
@@ -39,7 +40,7 @@ class GenericSelection(c_ast.Node):
             nodes.append((f"exprs[{index}]", expr))
         return tuple(nodes)
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[c_ast.Node]:
         return (child for _, child in self.children())
 
 
@@ -56,7 +57,7 @@ class LocalLabels(c_ast.Node):
     def children(self) -> tuple[()]:
         return ()
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[c_ast.Node]:
         return iter(())
 
 
@@ -72,7 +73,7 @@ class ComputedGoto(c_ast.Node):
     def children(self) -> tuple[tuple[str, c_ast.Node]]:
         return (("expr", self.expr),)
 
-    def __iter__(self) -> Any:
+    def __iter__(self) -> Iterator[c_ast.Node]:
         return iter((self.expr,))
 
 
@@ -84,10 +85,10 @@ def _generic_text(self: c_generator.CGenerator, n: GenericSelection) -> str:
 
 
 # C text of the nodes only our parser makes (for `__typeof__` operands and annotations)
-c_generator.CGenerator.visit_GenericSelection = _generic_text  # type: ignore[attr-defined]
-c_generator.CGenerator.visit_LocalLabels = (  # type: ignore[attr-defined]
+c_generator.CGenerator.visit_GenericSelection = _generic_text
+c_generator.CGenerator.visit_LocalLabels = (
     lambda self, n: f"__label__ {', '.join(n.names)};")
-c_generator.CGenerator.visit_ComputedGoto = (  # type: ignore[attr-defined]
+c_generator.CGenerator.visit_ComputedGoto = (
     lambda self, n: f"goto *{self._visit_expr(n.expr)};")
 
 #: What a GNU asm statement reaches the AST as: a call of this name with the argument 1

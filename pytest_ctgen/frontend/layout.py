@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Final
 
 from ..errors import UnsupportedError
-from .ctype import ArrayType, CType, Field, RecordType
+from .ctype import ArrayType, CType, Field, RecordKind, RecordType
 from .preprocess import GCC, compile_flags, compiler_env, shipped_headers
 
 log = logging.getLogger(__name__)
@@ -60,7 +60,7 @@ def _member_size(ctype: CType) -> int:
     return ctype.size
 
 
-def sysv_layout(kind: str, members: Sequence[Member]) -> Layout:
+def sysv_layout(kind: RecordKind, members: Sequence[Member]) -> Layout:
     """The layout gcc gives a struct/union without attributes on x86-64 (System V ABI:
     bit-fields never straddle a boundary of their declared type's alignment; unnamed
     bit-fields do not raise the record's alignment)."""

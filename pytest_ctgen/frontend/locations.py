@@ -4,9 +4,9 @@ preprocessed text comes from, and the `#include` it came through) and pycparser'
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from pycparser import c_ast
+from pycparser.c_parser import Coord
 
 from ..errors import SourceLocation, UnsupportedError
 
@@ -21,7 +21,7 @@ def unescape_marker_file(name: str) -> str:
     return re.sub(r"\\(.)", r"\1", name)
 
 
-def coord_location(coord: Any, fallback_file: str = "<unknown>") -> SourceLocation:
+def coord_location(coord: Coord | None, fallback_file: str = "<unknown>") -> SourceLocation:
     """The `SourceLocation` of a pycparser coord (or None)."""
     if coord is None:
         return SourceLocation(fallback_file, 0, 0)

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final, NoReturn, cast
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, NoReturn, cast
 
 from pycparser import c_ast, c_parser
 from pycparser.c_lexer import CLexer
@@ -19,6 +19,11 @@ from .gnu_ast import (
     ASM_MARKER, AUTO_TYPE, TYPES_COMPATIBLE, ComputedGoto, GenericSelection, LocalLabels,
     TypeofSpecifier)
 from .locations import coord_location, include_site, unescape_marker_file
+
+if TYPE_CHECKING:
+    # pycparser's token: `type`, `value`, `lineno`, `column` (private, but what its lexer
+    # returns and its parser buffers)
+    from pycparser.c_lexer import _Token as Token
 
 Position = tuple[str, int, int]
 
@@ -89,12 +94,15 @@ class _TrackingLexer(CLexer):
     #: Whether `typeof` and `asm` are keywords (GNU dialects), besides `__typeof__` and
     #: `__asm__`.
     gnu_keywords = True
+    #: the lexer's position in `_lexdata` (CLexer's own state, which `_next_token` moves
+    #: past the tail of a preprocessing number)
+    _pos: int
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         self.origins: dict[int, tuple[str, int]] = {}
         self.block_ends: dict[Position, Position] = {}
         self._open: list[Position] = []
-        self._pending: list[Any] = []
+        self._pending: list[Token | None] = []
         self._previous: str | None = None
         #: (text offset, location, what, only in a block) of each dropped construct the
         #: generator cannot model (in a function's declarations only, for the last); the
@@ -102,7 +110,7 @@ class _TrackingLexer(CLexer):
         self.flags: list[tuple[int, SourceLocation, str, bool]] = []
         super().__init__(*args, **kwargs)
 
-    def token(self) -> Any:
+    def token(self) -> Token | None:
         if self._pending:
             tok = self._pending.pop(0)
         else:
@@ -115,7 +123,7 @@ class _TrackingLexer(CLexer):
         self._previous = tok.type if tok is not None else None
         return tok
 
-    def _dropped(self, tok: Any) -> bool:
+    def _dropped(self, tok: Token) -> bool:
         """Whether `tok` starts what C's meaning does not need to see (an attribute, a
         named address space), which is then consumed; what changes the meaning is
         flagged."""
@@ -149,12 +157,12 @@ class _TrackingLexer(CLexer):
                 elif name in _LAYOUT_ATTRIBUTES:
                     self._flag(tok, _LAYOUT_ATTRIBUTES[name], in_block=True)
 
-    def _flag(self, tok: Any, what: str, in_block: bool = False) -> None:
+    def _flag(self, tok: Token, what: str, in_block: bool = False) -> None:
         origin = self.origins.get(id(tok), (self._filename, 0))
         location = SourceLocation(origin[0], tok.lineno, tok.column)
         self.flags.append((origin[1], location, what, in_block))
 
-    def _next_token(self) -> Any:
+    def _next_token(self) -> Token | None:
         tok = super().token()
         if tok is None:
             return None
@@ -179,7 +187,7 @@ class _TrackingLexer(CLexer):
             self.block_ends[self._open.pop()] = (filename, tok.lineno, tok.column)
         return tok
 
-    def _asm(self, keyword: Any) -> Any:
+    def _asm(self, keyword: Token) -> Token | None:
         """GNU `asm [volatile|inline|goto] (template : outputs : inputs : clobbers :
         labels)`. An asm label on a declarator (`int f(void) asm("name")`) and a file-scope
         asm say nothing about C objects: they are dropped. An asm statement becomes the
@@ -218,7 +226,7 @@ class _TrackingLexer(CLexer):
             self._pending.append(marker)
         return self.token()
 
-    def file_of(self, tok: Any) -> str:
+    def file_of(self, tok: Token) -> str:
         origin = self.origins.get(id(tok))
         return origin[0] if origin else self._filename
 
@@ -238,7 +246,7 @@ class _Parser(CParser):
     def lexer(self) -> _TrackingLexer:
         return cast(_TrackingLexer, self.clex)
 
-    def _advance(self) -> Any:
+    def _advance(self) -> Token:
         tok = super()._advance()
         if tok.type == _TYPEOF:  # its operand belongs to the specifier
             self._expect("LPAREN")
@@ -426,7 +434,7 @@ class _Parser(CParser):
         origin = self.lexer.origins.get(id(self._tokens._buffer[index - 1]))
         return origin[1] if origin else -1
 
-    def _tok_coord(self, tok: Any) -> Coord:
+    def _tok_coord(self, tok: Token) -> Coord:
         return Coord(file=self.lexer.file_of(tok), line=tok.lineno, column=tok.column)
 
     def _lex_type_lookup_func(self, name: str) -> bool:
@@ -454,7 +462,7 @@ class _Parser(CParser):
 
     def current_coord(self, at_end: bool = False) -> Coord | None:
         """Where the parser stands: the next unread token, or just after the last one."""
-        buffer: list[Any] = self._tokens._buffer
+        buffer: list[Token | None] = self._tokens._buffer
         index: int = self._tokens._index
         upcoming = buffer[index] if index < len(buffer) else None
         if upcoming is not None and not at_end:

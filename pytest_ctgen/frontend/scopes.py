@@ -6,10 +6,12 @@ from __future__ import annotations
 from collections import ChainMap
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, Literal
 
 from .ctype import INT, CType
 
+#: What an ordinary identifier names.
+EntryKind = Literal["typedef", "object", "enumerator"]
 TYPEDEF: Final = "typedef"
 OBJECT: Final = "object"
 ENUMERATOR: Final = "enumerator"
@@ -19,7 +21,7 @@ ENUMERATOR: Final = "enumerator"
 class Entry:
     """An ordinary identifier: a typedef name, an object/function, or an enumerator."""
 
-    kind: str
+    kind: EntryKind
     type: CType
     quals: frozenset[str] = frozenset()
     value: int = 0

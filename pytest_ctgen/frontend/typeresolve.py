@@ -14,8 +14,8 @@ from .constant_expr import ConstantEvaluator, Value
 from .ctype import (
     BOOL, CHAR, DOUBLE, EXTENDED_FLOATS, FLOAT, INT, INT128, LLONG, LONG, LONGDOUBLE,
     PREDEFINED_TYPEDEFS, SCHAR, SHORT, UCHAR, UINT, UINT128, ULLONG, ULONG, USHORT, VOID,
-    ArrayType, CType, EnumType, FloatType, FunctionType, IntType, PointerType, RecordType,
-    VariableLength, decay, is_variably_modified,
+    ArrayType, CType, EnumType, FloatType, FunctionType, IntType, PointerType, RecordKind,
+    RecordType, VariableLength, decay, is_variably_modified,
 )
 from .declarator_text import abstract, copy_declarator, fold_dimensions, generate, rename
 from .gnu_ast import AUTO_TYPE, TypeofSpecifier
@@ -123,7 +123,7 @@ class TypeResolver(Scopes):
 
     def _forward_declaration(self, spec: c_ast.Struct | c_ast.Union) -> CType:
         """`struct S;` declares a new incomplete type unless S is already in this scope."""
-        kind = "struct" if isinstance(spec, c_ast.Struct) else "union"
+        kind: RecordKind = "struct" if isinstance(spec, c_ast.Struct) else "union"
         existing = self.tag_in_scope(spec.name)
         if existing is not None:
             return existing
@@ -301,7 +301,7 @@ class TypeResolver(Scopes):
 
     # ----------------------------------------------------------------- records
 
-    def _new_record(self, kind: str, tag: str | None) -> RecordType:
+    def _new_record(self, kind: RecordKind, tag: str | None) -> RecordType:
         record = RecordType(kind, tag, spelling=f"{kind} {tag}" if tag else None)
         if tag:
             self.declare_tag(tag, record)
@@ -314,7 +314,7 @@ class TypeResolver(Scopes):
         cached = self._node_types.get(id(node))
         if cached is not None:
             return cached[1]
-        kind = "struct" if isinstance(node, c_ast.Struct) else "union"
+        kind: RecordKind = "struct" if isinstance(node, c_ast.Struct) else "union"
         if node.decls is None:
             found = self.lookup_tag(node.name) if node.name else None
             if found is None:

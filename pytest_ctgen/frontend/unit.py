@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, Literal
 
 from pycparser import c_ast
 
@@ -16,11 +16,13 @@ from .ctype import ArrayType, CType, FunctionType
 if TYPE_CHECKING:
     from .typeresolve import TypeResolver
 
-GLOBAL = "global"
+#: What a `Variable` is: a file-scope variable, a parameter, a local or a static local.
+VariableKind = Literal["global", "param", "local", "static_local"]
+GLOBAL: Final = "global"
+PARAM: Final = "param"
+LOCAL: Final = "local"
+STATIC_LOCAL: Final = "static_local"
 _SYSTEM_DIRS = ("/usr/include/", "/usr/lib/gcc/", "/usr/local/include/", "/usr/lib/clang/")
-PARAM = "param"
-LOCAL = "local"
-STATIC_LOCAL = "static_local"
 
 
 def is_unsized_array(t: CType) -> bool:
@@ -42,7 +44,7 @@ class Variable:
 
     name: str
     type: CType
-    kind: str  # GLOBAL, PARAM, LOCAL or STATIC_LOCAL
+    kind: VariableKind
     location: SourceLocation
     declaration: str  # C declaration template, '@' for the name, qualifiers kept
     is_const: bool = False  # the object itself is const-qualified (never written)

@@ -7,7 +7,7 @@ by its branches when the statement is placed (`settled`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import fields, replace
+from dataclasses import fields, is_dataclass, replace
 from typing import TypeVar
 
 from pycparser import c_ast
@@ -16,7 +16,7 @@ from ..errors import SourceLocation, UnsupportedError
 from ..frontend.ctype import CType
 from ..frontend.unit import LOCAL, Unit, Variable
 from . import gccfold
-from .cfg import Assign, Block, Branch, Goto, Stmt
+from .cfg import Assign, Block, Branch, Goto, Stmt, Terminator
 from .constants import fold
 from .expr import Const, Expr, Load, VarRef
 from .gccfold import Conditional
@@ -66,11 +66,11 @@ class CfgBuilder:
         self.settle_parts(stmt)
         self.cur.stmts.append(stmt)
 
-    def terminate(self, term: object) -> None:
+    def terminate(self, term: Terminator) -> None:
         """End the current block; code after it goes to a fresh, unreachable block."""
         self.settle_parts(term)
         if self.cur.terminator is None:
-            self.cur.terminator = term  # type: ignore[assignment]
+            self.cur.terminator = term
         self.cur = self.new_block()
 
     def goto(self, target: Block, node: c_ast.Node | None) -> None:
@@ -159,12 +159,13 @@ class CfgBuilder:
                                 c.condition_type if condition_type is None
                                 else condition_type, negations)
 
-    def settle_parts(self, node: object) -> None:
+    def settle_parts(self, node: Stmt | Terminator) -> None:
         """Give the expressions of a statement or terminator about to be placed the
         branches of the gcc Conditionals they hold."""
         if not self.conditionals_made:
             return
-        for f in fields(node):  # type: ignore[arg-type]
+        assert is_dataclass(node) and not isinstance(node, type)  # as every IR node is
+        for f in fields(node):
             value = getattr(node, f.name)
             if isinstance(value, Expr):
                 setattr(node, f.name, self.settled(value))
@@ -179,14 +180,15 @@ class CfgBuilder:
             return e
         if isinstance(e, Conditional):
             return self.materialized(e)
+        assert is_dataclass(e) and not isinstance(e, type)  # as every IR node is
         changes = {}
-        for f in fields(e):  # type: ignore[arg-type]
+        for f in fields(e):
             value = getattr(e, f.name)
             if isinstance(value, Expr) and f.name != "type":
                 new = self.settled(value)
                 if new is not value:
                     changes[f.name] = new
-        return replace(e, **changes) if changes else e  # type: ignore[type-var]
+        return replace(e, **changes) if changes else e
 
     def materialized(self, c: Conditional) -> Expr:
         """The value of the conditional `c`, computed by branches into a temporary."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Literal
 
 from ..errors import SourceLocation
 from ..frontend.ctype import CType
@@ -88,13 +89,17 @@ class Eval(Stmt):
     location: SourceLocation
 
 
+#: What a `Check` checks: a precondition or an `__rtt_assert`.
+CheckKind = Literal["precondition", "assert"]
+
+
 @dataclass(eq=False)
 class Check(Stmt):
     """An annotation checked where it stands: "precondition" (on entry: inputs that
     violate it are not of interest) or "assert" (`__rtt_assert`: a path that violates it
     is a finding). `cond` is a side-effect-free truth value; `text` the condition as C."""
 
-    kind: str
+    kind: CheckKind
     cond: Expr
     text: str
     location: SourceLocation
@@ -267,10 +272,10 @@ class CFG:
     def _backwards_from(self, sources: list[int]) -> dict[int, int]:
         """Breadth-first distances over reversed edges from the blocks `sources`."""
         preds: dict[int, list[int]] = {b.id: [] for b in self.blocks}
-        for b in self.blocks:
-            assert b.terminator is not None
-            for succ in b.terminator.successors():
-                preds[succ.id].append(b.id)
+        for block in self.blocks:
+            assert block.terminator is not None
+            for succ in block.terminator.successors():
+                preds[succ.id].append(block.id)
         dist = {b: 0 for b in sources}
         queue = deque(sources)
         while queue:

@@ -11,9 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
+from typing import TYPE_CHECKING
 
 from ..frontend.ctype import CType, Field, IntType, PointerType
 from ..frontend.unit import Variable
+
+if TYPE_CHECKING:
+    from .cfg import Stmt, Terminator
 
 ARITHMETIC_OPS = ("+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>")
 COMPARISON_OPS = ("==", "!=", "<", "<=", ">", ">=")
@@ -329,9 +333,9 @@ def describe(e: Expr) -> str:
     return type(e).__name__
 
 
-def designated_functions(node: object) -> Iterator[str]:
-    """The names of the functions whose designators appear in `node`, an expression or a
-    statement (not those it calls by name)."""
+def designated_functions(node: Expr | Stmt | Terminator | None) -> Iterator[str]:
+    """The names of the functions whose designators appear in `node`, an expression, a
+    statement or a terminator (not those it calls by name)."""
     work = [node]
     while work:
         n = work.pop()

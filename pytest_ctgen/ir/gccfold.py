@@ -27,8 +27,9 @@ operand, `?:` with constant or truth-valued arms, `__builtin_fpclassify`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, fields, is_dataclass
 from collections.abc import Container
+from typing import Final, Literal
 
 from ..errors import SourceLocation
 from ..frontend.constant_eval import convert_constant
@@ -41,8 +42,10 @@ from .expr import (
 
 Number = int | float
 
-COMPARISON = "comparison"  # COMPARISON_CLASS_P
-TRUTH = "truth"  # another truth value: `!b` of a _Bool b, `a && b`, `a || b`
+#: The kinds of truth value gcc's trees tell apart (see `kind`).
+TruthKind = Literal["comparison", "truth"]
+COMPARISON: Final = "comparison"  # COMPARISON_CLASS_P
+TRUTH: Final = "truth"  # another truth value: `!b` of a _Bool b, `a && b`, `a || b`
 
 #: The C library's absolute value functions gcc knows, by name: their argument type.
 ABS_FUNCTIONS = {"abs": INT, "labs": LONG, "llabs": LLONG, "imaxabs": LONG}
@@ -70,7 +73,7 @@ def _is_bool(t: CType) -> bool:
     return isinstance(t, IntType) and t.is_bool
 
 
-def kind(e: Expr, conditions: Container[Variable]) -> str | None:
+def kind(e: Expr, conditions: Container[Variable]) -> TruthKind | None:
     """COMPARISON or TRUTH when gcc's tree for `e` is that kind of truth value, else None.
     `conditions` are the temporaries holding the value of a `&&` or `||`."""
     while isinstance(e, Cast) and _integer(e.type) and not _is_bool(e.type) and \
@@ -172,10 +175,10 @@ def same(a: object, b: object) -> bool:
     if isinstance(a, Expr) or isinstance(b, Expr):
         if type(a) is not type(b):
             return False
-        if isinstance(a, Const):
-            return a.type == b.type and _same(a.value, b.value)  # type: ignore[attr-defined]
-        return all(same(getattr(a, f.name), getattr(b, f.name))
-                   for f in fields(a))  # type: ignore[arg-type]
+        if isinstance(a, Const) and isinstance(b, Const):  # both or neither: same type
+            return a.type == b.type and _same(a.value, b.value)
+        assert is_dataclass(a) and not isinstance(a, type)  # as every IR node is
+        return all(same(getattr(a, f.name), getattr(b, f.name)) for f in fields(a))
     if isinstance(a, Variable):
         return a is b
     return a == b
@@ -237,12 +240,12 @@ def conditional(condition: Expr, then: Expr, otherwise: Expr, ctype: CType,
                                              not ctype.is_bool) else None
         if folded is not None:
             return folded
-        then, otherwise = then.value, otherwise.value  # type: ignore[assignment]
-        if negations and (then, otherwise) == (ctype.wrap(-1), 0):
+        values = then.value, otherwise.value
+        if negations and values == (ctype.wrap(-1), 0):
             return Unary("-", _as(condition, ctype), ctype)
-        if negations and (then, otherwise) == (ctype.wrap(-2), ctype.wrap(-1)):
+        if negations and values == (ctype.wrap(-2), ctype.wrap(-1)):
             return Unary("~", _as(condition, ctype), ctype)
-        then, otherwise = Const(ctype, then), Const(ctype, otherwise)  # type: ignore[arg-type]
+        then, otherwise = Const(ctype, values[0]), Const(ctype, values[1])
     return Conditional(condition, then, otherwise, ctype, location, condition_type)
 
 

@@ -12,7 +12,7 @@ from pycparser import c_ast
 from ..errors import CtgenError
 from ..frontend.builtins import (
     ATOMIC_BUILTINS, ATOMIC_SHAPES, BIT_BUILTINS, FLOAT_CONSTANT_BUILTINS, GENERIC,
-    OVERFLOW_BUILTINS)
+    OVERFLOW_BUILTINS, AtomicKind)
 from ..frontend.ctype import (
     BOOL, DOUBLE, INT, LONG, SIZE_T, UCHAR, UINT, VOID, ArrayType, CType, EnumType, FloatType,
     IntType, PointerType, VariableLength, unsigned_of)
@@ -200,7 +200,7 @@ class BuiltinLowerer:
             self.exprs.effect(a)  # memory orders, `weak`
         return self.atomic_access(kind, op, obj, operands, expected, returned, node)
 
-    def atomic_flag(self, kind: str, args: list[c_ast.Node], node: c_ast.Node
+    def atomic_flag(self, kind: AtomicKind, args: list[c_ast.Node], node: c_ast.Node
                     ) -> Expr | None:
         """`__atomic_test_and_set` and `__atomic_clear`: on the byte at the address,
         whatever its type."""
@@ -214,7 +214,7 @@ class BuiltinLowerer:
         self.builder.emit(Assign(byte, Const(UCHAR, 1), loc))
         return self.exprs.convert(was, BOOL)
 
-    def atomic_access(self, kind: str, op: str, obj: Expr, operands: list[Expr],
+    def atomic_access(self, kind: AtomicKind, op: str, obj: Expr, operands: list[Expr],
                       expected: Expr | None, returned: Expr | None, node: c_ast.Node
                       ) -> Expr | None:
         """The one read and one write of the object `obj` of an atomic builtin of `kind`
@@ -273,10 +273,10 @@ class BuiltinLowerer:
                 raise CtgenError("__builtin_fpclassify takes 6 arguments",
                                  self.builder.loc(node))
             values = [fold(self.exprs.rvalue(a)) for a in args[:5]]
-            if not all(isinstance(v, int) for v in values):
+            results = tuple(int(v) for v in values if isinstance(v, int))
+            if len(results) != len(values):
                 raise self.builder.unsupported("__builtin_fpclassify with non-constant results",
                                                node)
-            results = tuple(int(v) for v in values)  # type: ignore[arg-type]
             args = args[5:]
         if len(args) != 1:
             raise CtgenError(f"{name} takes one argument", self.builder.loc(node))

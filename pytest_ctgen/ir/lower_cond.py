@@ -299,12 +299,13 @@ class ConditionLowerer:
         if not self.lookahead.look_ahead_ok(node):
             return None
         arms = [self.lookahead.look(n) for n in (node.iftrue, node.iffalse)]
-        values = [fold(a) for a in arms]
-        if not all(a.type.is_arithmetic for a in arms) or None in values:
+        then_constant, otherwise_constant = (fold(a) for a in arms)
+        if not all(a.type.is_arithmetic for a in arms) or then_constant is None or \
+                otherwise_constant is None:
             return None
         rtype = usual_arithmetic_conversion(arms[0].type, arms[1].type)
-        then_value, otherwise_value = (convert_constant(v, a.type, rtype)  # type: ignore[arg-type]
-                                       for v, a in zip(values, arms))
+        then_value = convert_constant(then_constant, arms[0].type, rtype)
+        otherwise_value = convert_constant(otherwise_constant, arms[1].type, rtype)
         if then_value is None or otherwise_value is None:
             return None
         then, otherwise = Const(rtype, then_value), Const(rtype, otherwise_value)

@@ -17,7 +17,7 @@ from ..errors import AnnotationError, CtgenError
 from ..frontend.annotations import RESERVED_PREFIX, USER_PREFIX
 from ..frontend.ctype import INT, VoidType, usual_arithmetic_conversion
 from ..frontend.unit import GLOBAL, LOCAL, Function, Variable
-from .cfg import CFG, Assign, Block, Check, Stmt
+from .cfg import CFG, Assign, Block, Check, CheckKind, Stmt
 from ..frontend.literals import string_bytes
 from .expr import Const, Expr, Load, Logical, Select, Unary, VarRef
 from .spec import Condition, FunctionContract, StubSpec, TestCaseSpec
@@ -137,7 +137,8 @@ class ContractLowerer:
             {"precondition": self.preconditions, "postcondition": self.postconditions,
              "assert": self.asserts}[kind].append(cond)
             if kind != "postcondition" and not self.is_spec:
-                self.builder.emit(Check(kind, cond.expr, cond.text, cond.location))
+                checked: CheckKind = "assert" if kind == "assert" else "precondition"
+                self.builder.emit(Check(checked, cond.expr, cond.text, cond.location))
             return
         if kind == "testcase":
             self.testcase(node, args)

@@ -158,9 +158,8 @@ class TypeLowerer:
                 except CtgenError:
                     self.builder.kept(self.parameter_size(param.type.dim), param.type.dim)
 
-    def parameter_size(self, dim: object) -> Expr:
+    def parameter_size(self, dim: c_ast.Node) -> Expr:
         """A size expression of a parameter's array declarator, for its value."""
-        assert isinstance(dim, c_ast.Node)
         if isinstance(dim, c_ast.ID) and dim.name == "*":
             raise self.builder.unsupported("'[*]' outside a function prototype", dim)
         return self.exprs.rvalue(dim)

@@ -6,12 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..cases import Contract, ContractCheck, Violation
+from ..errors import SourceLocation
 from ..frontend.ctype import declaration_of
 from ..ir.spec import FunctionContract
 
 
-def summarize_contract(contract: FunctionContract, at: Callable, *, proved: bool,
-                       violated: set[Violation], unreachable_testcases: set[int],
+def summarize_contract(contract: FunctionContract, at: Callable[[SourceLocation], str], *,
+                       proved: bool, violated: set[Violation], unreachable_testcases: set[int],
                        unmodified: tuple[str, ...], function_at: str, bounds: str
                        ) -> Contract:
     """The checks of `contract` with their verdicts: `violated` are what the cases show

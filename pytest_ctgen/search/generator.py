@@ -14,8 +14,10 @@ which case they are reported as not reached with that reason.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from collections.abc import Callable
+from dataclasses import dataclass
+
+import z3
 
 from ..cases import (
     STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SKIPPED, STOP_SOLVER, STOP_TIME,
@@ -56,7 +58,7 @@ class SearchOptions:
     proof: bool = False
 
 
-def _without(constraints: list, left_out: list) -> list:
+def _without(constraints: list[z3.BoolRef], left_out: list[z3.BoolRef]) -> list[z3.BoolRef]:
     """`constraints` without those of `left_out` (the same terms)."""
     ids = {c.get_id() for c in left_out}
     return [c for c in constraints if c.get_id() not in ids]
@@ -394,8 +396,8 @@ class Generator:
         if model is not None and self.complete(state, model):
             self.finish(state, model)
 
-    def complete(self, state: State, model, first: Callable[[], None] | None = None
-                 ) -> bool:
+    def complete(self, state: State, model: z3.ModelRef,
+                 first: Callable[[], None] | None = None) -> bool:
         """Run `state` to its end concretely, each decision as `model` says, without the
         bounds (after `first`, if given); whether it ended with `model` still a model."""
         self.executor.unbounded = True
@@ -422,7 +424,7 @@ class Generator:
             self.executor.unbounded = False
         return all(self.solver.holds(model, c) for c in state.constraints)
 
-    def finish(self, state: State, model=None) -> None:
+    def finish(self, state: State, model: z3.ModelRef | None = None) -> None:
         """A complete path: a case if it covers a new outcome (or is the first path).
         `model` fixes the inputs when the path was completed concretely."""
         new = [e for e in state.edges if e in self.goals.uncovered]
@@ -439,7 +441,7 @@ class Generator:
             self.goals.covered(state.edges)
 
     @staticmethod
-    def preferences(state: State) -> list[list]:
+    def preferences(state: State) -> list[list[z3.BoolRef]]:
         """What a readable model of `state` keeps if it can: the path's annotations hold
         (a violation gets a case of its own), then readable values."""
         holds = extract.annotations_hold(state)
@@ -465,7 +467,8 @@ class Generator:
                 self.finding_edges.update(violating.edges)
                 self.finding_blocks.add(violating.frames[0].block.id)
 
-    def add_case(self, state: State, model, extra_notes: tuple[str, ...] = ()) -> bool:
+    def add_case(self, state: State, model: z3.ModelRef, extra_notes: tuple[str, ...] = ()
+                 ) -> bool:
         """The case of the path `state` with the inputs of `model`; which annotations it
         violates and which test cases it enters (by their PREs) are read off the model.
         False when the case would depend on where objects lie in memory."""
@@ -514,7 +517,7 @@ class Generator:
                     callback=callback.input)
         return True
 
-    def placement_free(self, state: State, model, pointees: list[Pointee]) -> bool:
+    def placement_free(self, state: State, model: z3.ModelRef, pointees: list[Pointee]) -> bool:
         """Whether the path of `state` and its predictions, with the inputs of `model`,
         hold wherever the objects whose addresses the path used lie (see
         symbolic/addresses.py)."""

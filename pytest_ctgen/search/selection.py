@@ -14,6 +14,8 @@ from .tree import OPEN, TreeNode
 
 _QUICK_GOALS = 4  # uncovered outcomes tried with the cheap check before the first by rank
 _FAR = 1 << 20  # a distance longer than any path
+#: The priority of an edge: smaller first.
+Rank = tuple[int, ...]
 
 
 class Goals:
@@ -51,7 +53,7 @@ class Goals:
             self.exit_distance[key] = cfg.distances_to_exit()
         return self.exit_distance[key]
 
-    def edge_rank(self, node: TreeNode, index: int, any_path: bool) -> tuple | None:
+    def edge_rank(self, node: TreeNode, index: int, any_path: bool) -> Rank | None:
         """Priority of exploring edge `index` of `node` (smaller first); None when the edge
         cannot lead to an uncovered outcome (last when `any_path`: in proof mode or before
         a first case)."""
@@ -60,7 +62,7 @@ class Goals:
             return (3, node.depth)
         return rank
 
-    def goal_rank(self, node: TreeNode, index: int) -> tuple | None:
+    def goal_rank(self, node: TreeNode, index: int) -> Rank | None:
         if (id(node), index) in self.boosted:
             return (0, 1 << 30, node.depth)  # after the open goals, before the rest
         if node.choice is not None:
@@ -114,7 +116,7 @@ class Goals:
         infeasibility, which can be slow, come after the outcomes that are easy to cover.
         `nodes` keeps only the nodes that still have open edges, at once: when tree nodes
         are freed decides which ids z3 gives the terms made after, and so the cases."""
-        ranked: list[tuple[tuple, int, TreeNode, int]] = []
+        ranked: list[tuple[Rank, int, TreeNode, int]] = []
         alive: list[TreeNode] = []
         for n, node in enumerate(nodes):
             has_open = False
@@ -155,7 +157,7 @@ class Goals:
         goal_distance = self.goal_distance
         if taken & self.uncovered:
             goal_distance = self.cfg.distances_to(self.uncovered - taken)
-        ranked: list[tuple[tuple, int]] = []
+        ranked: list[tuple[Rank, int]] = []
         for i, g in enumerate(node.guards):
             if g is None:
                 continue

@@ -3,13 +3,22 @@ of their edges, and how a CFG edge is named as a branch outcome."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Final, Literal
+
+import z3
 
 from ..cases import Outcome
 from ..ir.cfg import CFG, Block, Edge
 from ..symbolic.paths import AliasChoice, OffsetChoice
 from ..symbolic.state import State
 
-OPEN, EXPLORED, PRUNED, CUT = "open", "explored", "pruned", "cut"
+#: What became of a tree edge: not explored yet, explored, pruned (infeasible) or cut (a
+#: bound stopped the path there).
+EdgeStatus = Literal["open", "explored", "pruned", "cut"]
+OPEN: Final = "open"
+EXPLORED: Final = "explored"
+PRUNED: Final = "pruned"
+CUT: Final = "cut"
 
 
 def outcome_of(cfg: CFG, e: Edge) -> Outcome:
@@ -26,10 +35,10 @@ class TreeNode:
 
     state: State
     block: Block
-    guards: list
+    guards: list[z3.BoolRef | None]  # of each edge, None when it is impossible
     depth: int
     choice: AliasChoice | OffsetChoice | None = None
-    edges: list[str] = field(default_factory=list)
+    edges: list[EdgeStatus] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.edges = [OPEN if g is not None else PRUNED for g in self.guards]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, NoReturn
 
 import z3
 
+from ..errors import SourceLocation
 from ..frontend.ctype import Field, IntType, PointerType
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import CFG
@@ -187,8 +188,8 @@ def checked(ex: Executor, state: State, loc: InMemory, obj: MemObject, what: str
     return tuple(results)
 
 
-def out_of_bounds(ex: Executor, state: State, err: memory.OutOfBounds, location: object
-                  ) -> NoReturn:
+def out_of_bounds(ex: Executor, state: State, err: memory.OutOfBounds,
+                  location: SourceLocation | None) -> NoReturn:
     """Raise what an access outside an object means: outside an input pointer's object
     (whose size the generator chose), a bound of the search; outside an object the
     unit defines, a finding, and this path ends."""

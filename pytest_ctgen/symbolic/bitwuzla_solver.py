@@ -10,17 +10,26 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Final
 
 import z3
 
 from .work import BITWUZLA_STEP
+
+if TYPE_CHECKING:
+    from bitwuzla import Term
+
+    from .solver import Answer
 
 try:  # a wheel for Linux on x86-64 and arm64; elsewhere z3 answers alone
     import bitwuzla as _bw
 except ImportError:  # pragma: no cover - depends on the platform
     _bw = None
 
-SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
+# the answers of solver.py (which imports this module)
+SAT: Final = "sat"
+UNSAT: Final = "unsat"
+UNKNOWN: Final = "unknown"
 
 
 def available() -> bool:
@@ -45,7 +54,7 @@ class _Terminator:
 
 
 def solve(constraints: list[z3.BoolRef], steps: int, deadline: float | None = None
-          ) -> tuple[str, z3.ModelRef | None, int] | None:
+          ) -> tuple[Answer, z3.ModelRef | None, int] | None:
     """SAT with a model, UNSAT, or UNKNOWN (the budget of `steps` ran out) for the
     conjunction of `constraints`, and the steps spent; None when Bitwuzla cannot take the
     query (z3's own operators such as `fp.to_ieee_bv` are not SMT-LIB)."""
@@ -80,7 +89,7 @@ def solve(constraints: list[z3.BoolRef], steps: int, deadline: float | None = No
     return SAT, model, spent
 
 
-def _z3_value(const, value) -> tuple[z3.ExprRef, z3.ExprRef] | None:
+def _z3_value(const: Term, value: Term) -> tuple[z3.ExprRef, z3.ExprRef] | None:
     """The z3 constant of Bitwuzla's `const` and its `value` as a z3 value; None for a
     sort other than bit-vectors and Booleans (path conditions have inputs of no other)."""
     name = const.symbol()

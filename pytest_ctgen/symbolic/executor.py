@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import z3
 
-from ..errors import UnsupportedError
+from ..errors import SourceLocation, UnsupportedError
 from ..frontend.ctype import ArrayType, has_variable_size
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import Block, Edge
@@ -21,7 +21,7 @@ from ..ir.lower import Program
 from ..ir.spec import Condition
 from . import access, contracts, inputs, memory, statements
 from .function_pointers import Callback
-from .memory import MemObject
+from .memory import Cell, MemObject
 from .paths import (
     AliasChoice,
     BoundReached,
@@ -81,7 +81,7 @@ class Executor:
         # the globals the function may not write
         self.forbidden = frozenset() if allowed is None else frozenset(
             v for v in writable if not v.is_volatile and v.name not in allowed)
-        self.location: object = None  # of the statement being executed
+        self.location: SourceLocation | None = None  # of the statement being executed
         # the conditions under which the expression being evaluated is (see
         # `expressions.guarded`)
         self.guards: list[z3.BoolRef] = []
@@ -96,7 +96,7 @@ class Executor:
 
     # ----------------------------------------------------------------- objects
 
-    def new_object(self, state: State, name: str, cells: list, readonly: bool = False
+    def new_object(self, state: State, name: str, cells: list[Cell], readonly: bool = False
                    ) -> int:
         oid = self.reserve_object()
         self.add_object(state, oid, name, cells, readonly)
@@ -106,7 +106,7 @@ class Executor:
         self._next_object += 1
         return self._next_object
 
-    def add_object(self, state: State, oid: int, name: str, cells: list,
+    def add_object(self, state: State, oid: int, name: str, cells: list[Cell],
                    readonly: bool = False) -> None:
         state.memory[oid] = MemObject(oid, name, len(cells), list(cells), readonly,
                                       state.token, initial=list(cells))
@@ -254,11 +254,9 @@ class Executor:
         except (NeedChoice, PathError, UnsupportedError, memory.OutOfBounds):
             return None
 
-    def at(self, location: object) -> str:
+    def at(self, location: SourceLocation | None) -> str:
         """`location` as the user reads it: "file:line:col" with the file as shown."""
-        file = getattr(location, "file", None)
-        if file is None:
-            return str(location or "?")
-        column = getattr(location, "column", 0)
-        line = location.line  # type: ignore[attr-defined]
-        return f"{self.shown(file)}:{line}" + (f":{column}" if column else "")
+        if location is None:
+            return "?"
+        column = location.column
+        return f"{self.shown(location.file)}:{location.line}" + (f":{column}" if column else "")

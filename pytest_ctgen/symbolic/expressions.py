@@ -242,6 +242,7 @@ def _bit_operation(ex: Executor, state: State, e: BitOp) -> SymValue:
     return value
 
 
+# each handler takes the node class it is listed for (Any: a dict's type cannot say that)
 EVALUATORS: dict[type, Callable[[Executor, State, Any], SymValue]] = {
     Const: _const, Load: _load, Cast: _cast, Binary: _binary, Logical: _logical,
     Select: _select, Unary: _unary, AddrOf: _address_of, PtrAdd: _pointer_add,

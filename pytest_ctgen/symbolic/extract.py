@@ -14,7 +14,7 @@ from ..frontend.ctype import (
     declaration_of)
 from ..frontend.unit import GLOBAL, Variable
 from . import memory
-from .memory import MemObject
+from .memory import Cell, MemObject
 from .state import Pointee, State
 from .values import AggVal, AliasPtr, PtrVal, SymValue, input_bits
 
@@ -33,7 +33,7 @@ def _float_bits(model: z3.ModelRef, v: z3.FPRef, size: int) -> int:
     return _eval_bits(model, z3.fpToIEEEBV(value))
 
 
-def effective_pointer(v: object, aliases: dict[str, int]) -> PtrVal:
+def effective_pointer(v: SymValue, aliases: dict[str, PtrVal]) -> PtrVal:
     """The pointer an input pointer is on a path that decided its aliasing as `aliases`;
     one whose aliasing the path never needed points as its first alternative."""
     if isinstance(v, AliasPtr):
@@ -42,9 +42,9 @@ def effective_pointer(v: object, aliases: dict[str, int]) -> PtrVal:
     return v
 
 
-def value_of(model: z3.ModelRef, cells: list, ctype: CType,
+def value_of(model: z3.ModelRef, cells: list[Cell], ctype: CType,
              names: dict[int, PointerValue] | None = None,
-             aliases: dict[str, int] | None = None) -> Value:
+             aliases: dict[str, PtrVal] | None = None) -> Value:
     """The concrete case value of an object of type `ctype` with contents `cells`; `names`
     gives how the case names each object or function a pointer may point to (see
     `object_names`), `aliases` the path's aliasing decisions."""
@@ -76,7 +76,7 @@ def value_of(model: z3.ModelRef, cells: list, ctype: CType,
     if isinstance(ctype, RecordType):
         if ctype.is_union:
             return BytesValue(bytes(_eval_bits(model, memory.byte_of(c)) for c in cells))
-        fields = []
+        fields: list[tuple[str, Value]] = []
         obj = MemObject(0, "value", len(cells), list(cells))
         for f in ctype.fields:
             if f.name is None:
@@ -94,7 +94,7 @@ def value_of(model: z3.ModelRef, cells: list, ctype: CType,
     raise NotImplementedError(f"case value of type {ctype}")
 
 
-def symbolic_cells(value: SymValue, ctype: CType) -> list:
+def symbolic_cells(value: SymValue, ctype: CType) -> list[Cell]:
     return list(value.cells) if isinstance(value, AggVal) else memory.cells_of(value, ctype)
 
 
@@ -111,7 +111,7 @@ def object_names(state: State) -> dict[int, PointerValue]:
     return names
 
 
-def _root_cells(state: State) -> list[list]:
+def _root_cells(state: State) -> list[list[Cell]]:
     """The initial contents of the case's inputs: parameters, the globals the path used,
     and what its stub calls returned and wrote."""
     out = []
@@ -150,7 +150,7 @@ def case_pointees(model: z3.ModelRef, state: State) -> list[Pointee]:
     return [p for p in state.pointees if p.object_id is not None and p.object_id in reached]
 
 
-def _initial(obj: MemObject) -> list:
+def _initial(obj: MemObject) -> list[Cell]:
     return obj.initial if obj.initial is not None else obj.cells
 
 
@@ -176,13 +176,21 @@ def inputs(model: z3.ModelRef, state: State, pointees: list[Pointee]
         elif root.object_id in state.read_objects or root.object_id in state.written_objects:
             globals_.append(binding)
     globals_.sort(key=lambda b: b.name)
-    objects = tuple(
-        Binding(p.name, declaration_of(p.type),
-                value_of(model, _initial(state.memory[p.object_id]), p.type, names,
-                         state.aliases),
-                placement(model, state, p.object_id))
-        for p in pointees)
-    return tuple(params), tuple(globals_), objects
+    objects = []
+    for p in pointees:
+        oid, array = _case_object(p)
+        objects.append(Binding(p.name, declaration_of(array),
+                               value_of(model, _initial(state.memory[oid]), array, names,
+                                        state.aliases),
+                               placement(model, state, oid)))
+    return tuple(params), tuple(globals_), tuple(objects)
+
+
+def _case_object(p: Pointee) -> tuple[int, ArrayType]:
+    """The object a case sets up for the pointee `p` and its type: a case has the
+    pointees with an object of their own (see `case_pointees`), which have a type."""
+    assert p.object_id is not None and p.type is not None
+    return p.object_id, p.type
 
 
 def placement(model: z3.ModelRef, state: State, object_id: int | None) -> int | None:
@@ -210,10 +218,11 @@ def expected(model: z3.ModelRef, state: State, result_type: CType,
     written = sorted((Binding(var.name, var.declaration,
                               value_of(model, cells, var.type, names, state.aliases))
                       for var, cells in globals_written), key=lambda b: b.name)
-    objects = tuple(
-        Binding(p.name, declaration_of(p.type),
-                value_of(model, cells, p.type, names, state.aliases))
-        for p, cells in objects_written)
+    objects = []
+    for p, cells in objects_written:
+        _, array = _case_object(p)
+        objects.append(Binding(p.name, declaration_of(array),
+                               value_of(model, cells, array, names, state.aliases)))
     counts: dict[str, int] = {}
     for call in state.stub_calls:
         counts[call.name] = counts.get(call.name, 0) + 1
@@ -222,7 +231,7 @@ def expected(model: z3.ModelRef, state: State, result_type: CType,
         ending, status = state.ending
         if isinstance(status, z3.BitVecRef):
             exit_status = INT.wrap(_eval_bits(model, status))
-    return Expected(returns, tuple(written), tuple(sorted(counts.items())), objects,
+    return Expected(returns, tuple(written), tuple(sorted(counts.items())), tuple(objects),
                     ending, exit_status)
 
 
@@ -242,7 +251,7 @@ def output_terms(state: State, pointees: list[Pointee]) -> list[z3.ExprRef]:
     globals and case objects, the exit status (a pointer by its offset and NULL-ness)."""
     if state.ending is not None and state.ending[0] == UNDEFINED_BEHAVIOUR:
         return []
-    cells: list = []
+    cells: list[Cell] = []
     if state.result is not None:
         cells += list(state.result.cells) if isinstance(state.result, AggVal) \
             else [(state.result, 0)]
@@ -302,7 +311,7 @@ def stub_parameters(names: tuple[str, ...], ftype: FunctionType
     return params + ((("...", "..."),) if ftype.variadic else ())
 
 
-def _leaves(cells: list, ctype: CType) -> list[tuple[SymValue, CType]]:
+def _leaves(cells: list[Cell], ctype: CType) -> list[tuple[SymValue, CType]]:
     if isinstance(ctype, (IntType, FloatType)):
         return [(memory.value_from_cells(cells, ctype), ctype)]
     if isinstance(ctype, ArrayType):

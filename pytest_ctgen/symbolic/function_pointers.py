@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import z3
 
 from ..frontend.ctype import FunctionType, PointerType, compatible, prototype_of
-from .memory import MemObject, value_cells
+from .memory import Cell, MemObject, value_cells
 from .paths import AliasChoice, PathError
 from .state import Pointee, State
 from .values import ZERO64, AliasPtr, PtrVal
@@ -65,7 +65,7 @@ def function_object(ex: Executor, state: State, name: str) -> int:
 
 
 def function_pointer_input(ex: Executor, state: State, name: str, ftype: FunctionType,
-                           depth: int) -> list:
+                           depth: int) -> list[Cell]:
     """An input function pointer: NULL (a solver choice) or the input's callback, or,
     decided when a path first calls or compares it (see `function_choice`), one of the
     unit's functions of its type whose address the unit takes."""
@@ -118,9 +118,11 @@ def _parameter_names(ftype: FunctionType) -> list[str]:
     the user's, unique, else `p<i>`."""
     params: list[str] = []
     for i, given in enumerate(ftype.param_names or (None,) * len(ftype.params)):
-        ok = given and re.fullmatch(r"[A-Za-z_]\w*", given, re.ASCII) and \
-            not given.startswith("ctgen_") and given not in params
-        params.append(given if ok else f"p{i}")  # type: ignore[arg-type]
+        if given is not None and re.fullmatch(r"[A-Za-z_]\w*", given, re.ASCII) and \
+                not given.startswith("ctgen_") and given not in params:
+            params.append(given)
+        else:
+            params.append(f"p{i}")
     return params
 
 

@@ -22,7 +22,7 @@ from ..frontend.ctype import (
 )
 from ..frontend.unit import GLOBAL, Variable, is_unsized_array
 from . import function_pointers, statements
-from .memory import value_cells, zero_cells
+from .memory import Cell, value_cells, zero_cells
 from .paths import AliasChoice, NeedChoice, PathError
 from .state import InputRoot, Pointee, State
 from .values import ZERO64, AliasPtr, PtrVal, SymValue, null_pointer
@@ -47,7 +47,7 @@ def is_function_pointer(v: SymValue) -> bool:
 
 
 def input_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int = 0
-                ) -> list:
+                ) -> list[Cell]:
     """Fresh symbolic contents for an input object of type `ctype`. A pointer points
     to a fresh object of `array_size` elements, or is NULL (a solver choice); pointers
     nested deeper than `pointer_depth` are NULL."""
@@ -61,7 +61,7 @@ def input_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int 
         v = z3.fpBVToFP(bits, z3.Float32() if ctype.size == 4 else z3.Float64())
         return value_cells(v, ctype.size)
     if isinstance(ctype, ArrayType):
-        out: list = []
+        out: list[Cell] = []
         for i in range(ctype.count or 0):
             out.extend(input_cells(ex, state, f"{name}[{i}]", ctype.element, depth))
         return out
@@ -80,7 +80,7 @@ def input_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int 
 
 
 def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, depth: int
-                  ) -> list:
+                  ) -> list[Cell]:
     """An input pointer: NULL (a solver choice), or into an object of `array_size`
     elements of its own, or, decided when the path first uses it, into another object
     of its element type (an `AliasPtr`). Beyond `pointer_depth` it has no object of its
@@ -201,7 +201,7 @@ def resolve_arguments(ex: Executor, state: State, args: list[SymValue]) -> list[
     return [a if is_function_pointer(a) else resolve(ex, state, a) for a in args]
 
 
-def garbage(ex: Executor, var: Variable, size: int) -> list:
+def garbage(ex: Executor, var: Variable, size: int) -> list[Cell]:
     """Contents of an uninitialized object: unknown, the same on every path. An
     uninitialized pointer is modelled as NULL: using it is undefined anyway."""
     if isinstance(var.type, PointerType):

@@ -55,7 +55,8 @@ def _target(state: State, p: SymValue, name: str) -> PtrVal:
 
 def _room(state: State, p: PtrVal) -> int:
     """How many bytes from `p` to the end of its object, at most."""
-    size = state.memory[p.base].size  # type: ignore[index]
+    assert p.base is not None  # a `_target`
+    size = state.memory[p.base].size
     off = z3.simplify(p.offset)
     if z3.is_bv_value(off):
         return max(0, size - off.as_signed_long())
@@ -64,7 +65,8 @@ def _room(state: State, p: PtrVal) -> int:
 
 
 def _byte(state: State, p: PtrVal, k: int) -> z3.BitVecRef:
-    obj = state.memory[p.base]  # type: ignore[index]
+    assert p.base is not None  # a `_target`
+    obj = state.memory[p.base]
     state.read_objects.add(obj.id)
     value, in_bounds, readable = memory.read(obj, p.offset + k, UCHAR)
     state.assume_in_bounds(obj.id, in_bounds)
@@ -74,7 +76,8 @@ def _byte(state: State, p: PtrVal, k: int) -> z3.BitVecRef:
 
 
 def _store_byte(state: State, p: PtrVal, k: int, value: z3.BitVecRef) -> None:
-    obj = state.writable(p.base)  # type: ignore[arg-type]
+    assert p.base is not None  # a `_target`
+    obj = state.writable(p.base)
     state.written_objects.add(obj.id)
     in_bounds, writable = memory.write(obj, p.offset + k, UCHAR, value)
     state.assume_in_bounds(obj.id, in_bounds)

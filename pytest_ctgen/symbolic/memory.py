@@ -14,10 +14,11 @@ import z3
 
 from ..errors import UnsupportedError
 from ..frontend.ctype import ArrayType, CType, FloatType, IntType, PointerType, RecordType
-from .values import AggVal, AliasPtr, PtrVal, SymValue, fp_sort, null_pointer
+from .values import (
+    AggVal, AliasPtr, PtrVal, ScalarValue, SymValue, fp_sort, null_pointer)
 from .work import tally
 
-Cell = tuple  # (value, byte index)
+Cell = tuple[ScalarValue, int]  # (value, byte index)
 
 
 class OutOfBounds(IndexError):
@@ -57,7 +58,7 @@ def cells_of(value: SymValue, ctype: CType) -> list[Cell]:
     return value_cells(value, ctype.size)
 
 
-def value_cells(value: object, size: int) -> list[Cell]:
+def value_cells(value: ScalarValue, size: int) -> list[Cell]:
     """The `size` byte cells of one value: cell i holds its byte i."""
     return [(value, i) for i in range(size)]
 

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from ..errors import SourceLocation
 from ..ir.cfg import Block
 from .state import State
 from .values import AliasPtr, PtrVal, SymValue
@@ -18,7 +19,8 @@ class PathError(Exception):
     """The path cannot become a case: it accesses memory outside an object or hits a
     construct the generator does not support."""
 
-    def __init__(self, message: str, location: object = None, unsupported: bool = False):
+    def __init__(self, message: str, location: SourceLocation | None = None,
+                 unsupported: bool = False) -> None:
         super().__init__(message)
         self.location = location
         self.unsupported = unsupported

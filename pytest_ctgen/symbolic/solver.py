@@ -12,6 +12,7 @@ the same answer on every machine under any load."""
 from __future__ import annotations
 
 import time
+from typing import Final, Literal
 
 import z3
 
@@ -20,7 +21,11 @@ from .approx import float_candidate, real_reading
 from .work import (
     CONJUNCTION_STEP, CORE_STEP, EVALUATION_STEP, QUERY_STEP, TRANSLATION_STEP, WorkMeter)
 
-SAT, UNSAT, UNKNOWN = "sat", "unsat", "unknown"
+#: What a query comes to: satisfiable, unsatisfiable, or unknown (the solver gave up).
+Answer = Literal["sat", "unsat", "unknown"]
+SAT: Final = "sat"
+UNSAT: Final = "unsat"
+UNKNOWN: Final = "unknown"
 _KEEP_MODELS = 16
 # Per-query bounds in solver steps (about 5 million a second, see work.py).
 QUERY_STEPS = 50_000_000
@@ -105,7 +110,7 @@ class Solver:
         return z3.is_true(model.eval(conjunction, model_completion=True))
 
     def _solve(self, constraints: list[z3.BoolRef], steps: int | None = None,
-               wishes: list[z3.BoolRef] | None = None) -> tuple[str, z3.ModelRef | None]:
+               wishes: list[z3.BoolRef] | None = None) -> tuple[Answer, z3.ModelRef | None]:
         """Solve `constraints` (and `wishes`, which may be dropped). With floating-point
         terms, a candidate from real arithmetic is tried first (see approx.py)."""
         wishes = wishes or []
@@ -136,7 +141,7 @@ class Solver:
                                self.charge_z3)
 
     def _bitwuzla(self, constraints: list[z3.BoolRef], steps: int
-                  ) -> tuple[str, z3.ModelRef | None] | None:
+                  ) -> tuple[Answer, z3.ModelRef | None] | None:
         """Bitwuzla's answer, or None when it cannot take the query."""
         self.meter.charge(TRANSLATION_STEP * len(constraints))
         answer = bitwuzla_solver.solve(constraints, self.meter.allowance(steps),
@@ -156,7 +161,7 @@ class Solver:
         return result, model
 
     def _plain(self, constraints: list[z3.BoolRef], steps: int | None = None
-               ) -> tuple[str, z3.ModelRef | None]:
+               ) -> tuple[Answer, z3.ModelRef | None]:
         """A small portfolio: z3's SMT core first (quick on nonlinear bit-vector problems),
         then its default bit-blasting solver with the steps that are left."""
         budget = self.meter.allowance(steps or self.query_steps)
@@ -181,7 +186,7 @@ class Solver:
                 break
         return UNKNOWN, None
 
-    def check(self, constraints: list[z3.BoolRef], quick: bool = False) -> str:
+    def check(self, constraints: list[z3.BoolRef], quick: bool = False) -> Answer:
         """SAT, UNSAT or UNKNOWN (the solver gave up) for the conjunction of `constraints`.
         `quick`: only the cached models and a real-arithmetic candidate are tried, so the
         answer is SAT or UNKNOWN, at little cost."""
@@ -212,14 +217,15 @@ class Solver:
         """Path constraints that, cheaply read, contradict `target`: which earlier
         decisions to revisit so that `target` becomes feasible. Empty when unknown. With
         floating point they are read over the reals (see approx.py)."""
-        readings: list[z3.BoolRef] | None = [*constraints, target]
+        readings = [*constraints, target]
         steps = _PREFERENCE_STEPS
         self.meter.charge(CORE_STEP)
         if any(self._has_float(c) for c in readings):
-            readings = real_reading(readings)
+            over_reals = real_reading(readings)
             steps = _CANDIDATE_STEPS
-            if readings is None:
+            if over_reals is None:
                 return []
+            readings = over_reals
         *tracked, goal = readings
         solver = bounded_z3(z3.Solver(), self.meter.allowance(steps), self.deadline)
         solver.set("core.minimize", True)

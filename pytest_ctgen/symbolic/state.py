@@ -4,6 +4,7 @@ copied on write so that forks share what they have not changed."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Literal
 
 import z3
 
@@ -13,8 +14,8 @@ from ..frontend.unit import Variable
 from ..ir.cfg import CFG, Block, Edge
 from ..ir.expr import Expr
 from .addresses import Address
-from .memory import MemObject
-from .values import SymValue
+from .memory import Cell, MemObject
+from .values import AliasPtr, PtrVal, SymValue
 
 
 @dataclass
@@ -37,7 +38,7 @@ class Frame:
 class InputRoot:
     """A variable whose initial value is an input of the case: a parameter or a global."""
 
-    kind: str  # "param" or "global"
+    kind: Literal["param", "global"]
     var: Variable
     object_id: int | None  # its memory object, or None for a parameter held in a register
     value: SymValue | None  # the initial value of a register parameter
@@ -50,7 +51,7 @@ class Pointee:
     name: str
     object_id: int | None  # None beyond the pointer depth: only NULL or aliases
     type: ArrayType | None
-    pointer: object  # the input pointer: a PtrVal, or an AliasPtr when it may alias
+    pointer: PtrVal | AliasPtr  # the input pointer (an AliasPtr when it may alias)
     depth: int = 0  # 0 for a parameter's or global's pointer, 1 for a pointer in its pointee
 
 
@@ -73,7 +74,7 @@ class StubWrite:
 
     target: str
     type: CType | None
-    cells: tuple
+    cells: tuple[Cell, ...]
 
 
 class State:
@@ -93,7 +94,7 @@ class State:
         self.not_null: list[z3.BoolRef] = []
         self.inputs: list[InputRoot] = []
         self.pointees: list[Pointee] = []
-        self.aliases: dict[str, object] = {}  # AliasPtr.choice -> the PtrVal it is here
+        self.aliases: dict[str, PtrVal] = {}  # AliasPtr.choice -> the PtrVal it is here
         self.fixed_offsets: dict[int, int] = {}  # id of a symbolic offset -> its value here
         # the objects whose address the path made an integer (see addresses.py), and the
         # facts about those addresses it assumes

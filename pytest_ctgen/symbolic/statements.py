@@ -117,6 +117,7 @@ def _eval(ex: Executor, state: State, stmt: Eval, initializing: bool) -> None:
     expressions.evaluate(ex, state, stmt.value)
 
 
+# each handler takes the node class it is listed for (Any: a dict's type cannot say that)
 STATEMENTS: dict[type, Callable[[Executor, State, Any, bool], None]] = {
     Assign: _assign, ZeroFill: _zero_fill, Init: _init, Length: _length, Call: _call,
     Check: _check, Eval: _eval}
@@ -201,6 +202,7 @@ def _switch(ex: Executor, state: State, block: Block, term: Switch) -> Fork | No
     return ex.decide(state, block, case_guards)
 
 
+# as STATEMENTS
 TERMINATORS: dict[type, Callable[[Executor, State, Block, Any], Finished | Fork | None]] = {
     Goto: _goto, Return: _return, Branch: _branch, Switch: _switch}
 

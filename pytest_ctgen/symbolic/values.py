@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import TypeAlias
+from typing import TYPE_CHECKING, TypeAlias
 
 import z3
 
@@ -21,6 +21,9 @@ from ..errors import UnsupportedError
 from ..frontend.ctype import (
     CType, FloatType, IntType, PointerType, RecordType, ArrayType, strip_enum)
 from ..frontend.literals import round_to_float32
+
+if TYPE_CHECKING:
+    from .memory import Cell
 
 RNE = z3.RNE()
 RTZ = z3.RTZ()
@@ -98,10 +101,12 @@ class AliasPtr:
 class AggVal:
     """A struct or union value: its byte cells (see memory.py)."""
 
-    cells: tuple
+    cells: tuple[Cell, ...]
 
 
-SymValue: TypeAlias = z3.BitVecRef | z3.FPRef | PtrVal | AliasPtr | AggVal
+#: A value that is no aggregate: what a byte cell of memory holds part of.
+ScalarValue: TypeAlias = z3.BitVecRef | z3.FPRef | PtrVal | AliasPtr
+SymValue: TypeAlias = ScalarValue | AggVal
 
 
 def fp_sort(t: FloatType) -> z3.FPSortRef:
@@ -272,7 +277,7 @@ def arithmetic(op: str, t: CType, a: SymValue, b: SymValue, right: CType | None 
         beyond = z3.UGE(b, limit) if limit is not None else z3.BoolVal(False)
         if count_type.signed:
             beyond = z3.Or(b < 0, beyond)
-        errors = (Undefined(beyond, f"shift count out of range (0 to {n - 1})"),)
+        count_errors = (Undefined(beyond, f"shift count out of range (0 to {n - 1})"),)
         # x86 masks the count of a variable shift to 5 bits (6 for 64-bit operands)
         if b.size() > n:
             b = z3.Extract(n - 1, 0, b)
@@ -280,8 +285,8 @@ def arithmetic(op: str, t: CType, a: SymValue, b: SymValue, right: CType | None 
             b = z3.ZeroExt(n - b.size(), b)
         count = b & (n - 1)
         if op == "<<":
-            return a << count, errors
-        return (a >> count if t.signed else z3.LShR(a, count)), errors
+            return a << count, count_errors
+        return (a >> count if t.signed else z3.LShR(a, count)), count_errors
     raise UnsupportedError(f"binary operator {op}")
 
 
