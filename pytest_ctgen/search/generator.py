@@ -17,7 +17,6 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import z3
 
 from ..cases import (
     STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SKIPPED, STOP_SOLVER, STOP_TIME,
@@ -31,7 +30,7 @@ from ..symbolic import addresses, extract
 from ..symbolic.executor import Executor
 from ..symbolic.paths import (
     BoundReached, Finished, Fork, PathError, ViolationLedger)
-from ..symbolic.solver import SAT, UNSAT, Solver
+from ..symbolic.solver import SAT, UNSAT, Condition, Model, Solver
 from ..symbolic.state import Pointee, State
 from ..symbolic.work import (
     DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS, EXECUTION_STEP, WorkMeter, execution_steps)
@@ -58,7 +57,7 @@ class SearchOptions:
     proof: bool = False
 
 
-def _without(constraints: list[z3.BoolRef], left_out: list[z3.BoolRef]) -> list[z3.BoolRef]:
+def _without(constraints: list[Condition], left_out: list[Condition]) -> list[Condition]:
     """`constraints` without those of `left_out` (the same terms)."""
     ids = {c.get_id() for c in left_out}
     return [c for c in constraints if c.get_id() not in ids]
@@ -396,7 +395,7 @@ class Generator:
         if model is not None and self.complete(state, model):
             self.finish(state, model)
 
-    def complete(self, state: State, model: z3.ModelRef,
+    def complete(self, state: State, model: Model,
                  first: Callable[[], None] | None = None) -> bool:
         """Run `state` to its end concretely, each decision as `model` says, without the
         bounds (after `first`, if given); whether it ended with `model` still a model."""
@@ -424,7 +423,7 @@ class Generator:
             self.executor.unbounded = False
         return all(self.solver.holds(model, c) for c in state.constraints)
 
-    def finish(self, state: State, model: z3.ModelRef | None = None) -> None:
+    def finish(self, state: State, model: Model | None = None) -> None:
         """A complete path: a case if it covers a new outcome (or is the first path).
         `model` fixes the inputs when the path was completed concretely."""
         new = [e for e in state.edges if e in self.goals.uncovered]
@@ -441,7 +440,7 @@ class Generator:
             self.goals.covered(state.edges)
 
     @staticmethod
-    def preferences(state: State) -> list[list[z3.BoolRef]]:
+    def preferences(state: State) -> list[list[Condition]]:
         """What a readable model of `state` keeps if it can: the path's annotations hold
         (a violation gets a case of its own), then readable values."""
         holds = extract.annotations_hold(state)
@@ -467,7 +466,7 @@ class Generator:
                 self.finding_edges.update(violating.edges)
                 self.finding_blocks.add(violating.frames[0].block.id)
 
-    def add_case(self, state: State, model: z3.ModelRef, extra_notes: tuple[str, ...] = ()
+    def add_case(self, state: State, model: Model, extra_notes: tuple[str, ...] = ()
                  ) -> bool:
         """The case of the path `state` with the inputs of `model`; which annotations it
         violates and which test cases it enters (by their PREs) are read off the model.
@@ -517,7 +516,7 @@ class Generator:
                     callback=callback.input)
         return True
 
-    def placement_free(self, state: State, model: z3.ModelRef, pointees: list[Pointee]) -> bool:
+    def placement_free(self, state: State, model: Model, pointees: list[Pointee]) -> bool:
         """Whether the path of `state` and its predictions, with the inputs of `model`,
         hold wherever the objects whose addresses the path used lie (see
         symbolic/addresses.py)."""

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final, Literal
 
-import z3
 
 from ..cases import Outcome
 from ..ir.cfg import CFG, Block, Edge
 from ..symbolic.paths import AliasChoice, OffsetChoice
+from ..symbolic.solver import Condition
 from ..symbolic.state import State
 
 #: What became of a tree edge: not explored yet, explored, pruned (infeasible) or cut (a
@@ -35,7 +35,7 @@ class TreeNode:
 
     state: State
     block: Block
-    guards: list[z3.BoolRef | None]  # of each edge, None when it is impossible
+    guards: list[Condition | None]  # of each edge, None when it is impossible
     depth: int
     choice: AliasChoice | OffsetChoice | None = None
     edges: list[EdgeStatus] = field(default_factory=list)

@@ -12,7 +12,7 @@ the same answer on every machine under any load."""
 from __future__ import annotations
 
 import time
-from typing import Final, Literal
+from typing import Final, Literal, TypeAlias
 
 import z3
 
@@ -23,6 +23,9 @@ from .work import (
 
 #: What a query comes to: satisfiable, unsatisfiable, or unknown (the solver gave up).
 Answer = Literal["sat", "unsat", "unknown"]
+#: What the search layer handles of z3 without importing it: a path condition and a model.
+Condition: TypeAlias = z3.BoolRef
+Model: TypeAlias = z3.ModelRef
 SAT: Final = "sat"
 UNSAT: Final = "unsat"
 UNKNOWN: Final = "unknown"
