@@ -17,9 +17,8 @@ from .literals import round_to_float32
 
 Number = int | float
 
+#: C's relational and equality operators (the result is an int, 0 or 1).
 COMPARISONS: Final = frozenset({"<", ">", "<=", ">=", "==", "!="})
-#: The binary operators whose operands are first brought to one type (all but shifts).
-ARITHMETIC: Final = frozenset({"+", "-", "*", "/", "%", "&", "|", "^"})
 
 
 def convert_constant(value: Number, src: CType, dst: CType) -> Number | None:
@@ -29,10 +28,10 @@ def convert_constant(value: Number, src: CType, dst: CType) -> Number | None:
     whether it is nonzero; an integer or a pointer goes to a pointer type."""
     if isinstance(dst, IntType):
         if isinstance(value, float):
+            if dst.is_bool:  # whether it compares unequal to 0: NaN and infinities are 1
+                return 1 if value != 0 else 0
             if not math.isfinite(value):
                 return None
-            if dst.is_bool:
-                return 1 if value != 0 else 0
             v = int(value)
             return v if dst.min_value <= v <= dst.max_value else None
         return dst.wrap(int(value))

@@ -12,7 +12,7 @@ from ..errors import UnsupportedError
 from .builtins import BIT_BUILTINS
 from .builtins import evaluate as evaluate_builtin
 from .constant_eval import (
-    ARITHMETIC, COMPARISONS, compare, convert_constant, float_binary, integer_binary, unary)
+    COMPARISONS, compare, convert_constant, float_binary, integer_binary, unary)
 from .ctype import (
     INT, PTRDIFF_T, SIZE_T, VOID, ArrayType, CType, FloatType, FunctionType, IntType,
     PointerType, RecordType, compatible, decay, integer_promotion, member_offset,
@@ -46,7 +46,7 @@ class ConstantEvaluator:
         try:
             if node.type == "string":
                 raise unsupported("string literal in a constant expression", node)
-            if node.type == "char" or node.value.endswith("'"):
+            if node.type == "char" or node.value.endswith("'"):  # 'ab' is an int to pycparser
                 return char_literal(node.value)
             if is_imaginary(node.value):
                 raise unsupported(f"imaginary constant '{node.value}'", node)
@@ -146,7 +146,7 @@ class ConstantEvaluator:
                 raise unsupported(f"operator {op} on floating constants", node)
             return result, common
         assert isinstance(common, IntType)
-        value = integer_binary(op, int(a), int(b), common) if op in ARITHMETIC else None
+        value = integer_binary(op, int(a), int(b), common)
         if value is None:
             if op in ("/", "%") and b == 0:
                 raise unsupported("division by zero in a constant expression", node)

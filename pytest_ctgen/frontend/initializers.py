@@ -1,7 +1,7 @@
-"""Initializers of arrays as C reads them: a string literal, braced or not, initializes a
-character array; the length an initializer gives an array of unknown size. The one home of
-that count, for file-scope and block-scope declarations alike (`TypeResolver.declared_type`,
-which the lowering asks too)."""
+"""Initializers of arrays as C reads them: a string literal, braced or not, initializes an
+array of characters of its width (C11 6.7.9p14-15); the length an initializer gives an
+array of unknown size. The one home of that count, for file-scope and block-scope
+declarations alike (`TypeResolver.declared_type`, which the lowering asks too)."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -9,18 +9,23 @@ from collections.abc import Callable
 from pycparser import c_ast
 
 from ..errors import CtgenError
-from .ctype import ArrayType, CType, RecordType
+from .ctype import ArrayType, CType, IntType, RecordType
 from .gnu_ast import index_range
 from .literals import string_literal
 from .locations import unsupported
 
 
-def unbraced_string(init: c_ast.Node) -> c_ast.Node:
-    """An array's initializer with the optional braces around a string literal dropped
-    (`{"abc"}` is `"abc"`); any other initializer as it is."""
-    if isinstance(init, c_ast.InitList) and len(init.exprs) == 1 and is_string(init.exprs[0]):
-        return init.exprs[0]
-    return init
+def string_initializer(init: c_ast.Node, element: CType) -> c_ast.Constant | None:
+    """The string literal that initializes an array of `element` as a whole: `init` is one,
+    with or without braces (`{"abc"}`), and the elements are characters of its width
+    (`char`, or `wchar_t` for `L"..."`); None otherwise (`const char *t[] = {"abc"}` has one
+    pointer element)."""
+    if isinstance(init, c_ast.InitList) and len(init.exprs) == 1:
+        init = init.exprs[0]
+    if not is_string(init) or not isinstance(element, IntType) or element.is_bool:
+        return None
+    assert isinstance(init, c_ast.Constant)
+    return init if element.bits == string_literal(init.value)[1].bits else None
 
 
 def is_string(node: c_ast.Node) -> bool:
@@ -35,10 +40,9 @@ def array_length(init: c_ast.Node, element: CType, index_value: Callable[[c_ast.
     `expression_type` gives the type of an item. Items that leave out the braces of an
     aggregate element fill its scalars one by one (C11 6.7.9p20): `int m[][2] = {1, 2, 3}`
     has two elements."""
-    init = unbraced_string(init)
-    if is_string(init):
-        assert isinstance(init, c_ast.Constant)
-        return len(string_literal(init.value)[0]) + 1
+    string = string_initializer(init, element)
+    if string is not None:
+        return len(string_literal(string.value)[0]) + 1
     if not isinstance(init, c_ast.InitList):
         raise unsupported("initializer of an array of unknown size", init)
     if isinstance(element, (ArrayType, RecordType)) and not all(
@@ -68,7 +72,7 @@ def _initializes_element(item: c_ast.Node, element: ArrayType | RecordType,
     if isinstance(item, c_ast.InitList):
         return True
     if isinstance(element, ArrayType):
-        return is_string(item)
+        return string_initializer(item, element.element) is not None
     return isinstance(_item_type(item, expression_type), RecordType)
 
 

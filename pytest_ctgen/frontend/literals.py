@@ -142,11 +142,6 @@ def char_literal(text: str) -> tuple[int, IntType]:
     return ctype.wrap(units[0] if prefix == "u8" else units[-1]), ctype
 
 
-def char_value(text: str) -> int:
-    """The value of a character constant (the lowering types it `int`)."""
-    return char_literal(text)[0]
-
-
 def string_literal(text: str) -> tuple[list[int], IntType]:
     """Code units (without the terminator) and element type of a string literal (pycparser
     has joined adjacent literals into one); `u"..."` is UTF-16, `L` and `U` UTF-32.

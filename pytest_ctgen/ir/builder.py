@@ -14,6 +14,7 @@ from pycparser import c_ast
 
 from ..errors import SourceLocation, UnsupportedError
 from ..frontend.ctype import CType
+from ..frontend.locations import coord_location
 from ..frontend.unit import LOCAL, Unit, Variable
 from . import gccfold
 from .cfg import Assign, Block, Branch, Goto, Stmt, Terminator
@@ -25,10 +26,7 @@ _T = TypeVar("_T")
 
 
 def _loc(unit: Unit, node: c_ast.Node | None) -> SourceLocation:
-    coord = getattr(node, "coord", None)
-    if coord is None:
-        return SourceLocation(str(unit.path), 0, 0)
-    return SourceLocation(str(coord.file), coord.line or 0, coord.column or 0)
+    return coord_location(getattr(node, "coord", None), str(unit.path))
 
 
 class CfgBuilder:

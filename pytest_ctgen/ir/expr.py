@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from .cfg import Stmt, Terminator
 
 ARITHMETIC_OPS = ("+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>")
-COMPARISON_OPS = ("==", "!=", "<", "<=", ">", ">=")
 
 
 class Expr:

@@ -32,12 +32,12 @@ from collections.abc import Container
 from typing import Final, Literal
 
 from ..errors import SourceLocation
-from ..frontend.constant_eval import convert_constant
+from ..frontend.constant_eval import COMPARISONS, convert_constant
 from ..frontend.ctype import INT, LLONG, LONG, CType, FloatType, IntType, PointerType
 from ..frontend.unit import Variable
 from .constants import fold
 from .expr import (
-    COMPARISON_OPS, AddrOf, Binary, Cast, Const, Expr, FunctionRef, Load, Member, Select,
+    AddrOf, Binary, Cast, Const, Expr, FunctionRef, Load, Member, Select,
     StringLit, Unary, VarRef)
 
 Number = int | float
@@ -80,7 +80,7 @@ def kind(e: Expr, conditions: Container[Variable]) -> TruthKind | None:
             _integer(e.operand.type):
         e = e.operand  # an integer conversion of a comparison is a comparison of that type
     if isinstance(e, Binary):
-        return COMPARISON if e.op in COMPARISON_OPS else None
+        return COMPARISON if e.op in COMPARISONS else None
     if isinstance(e, Cast) and _is_bool(e.type):
         inner = kind(e.operand, conditions)
         return inner if inner or _is_bool(e.operand.type) else COMPARISON  # `x != 0`

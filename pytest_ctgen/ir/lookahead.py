@@ -16,7 +16,8 @@ from ..frontend.ctype import IntType, integer_promotion, usual_arithmetic_conver
 from ..frontend.gnu_ast import is_elvis
 from . import gccfold
 from .constants import fold
-from .expr import ARITHMETIC_OPS, COMPARISON_OPS, Expr
+from ..frontend.constant_eval import COMPARISONS
+from .expr import ARITHMETIC_OPS, Expr
 
 if TYPE_CHECKING:
     from .lower_expr import ExpressionLowerer
@@ -147,7 +148,7 @@ class Lookahead:
         return self.ternary_forms[key][1]
 
     def ternary_form(self, node: c_ast.BinaryOp) -> c_ast.TernaryOp | None:
-        if node.op not in ARITHMETIC_OPS + COMPARISON_OPS:
+        if node.op not in ARITHMETIC_OPS and node.op not in COMPARISONS:
             return None
         for ternary_first in (True, False):
             side, k = (node.left, node.right) if ternary_first else (node.right, node.left)

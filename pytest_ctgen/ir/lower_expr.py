@@ -23,8 +23,8 @@ from ..frontend.ctype import (
 from ..frontend.literals import float_literal, is_imaginary
 from ..frontend.gnu_ast import GenericSelection
 from ..frontend.unit import Function, Unit, Variable
-from ..frontend.constant_eval import convert_constant
-from ..frontend.literals import char_value, int_literal, string_bytes
+from ..frontend.constant_eval import COMPARISONS, convert_constant
+from ..frontend.literals import char_literal, int_literal, string_bytes
 from . import gccfold
 from .builder import CfgBuilder
 from .cfg import Assign, Eval
@@ -325,8 +325,9 @@ class ExpressionLowerer:
     def expr_Constant(self, node: c_ast.Constant) -> Expr:
         if node.type == "string":
             return self.lvalue(node)
-        if node.type == "char" or node.value[:1] == "'" or node.value[1:2] == "'":
-            return Const(INT, char_value(node.value))
+        if node.type == "char" or node.value.endswith("'"):  # 'ab' is an int to pycparser
+            code, ctype = char_literal(node.value)
+            return Const(ctype, code)
         if is_imaginary(node.value):
             raise self.builder.unsupported(
                 f"imaginary constant '{node.value}' (complex arithmetic)", node)
@@ -492,7 +493,7 @@ class ExpressionLowerer:
             if op == "-":
                 index = Unary("-", index, LONG)
             return self.types.pointer_add(left, index, node)
-        if op in ("==", "!=", "<", "<=", ">", ">="):
+        if op in COMPARISONS:
             if isinstance(lt, PointerType) or isinstance(rt, PointerType):
                 if not isinstance(lt, PointerType):
                     left = Cast(left, rt)

@@ -11,9 +11,9 @@ from pycparser import c_ast
 from ..errors import CtgenError
 from ..frontend.ctype import LONG, ArrayType, CType, PointerType, RecordType
 from ..frontend.gnu_ast import index_range
-from ..frontend.initializers import unbraced_string
+from ..frontend.initializers import string_initializer
 from .cfg import Assign, ZeroFill
-from ..frontend.literals import string_bytes
+from ..frontend.literals import string_literal
 from .expr import AddrOf, Const, Deref, Expr, Member, PtrAdd
 
 if TYPE_CHECKING:
@@ -36,11 +36,11 @@ class InitializerLowerer:
         """Assignments giving the object `target` its initial value from `init`."""
         self.exprs.check_modelled(ctype, node)
         loc = self.builder.loc(node)
-        if isinstance(ctype, ArrayType):
-            init = unbraced_string(init)  # `char t[] = {"abc"};`
-        if isinstance(ctype, ArrayType) and isinstance(init, c_ast.Constant) and \
-                init.type == "string":
-            data = string_bytes(init.value)
+        string = string_initializer(init, ctype.element) if isinstance(ctype, ArrayType) \
+            else None
+        if string is not None:  # `char t[] = "abc";`, `{"abc"}`, `wchar_t w[] = L"abc";`
+            assert isinstance(ctype, ArrayType)
+            data = [*string_literal(string.value)[0], 0]
             self.builder.emit(ZeroFill(target, loc))
             elem = ctype.element
             count = ctype.count if ctype.count is not None else len(data)
@@ -164,8 +164,7 @@ class InitializerLowerer:
             elif item.exprs:
                 self.init_item(target, ctype, item.exprs[0], node)
             return
-        if isinstance(ctype, ArrayType) and isinstance(item, c_ast.Constant) and \
-                item.type == "string":
+        if isinstance(ctype, ArrayType) and string_initializer(item, ctype.element) is not None:
             self.initialize(target, ctype, item, node)
             return
         if isinstance(ctype, (ArrayType, RecordType)) and not (

@@ -120,7 +120,8 @@ def totals(rows: list[Row]) -> Totals:
     return t
 
 
-def _pct(covered: int, total: int) -> str:
+def percent_text(covered: int, total: int) -> str:
+    """`covered` of `total` as the tables show it (`-` when there is nothing to cover)."""
     return f"{100.0 * covered / total:.1f}%" if total else "-"
 
 
@@ -139,15 +140,15 @@ def format_table(rows: list[Row], missing: bool = False) -> list[str]:
         if r.without_goal:
             stop += f" (no goal for gcov branches {', '.join(r.without_goal)})"
         body.append((f"{r.file}::{r.function}", str(r.cases),
-                     _pct(r.lines_covered, r.lines_total),
-                     _pct(r.branches_covered, r.branches_total),
+                     percent_text(r.lines_covered, r.lines_total),
+                     percent_text(r.branches_covered, r.branches_total),
                      _outcomes(r.unreachable), stop, f"{r.generation_seconds:.2f}s"))
         if missing and (r.missing_lines or r.missing_branches):
             body.append(("", "", "", "", "", "missing lines " + ",".join(
                 map(str, r.missing_lines)) + "; branches " + ",".join(r.missing_branches), ""))
     t = totals(rows)
-    footer = ("TOTAL", str(t.cases), _pct(t.lines_covered, t.lines_total),
-              _pct(t.branches_covered, t.branches_total), "", "", "")
+    footer = ("TOTAL", str(t.cases), percent_text(t.lines_covered, t.lines_total),
+              percent_text(t.branches_covered, t.branches_total), "", "", "")
     widths = [max(len(row[i]) for row in [header, footer, *body]) for i in range(4)]
     lines = []
     for row in [header, *body, footer]:

@@ -17,7 +17,7 @@ from ..coverage.lines import MeasuredUnit, measure_unit
 from ..errors import CtgenError
 from .cfg_picture import LEGEND, Picture, write_pictures
 from .gcovr import HTML_INDEX, link_from_index, write_cobertura, write_html
-from .table import Row, Totals
+from .table import Row, Totals, percent_text
 
 #: What `--ctgen-report` accepts: kind -> whether it takes a target after "kind:".
 REPORT_KINDS: dict[str, bool] = {
@@ -148,10 +148,6 @@ def _stems(units: Sequence[ReportUnit]) -> dict[Path, str]:
     return {p: re.sub(r"[^\w.-]+", "_", s).strip("_") or "unit" for p, s in stems.items()}
 
 
-def _pct(covered: int, total: int) -> str:
-    return f"{100.0 * covered / total:.1f}%" if total else "-"
-
-
 def write_coverage_reports(units: Sequence[ReportUnit], rows: Sequence[Row],
                            specs: Iterable[ReportSpec], root: Path,
                            dot_executable: str | None = None) -> list[Path]:
@@ -203,8 +199,8 @@ def write_html_report(out_dir: Path, units: Sequence[ReportUnit],
             problems[unit.shown] = f"no pictures: {err}"
             continue
         titles = {r.function: f"{r.file}::{r.function}   C0 "
-                              f"{_pct(r.lines_covered, r.lines_total)}   C1 "
-                              f"{_pct(r.branches_covered, r.branches_total)}" for r in mine}
+                              f"{percent_text(r.lines_covered, r.lines_total)}   C1 "
+                              f"{percent_text(r.branches_covered, r.branches_total)}" for r in mine}
         drawn = write_pictures(out_dir / "cfg", stems[unit.source], program,
                                {r.function: r.unreachable for r in mine}, data.lines(),
                                titles, dot_executable)
@@ -238,7 +234,8 @@ def _index_page(out_dir: Path, rows: Sequence[Row], pictures: Mapping[tuple[str,
             "<tr>" + "".join(f"<td>{cell}</td>" for cell in (
                 link(pages.get(r.file), r.file) or html.escape(r.file),
                 html.escape(r.function), str(r.cases),
-                _pct(r.lines_covered, r.lines_total), _pct(r.branches_covered, r.branches_total),
+                percent_text(r.lines_covered, r.lines_total),
+                percent_text(r.branches_covered, r.branches_total),
                 html.escape(unreachable), drawn)) + "</tr>")
     return "\n".join([
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8"/>',

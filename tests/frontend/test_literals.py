@@ -9,7 +9,7 @@ import pytest
 
 from pytest_ctgen.frontend import ctype as ct
 from pytest_ctgen.frontend.literals import (
-    FLT_MAX, char_literal, char_value, float_literal, int_literal, round_to_float32,
+    FLT_MAX, char_literal, float_literal, int_literal, round_to_float32,
     string_bytes, string_literal)
 
 
@@ -41,7 +41,6 @@ def test_character_constants_keep_their_whole_value(text, value, ctype):
     """A wide constant's value is its code point (the lowering took its first UTF-8 byte
     and truncated an escape to 8 bits: u'\\xffff' was 255, U'\\x1F600' 0)."""
     assert char_literal(text) == (value, ctype)
-    assert char_value(text) == value
 
 
 def test_a_source_byte_that_is_not_utf8_stands_for_itself():

@@ -2,7 +2,9 @@
 (issue 22: one home for each). Every case predicts what the compiled code does: float
 literals and integers converted to float are rounded once (a double rounding gave
 "predicted 1, observed 2"), a wide character constant keeps its value, an array sized by
-its initializer has gcc's length in a function as at file scope."""
+its initializer has gcc's length in a function as at file scope; a braced string gives an
+array of pointers one element, a wide string gives its code points, a character constant
+keeps its type (`sizeof(u'a')` is 2), `(_Bool)` of infinity is 1."""
 from __future__ import annotations
 
 import pytest
@@ -65,6 +67,32 @@ int local_arrays(int i)
     }
     return t[2] + u[5];
 }
+
+static const char *k_names[] = {"abc"};
+static const _Bool k_inf_is_true = (_Bool)(1.0 / 0.0);
+
+int strings_and_characters(int i, unsigned x)
+{
+    const char *l[1] = {"xyz"};
+    int w[] = L"\xe9x";
+
+    switch (i) {
+    case 0:
+        return (int)(sizeof k_names / sizeof k_names[0]);
+    case 1:
+        return l[0][1];
+    case 2:
+        return w[0] + (int)sizeof w;
+    case 3:
+        return (int)(sizeof(U'a') + sizeof(u'a'));
+    case 4:
+        return U'\xffffffff' > x;
+    case 5:
+        return k_inf_is_true;
+    default:
+        return -1;
+    }
+}
 """
 
 
@@ -74,9 +102,10 @@ def test_literals_constants_and_initialiser_counts_match_the_compiled_code(
     result = run_ctgen(ctgen_dir, "-v", "facts.c", "--ctgen-report=json:report.json")
     out = output(result)
     assert result.ret == 0 and "Traceback" not in out, out
-    result.assert_outcomes(passed=6 + 7 + 2)
+    result.assert_outcomes(passed=6 + 7 + 2 + 7)
     rows = report_rows(ctgen_dir.path / "report.json")
-    for name, cases in [("nearest", 6), ("folded", 7), ("local_arrays", 2)]:
+    for name, cases in [("nearest", 6), ("folded", 7), ("local_arrays", 2),
+                        ("strings_and_characters", 7)]:
         row = rows[name]
         assert row["stop_reason"] == "exhausted" and row["cases"] == cases, row
         assert row["branches_covered"] == row["branches_total"], row
