@@ -196,6 +196,14 @@ def _declarator_problem(text: str, template: bool) -> str | None:
         return "holds an attribute, asm or pragma"
     if "??" in text:
         return "holds a trigraph (??)"
+    return _tokens_problem(tokens, template, in_body=False)
+
+
+def _tokens_problem(tokens: list[tuple[str, str]], template: bool, in_body: bool
+                    ) -> str | None:
+    """What is wrong with the tokens of a declarator, or with the member declarations
+    of an anonymous struct, union or enum body (`in_body`: `;`, `,`, bit-field widths and
+    enumerator values allowed, each checked like the rest)."""
     depth, i = 0, 0
     while i < len(tokens):
         kind, tok = tokens[i]
@@ -203,7 +211,7 @@ def _declarator_problem(text: str, template: bool) -> str | None:
             return "holds a literal"
         if tok == "{" and kind == "punct":
             # the body of an anonymous struct, union or enum type (`struct { int a; } @`):
-            # member declarations, whose sizes and values the compiler requires constant
+            # member declarations, checked as declarators (a size is evaluated)
             opener = [t for _, t in tokens[max(0, i - 2):i]]
             end = _closing(tokens, i)
             if not ((opener[-1:] and opener[-1] in _TAG_WORDS) or
@@ -211,6 +219,9 @@ def _declarator_problem(text: str, template: bool) -> str | None:
                 return "holds '{'"
             if end < 0:
                 return "has unbalanced braces"
+            problem = _tokens_problem(tokens[i + 1:end], template, in_body=True)
+            if problem is not None:
+                return problem
             i = end + 1
             continue
         if tok == "[" and kind == "punct":
@@ -218,13 +229,20 @@ def _declarator_problem(text: str, template: bool) -> str | None:
             if end < 0:
                 return "has unbalanced brackets"
             inside = tokens[i + 1:end]
-            if template and (len(inside) > 1 or
-                             any(k != "number" or not t.isdigit() for k, t in inside)):
+            if (template or in_body) and (
+                    len(inside) > 1 or any(k != "number" or not t.isdigit() for k, t in inside)):
                 return "has an array size that is not a plain number"
             size = expression_problem(" ".join(t for _, t in inside))
             if size is not None:
                 return f"has an array size that {size}"
             i = end + 1
+            continue
+        if in_body and tok in (":", "=") and kind == "punct":
+            # a bit-field's width or an enumerator's value: a plain number
+            j = i + 1 + (tok == "=" and tokens[i + 1:i + 2] == [("punct", "-")])
+            if j >= len(tokens) or tokens[j][0] != "number" or not tokens[j][1].isdigit():
+                return f"has a {'width' if tok == ':' else 'value'} that is not a plain number"
+            i = j + 1
             continue
         if kind == "punct":
             if tok == "(":
@@ -233,8 +251,10 @@ def _declarator_problem(text: str, template: bool) -> str | None:
                 depth -= 1
                 if depth < 0:
                     return "has unbalanced parentheses"
-            elif tok == "," and depth == 0:
+            elif tok == "," and depth == 0 and not in_body:
                 return "declares more than one name"
+            elif tok == ";" and depth == 0 and in_body:
+                pass
             elif tok not in ("*", "...", ","):
                 return f"holds {tok!r}"
         i += 1

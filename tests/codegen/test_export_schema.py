@@ -97,6 +97,10 @@ def test_templates_the_generator_writes_are_accepted(template: str) -> None:
     "int @, x", "int x", "int @ @", "int @ __attribute__((cleanup(f)))", "int @ asm(\"r1\")",
     "_Pragma(\"x\") int @", "char @[] = \"x\"", "int @ { f(); }", "int (@", "int @)",
     "int @ ??/", "int @[4]??=", "int @ # define x",
+    # the members of an anonymous type are declarators too: a size would be evaluated
+    "struct { int x[(__builtin_printf(\"P\"),1)]; } @", "struct { int x[n]; } *@",
+    "struct { int x[f()]; } @", "struct { int b : f(); } @", "enum { A = g() } @",
+    "struct { struct { char c[sizeof(int[f()])]; } in; } @",
 ])
 def test_templates_that_are_more_than_a_declaration_are_refused(template: str) -> None:
     assert template_problem(template) is not None
