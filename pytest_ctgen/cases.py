@@ -13,7 +13,7 @@ import json
 import math
 import struct
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 FORMAT_VERSION = 1
 # An object a case places (`Binding.placement`) lies at an address with this residue modulo
@@ -313,7 +313,7 @@ class Contract:
 
 #: What a parameter is declared as (`Parameter.kind`), before C adjusts an array or a
 #: function parameter to a pointer.
-PARAMETER_KINDS = frozenset({"scalar", "pointer", "array", "function", "record", "va_list"})
+ParameterKind = Literal["scalar", "pointer", "array", "function", "record", "va_list"]
 
 
 @dataclass(frozen=True)
@@ -322,7 +322,7 @@ class Parameter:
 
     name: str  # an unnamed one is p0, p1... by its position
     declaration: str  # as the prototype spells it, '@' for the name: "int16_t @[16u]"
-    kind: str  # one of PARAMETER_KINDS
+    kind: ParameterKind
     bound: int | None = None  # an array's element count, when it is a constant
 
 

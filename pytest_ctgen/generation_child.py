@@ -85,9 +85,14 @@ def generate_isolated(generate: Callable[..., tuple[FileCases, dict[str, float]]
             progress(replace(started, state="working",
                              seconds=time.monotonic() - started.seconds))
 
+    stopped: list[str] = []  # the function the hard stop killed its child in
+
     def overran() -> bool:
-        return bool(current) and options.timeout > 0 and \
+        over = bool(current) and options.timeout > 0 and \
             time.monotonic() - current[0].seconds > options.timeout + HARD_STOP_GRACE
+        if over:
+            stopped[:] = [current[0].function]
+        return over
 
     while True:
         try:
@@ -100,7 +105,7 @@ def generate_isolated(generate: Callable[..., tuple[FileCases, dict[str, float]]
                 raise CtgenError(f"generation crashed with {ended}") from None
             placeholder = started.result
             seconds = time.monotonic() - started.seconds
-            if overran():
+            if stopped == [started.function]:  # killed by the hard stop, not by itself
                 result = replace(placeholder, stop_reason=STOP_TIME)
             elif ended.signal_number == signal.SIGKILL:  # the kernel's, out of memory
                 result = replace(placeholder, stop_reason=STOP_MEMORY)
@@ -154,15 +159,20 @@ def _isolated(fn: Callable[..., T], *args: object,
             os._exit(0)
     os.close(write_fd)
     result: tuple[bool, object] | None = None
-    with os.fdopen(read_fd, "rb") as inp:
-        try:
-            for final, body in _read_frames(inp, on_idle, stop_when):
-                if final:
-                    result = body
-                else:
-                    deliver(body)
-        except _StopChild:
-            os.kill(pid, signal.SIGKILL)
+    try:
+        with os.fdopen(read_fd, "rb") as inp:
+            try:
+                for final, body in _read_frames(inp, on_idle, stop_when):
+                    if final:
+                        result = body
+                    else:
+                        deliver(body)
+            except _StopChild:
+                os.kill(pid, signal.SIGKILL)
+    except BaseException:  # the parent failed reading (an interrupt): leave no child behind
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        raise
     _, status = os.waitpid(pid, 0)
     if result is None:
         raise _ChildEnded(os.WTERMSIG(status) if os.WIFSIGNALED(status) else None)

@@ -16,7 +16,7 @@ from dataclasses import replace
 
 from pycparser import c_ast, c_generator
 
-from ..cases import FileCases, FunctionSignature, Parameter, StubPrototype
+from ..cases import FileCases, FunctionSignature, Parameter, ParameterKind, StubPrototype
 from ..errors import CtgenError
 from .ctype import (
     ArrayType,
@@ -47,7 +47,7 @@ def _spelled(node: c_ast.Node, name: str = "@") -> str:
     return generate(copied, [])
 
 
-def _kind(ctype: CType) -> str:
+def _kind(ctype: CType) -> ParameterKind:
     if is_va_list(ctype):
         return "va_list"
     if isinstance(ctype, FunctionType) or \

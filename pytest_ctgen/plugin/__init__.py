@@ -22,8 +22,7 @@ from .collect import (
     EXPORT_SUFFIX,
     CtgenFile,
     CtgenReplayFile,
-    is_c_unit,
-    written_by_an_export,
+    collected_as_unit,
 )
 from .session import CTGEN_KEY, CtgenSession
 from .settings import add_options, check_report_settings
@@ -55,10 +54,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if parent.config.option.ctgen and is_c_unit(file_path,
-                                                parent.session.isinitpath(file_path)):
-        if written_by_an_export(file_path):
-            return None
+    if parent.config.option.ctgen and collected_as_unit(
+            file_path, parent.session.isinitpath(file_path)):
         return CtgenFile.from_parent(parent, path=file_path)
     if file_path.name.endswith(EXPORT_SUFFIX):
         return CtgenReplayFile.from_parent(parent, path=file_path)

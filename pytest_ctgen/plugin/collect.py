@@ -39,6 +39,11 @@ EXPORT_SUFFIX = ".ctgen.json"
 EXPORT_C_FILES = ("ctgen_driver.c", "ctgen_unit.c", "ctgen_runtime.c")
 
 
+def collected_as_unit(path: Path, named: bool) -> bool:
+    """Whether `--ctgen` generates cases for `path`: a C unit that no export wrote."""
+    return is_c_unit(path, named) and not written_by_an_export(path)
+
+
 def written_by_an_export(file_path: Path) -> bool:
     """The driver or unit copy of an export (an export inside the tree `--ctgen` walks):
     its cases are replayed from the JSON beside it, it is not a unit to test."""

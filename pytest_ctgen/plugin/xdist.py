@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from ..errors import CtgenError
-from .collect import display, is_c_unit
+from .collect import collected_as_unit, display
 from .session import CTGEN_KEY, CtgenSession
 
 
@@ -59,13 +59,13 @@ def _c_files(config: pytest.Config) -> list[Path]:
     for arg in config.args:
         root = Path(arg.split("::")[0]).resolve()
         if root.is_file():
-            files += [root] if is_c_unit(root, named=True) else []
+            files += [root] if collected_as_unit(root, named=True) else []
             continue
         for here, dirs, names in os.walk(root):
             dirs[:] = sorted(d for d in dirs if Path(here, d).resolve() not in ignored and
                              not any(fnmatch.fnmatch(d, pat) for pat in skip_dirs))
             files += [Path(here, n) for n in sorted(names)
-                      if is_c_unit(Path(n), named=False)]
+                      if collected_as_unit(Path(here, n), named=False)]
     return list(dict.fromkeys(files))
 
 

@@ -455,14 +455,19 @@ class Generator:
             if self.ledger.settled(key):
                 continue
             self.ledger.tries[key] = self.ledger.tries.get(key, 0) + 1
-            model = self.solver.model(violating.constraints, extract.preferences(violating))
+            answer, model = self.solver.readable(violating.constraints,
+                                                 extract.preferences(violating))
+            finding = violating.ending is not None and \
+                violating.ending[0] == UNDEFINED_BEHAVIOUR
             if model is None:
+                if finding and answer != UNSAT:
+                    # the path went on assuming the error away: what follows is not proved
+                    self.solver_gave_up = True
                 continue
             if not violating.finished and not self.complete(violating, model):
                 continue  # a robustness path that does not end within what we model
             self.ledger.shown.add(key)
-            if self.add_case(violating, model, (note,) if note else ()) and \
-                    violating.ending is not None and violating.ending[0] == UNDEFINED_BEHAVIOUR:
+            if self.add_case(violating, model, (note,) if note else ()) and finding:
                 self.finding_edges.update(violating.edges)
                 self.finding_blocks.add(violating.frames[0].block.id)
 
@@ -566,9 +571,11 @@ class Generator:
         if contract is None:
             return None
         o = self.options
+        # nothing after a finding, nor behind a pointer assumed not NULL, is modelled
         proved = o.proof and self.explored_all and stop == STOP_EXHAUSTED and \
             not self.solver_gave_up and self.unsupported is None and \
-            self.executor.approximation is None
+            self.executor.approximation is None and not self.finding_blocks and \
+            not self.null_assumed
         unmodified = tuple(v.name for v in self.program.unit.globals.values()
                            if v in self.executor.forbidden)
         bounds = (f"loops unwound at most {o.max_depth} times, recursion at most "

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import z3
 
+from ..cases import PROGRAM_ENDS
 from ..frontend.ctype import IntType, PointerType, VoidType
 from ..ir.cfg import CFG, Call
 from ..ir.expr import Expr, describe
@@ -68,7 +69,7 @@ def _undefined_call(ex: Executor, state: State, stmt: Call, args: list[SymValue]
     if fn is None:
         raise PathError(f"call of unknown function '{stmt.function}'", stmt.location,
                         unsupported=True)
-    ending = libc.PATH_ENDS.get(stmt.function)
+    ending = PROGRAM_ENDS.get(stmt.function)  # a path reaching one ends there
     if ending is not None:
         status = args[0] if ending == "exit" and args else None
         raise ProgramEnds(ending, status)

@@ -361,12 +361,7 @@ MODELS: dict[str, Model] = {
     **{name: _classifier(name) for name in _CLASSES},
 }
 
-#: Library functions that end the program: a path reaching one ends there, and the case
-#: records how (the harness intercepts them so that the run can check it).
-PATH_ENDS: dict[str, str] = PROGRAM_ENDS
-
-
 def is_modelled(name: str, library: bool) -> bool:
     """Whether the undefined function `name` needs no stub: it ends the path (the harness
     intercepts those), or it is a modelled function of the C library."""
-    return name in PATH_ENDS or (library and name in MODELS)
+    return name in PROGRAM_ENDS or (library and name in MODELS)

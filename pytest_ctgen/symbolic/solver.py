@@ -72,6 +72,7 @@ class Solver:
         # without that being reported
         self.deadline: float | None = None
         self.queries = 0
+        self.model_answer: Answer = UNKNOWN  # of the last query `model` made
         self.cache_hits = 0
         self.candidate_hits = 0
         self._float_terms: dict[int, tuple[z3.ExprRef, bool]] = {}
@@ -264,27 +265,36 @@ class Solver:
         are tiers of wishes, most readable first. Without floating point, as many wishes are
         kept as the path allows, tier by tier (see `_keep_compatible`), so one input that
         must be large does not make the others large too. With floating point the first
-        tier that holds as a whole wins."""
+        tier that holds as a whole wins. The answer of its last query is `model_answer`."""
         if not any(self._has_float(c) for c in constraints):
             wishes = [w for tier in preferences for w in tier]
             model = self._cached([*constraints, *wishes]) if wishes else None
             if model is None and wishes:
                 model = self._keep_compatible(preferences, constraints)
             if model is None:
-                model = self._solve(constraints)[1]
+                self.model_answer, model = self._solve(constraints)
             return model if model is not None else self._zero_model(constraints)
         for tier in [*preferences, []]:
             model = self._cached([*constraints, *tier])
             if model is None:
                 # a preference must not cost more than the path itself: fewer steps
-                _result, model = self._solve(constraints, _PREFERENCE_STEPS, tier) \
-                    if tier else self._solve(constraints)
+                self.model_answer, model = \
+                    self._solve(constraints, _PREFERENCE_STEPS, tier) if tier \
+                    else self._solve(constraints)
                 if model is not None and tier and not all(self.holds(model, c)
                                                           for c in tier):
                     model = None  # the candidate satisfied the path but not this tier
             if model is not None:
                 return model
         return self._zero_model(constraints)
+
+    def readable(self, constraints: list[z3.BoolRef], preferences: list[list[z3.BoolRef]]
+                 ) -> tuple[Answer, z3.ModelRef | None]:
+        """`model(constraints, preferences)` with the solver's answer: SAT with the model,
+        or UNSAT or UNKNOWN (the solver gave up) without one."""
+        self.model_answer = UNKNOWN
+        model = self.model(constraints, preferences)
+        return (SAT, model) if model is not None else (self.model_answer, None)
 
     def _zero_model(self, constraints: list[z3.BoolRef]) -> z3.ModelRef | None:
         """The model of all-zero inputs when it satisfies `constraints`: the last resort

@@ -265,3 +265,19 @@ def test_a_header_named_on_the_command_line_is_a_unit(ctgen_dir: pytest.Pytester
         output(named)
     in_directory = run_ctgen(ctgen_dir, "--collect-only", "-q", "lib")
     assert collected_ids(in_directory) == []
+
+
+def test_the_c_files_of_an_export_are_no_units(tmp_path: Path) -> None:
+    """Collection and the xdist pre-generation share one rule: the driver, unit copy and
+    runtime an export writes beside its cases are replayed from the JSON, not generated."""
+    from pytest_ctgen.plugin.collect import collected_as_unit
+
+    export = tmp_path / "out" / "motor"
+    export.mkdir(parents=True)
+    driver = export / "ctgen_driver.c"
+    driver.write_text("int main(void) { return 0; }\n")
+    assert collected_as_unit(driver, named=False)  # a unit of that name, no export beside
+    (export / "motor.ctgen.json").write_text("{}")
+    assert not collected_as_unit(driver, named=False)
+    assert not collected_as_unit(export / "ctgen_runtime.c", named=False)
+    assert collected_as_unit(tmp_path / "motor.c", named=False)

@@ -240,3 +240,18 @@ def test_a_header_defining_the_annotations_as_no_ops_changes_nothing(tmp_path: P
     assert {c.id: not c.violations for c in fn.cases} == \
         {cid: passed for cid, (passed, _) in results.items()}
     assert any(passed for passed, _ in results.values())
+
+
+def test_proof_mode_proves_nothing_past_a_finding(tmp_path: Path) -> None:
+    """What the compiled code does after undefined behaviour is not modelled: a
+    postcondition no case violates is not 'holds' when a case runs into a finding."""
+    unit = tmp_path / "pick.c"
+    unit.write_text('#include "ctgen.h"\n'
+                    "static const int k_table[4] = {1, 2, 3, 4};\n"
+                    "int pick(unsigned i)\n{\n    __rtt_postcondition(__rtt_return > 0);\n"
+                    "    return k_table[i];\n}\n")
+    generated = generate_file(unit, "pick.c", Options(proof=True))
+    pick = _function(generated, "pick")
+    assert any(c.finding for c in pick.cases), pick.cases
+    assert pick.contract is not None
+    assert [c.verdict for c in pick.contract.checks] == [""], pick.contract.checks
