@@ -195,10 +195,9 @@ def _pointer_add(ex: Executor, state: State, e: PtrAdd) -> SymValue:
     zero = z3.is_bv_value(z3.simplify(i)) and z3.simplify(i).as_long() == 0
     if zero:
         return p
-    if p.is_null:
-        raise PathError("arithmetic on a null pointer")
-    if p.null is not None:  # undefined on NULL: the path needs a pointer there
-        state.assume(z3.Not(p.null))
+    # undefined on NULL (C11 6.5.6p8): as a dereference, a finding where the path may have
+    # NULL there, else the path needs a pointer there
+    access.dereference(ex, state, p, f"arithmetic on the NULL pointer {describe(e.pointer)}")
     assert isinstance(e.type, PointerType)
     target = e.type.target
     size = 1 if isinstance(target, VoidType) else target.size

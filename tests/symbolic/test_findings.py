@@ -34,6 +34,15 @@ int null_tested(const int *p, int x)
     return *p + r + x;
 }
 
+int null_tested_indexed(const int *p, int x)
+{
+    int r = 0;
+    if (p == NULL) {
+        r = 1;
+    }
+    return p[1] + r + x;
+}
+
 int untested(const int *p)
 {
     return *p > 3 ? 1 : 0;
@@ -149,6 +158,7 @@ def unit(tmp_path_factory: pytest.TempPathFactory) -> GeneratedUnit:
 FINDINGS = [
     ("null_constant", "return *p;", "NULL dereference of p"),
     ("null_tested", "return *p + r + x;", "NULL dereference of p"),
+    ("null_tested_indexed", "return p[1] + r + x;", "arithmetic on the NULL pointer p"),
     ("divide", "return a / b;", "division by zero in a / b"),
     ("remainder_min", "return a % b;", "overflow: -2147483648 % -1 in a % b"),
     ("shift", "return a << s;", "shift count out of range (0 to 31) in a << s"),
