@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 
 from ..cases import (
@@ -32,29 +31,15 @@ from ..symbolic.paths import (
     BoundReached, Finished, Fork, PathError, ViolationLedger)
 from ..symbolic.solver import SAT, UNSAT, Condition, Model, Solver
 from ..symbolic.state import Pointee, State
-from ..symbolic.work import (
-    DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS, EXECUTION_STEP, WorkMeter, execution_steps)
+from ..symbolic.work import EXECUTION_STEP, WorkMeter, execution_steps
 from .contracts import summarize_contract
+from .options import SearchOptions
 from .selection import Goals
 from .tree import CUT, EXPLORED, OPEN, PRUNED, TreeNode, outcome_of
 
 _MAX_ARRAY_SIZE = 64  # the most elements input pointers point to after growing
 _PATIENCE = 64  # explorations without a new case before growing the objects
 _VIOLATION_TRIES = 16  # paths on which a violation of one annotation is looked for
-
-
-@dataclass(frozen=True)
-class SearchOptions:
-    max_depth: int = 64
-    work: float = DEFAULT_WORK_UNITS  # the deterministic budget (see symbolic/work.py)
-    timeout: float = DEFAULT_TIME_BUDGET  # a safety net only: what it cuts depends on load
-    max_recursion: int = 8
-    array_size: int = 10
-    stub_globals: str = "modifies"  # or "all": which globals stub calls may write
-    signed_overflow: str = "note"  # or "finding": what a path with signed overflow is
-    # proof mode: explore every path within the bounds, so that annotations nothing
-    # violates are proved, and make robustness cases that violate the precondition
-    proof: bool = False
 
 
 def _without(constraints: list[Condition], left_out: list[Condition]) -> list[Condition]:
