@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from filelock import FileLock, Timeout
 
@@ -176,15 +176,19 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
                     ) -> tuple[FileCases, dict[str, float]]:
     """The cases of the functions of `path`; those in `known` (a child before this one sent
     them, or was stopped generating them) are not generated again."""
-    from .search.generator import SearchOptions, generate_function  # z3: generation only
+    from .search.generator import generate_function  # z3: generation only
+    from .search.options import SearchOptions, SignedOverflow, StubGlobals
 
     flags = options.compiler_flags(path)
     unit = load_unit(path, flags, preprocessed=text)
     program = lower_unit(unit)
     search = SearchOptions(max_depth=options.max_depth, work=options.work,
                            timeout=options.timeout,
-                           array_size=options.array_size, stub_globals=options.stub_globals,
-                           signed_overflow=options.signed_overflow, proof=options.proof)
+                           array_size=options.array_size,
+                           # plugin/settings.py checked both against their choices
+                           stub_globals=cast(StubGlobals, options.stub_globals),
+                           signed_overflow=cast(SignedOverflow, options.signed_overflow),
+                           proof=options.proof)
     functions: list[FunctionCases] = []
     seconds: dict[str, float] = {}
     for fn in unit.defined_functions():

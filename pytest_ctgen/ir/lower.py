@@ -11,6 +11,7 @@ definition with cooperating parts, each owning one concern:
 
 - ir/builder.py: `CfgBuilder`, the blocks and objects of the CFG under construction;
 - ir/lower_expr.py: `ExpressionLowerer`, expressions and the names in scope;
+- ir/lower_operators.py: the arithmetic, bitwise and comparison operators;
 - ir/lower_types.py: types of unevaluated operands, sizes of variable length arrays;
 - ir/lower_cond.py and ir/lookahead.py: conditions, `&&`, `||`, `?:`, gcc's folds;
 - ir/lower_call.py and ir/lower_builtin.py: calls and gcc's builtins;

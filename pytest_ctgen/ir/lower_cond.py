@@ -265,7 +265,7 @@ class ConditionLowerer:
         if gccfold.kind(e, self.builder.condition_temps) is not None or \
                 (isinstance(e.type, IntType) and e.type.is_bool):
             return self.exprs.convert(e, INT)
-        return self.exprs.binary("!=", e, Const(INT, 0), node)
+        return self.exprs.operators.binary("!=", e, Const(INT, 0), node)
 
     def folded_logical(self, node: c_ast.BinaryOp) -> Expr | None:
         """gcc's fold of `&&` or `||` with a constant operand (fold_binary): `0 && b` is 0,

@@ -2,15 +2,15 @@
 
 It lowers a pycparser expression (one `expr_<Node>` method per node kind) to a typed IR
 expression, every implicit conversion made a `Cast`, and places the statements its side
-effects need with the `CfgBuilder`. What has its own module it hands on: conditions, `?:`,
-`&&`, `||` (ir/lower_cond.py, looking ahead with ir/lookahead.py), calls (ir/lower_call.py),
+effects need with the `CfgBuilder`. What has its own module it hands on: the arithmetic,
+bitwise and comparison operators (ir/lower_operators.py), conditions, `?:`, `&&`, `||`
+(ir/lower_cond.py, looking ahead with ir/lookahead.py), calls (ir/lower_call.py),
 initializers (ir/lower_init.py), and in a function body statement expressions
 (ir/lower_stmt.py) and annotations (ir/lower_contract.py).
 """
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from pycparser import c_ast
@@ -19,24 +19,25 @@ from ..errors import CtgenError
 from ..frontend.ctype import (
     DOUBLE, INT, LONG, SIZE_T, UINT, ArrayType, CType, EnumType, FloatType, FunctionType, IntType,
     PointerType, RecordType, VoidType, has_variable_size, integer_promotion, unmodelled_part,
-    unqualified_equal, usual_arithmetic_conversion)
+    unqualified_equal)
 from ..frontend.literals import float_literal, is_imaginary
 from ..frontend.gnu_ast import GenericSelection
 from ..frontend.unit import Function, Unit, Variable
-from ..frontend.constant_eval import COMPARISONS, convert_constant
+from ..frontend.constant_eval import convert_constant
 from ..frontend.literals import char_literal, int_literal, string_bytes
 from . import gccfold
 from .builder import CfgBuilder
 from .cfg import Assign, Eval
 from .constants import fold
 from .expr import (
-    AddrOf, Binary, Cast, Const, Deref, Expr, FunctionRef, Load, Member, StringLit, Unary, VarRef,
+    AddrOf, Cast, Const, Deref, Expr, FunctionRef, Load, Member, StringLit, VarRef,
     bitfield_width, may_be_undefined, object_qualifiers)
 from .gccfold import Conditional
 from .lookahead import Lookahead
 from .lower_call import CallLowerer
 from .lower_cond import ConditionLowerer
 from .lower_init import InitializerLowerer
+from .lower_operators import OperatorLowerer
 from .lower_types import TypeLowerer
 
 if TYPE_CHECKING:
@@ -66,6 +67,7 @@ class ExpressionLowerer:
         self.conditions = ConditionLowerer(self)
         self.calls = CallLowerer(self)
         self.initializers = InitializerLowerer(self)
+        self.operators = OperatorLowerer(self)
         # what only a function body has (set by the FunctionLowerer)
         self.statements: StatementLowerer | None = None
         self.contracts: ContractLowerer | None = None
@@ -393,23 +395,8 @@ class ExpressionLowerer:
         if op == "+":
             return self.promote(e)
         if op in ("!", "-", "~"):
-            return self.unary(op, e)
+            return self.operators.unary(op, e)
         raise self.builder.unsupported(f"unary operator {op}", node)
-
-    def unary(self, op: str, e: Expr) -> Expr:
-        """`op e` for `op` `!`, `-` or `~`; of a Conditional, the conditional of `op`
-        applied to its arms (as gcc folds it)."""
-        if op != "!":
-            e = self.promote(e)
-        if isinstance(e, Conditional):
-            folded = self.builder.distributed(e, lambda arm: self.unary(op, arm),
-                                      INT if op == "!" else e.type)
-            if folded is not None:
-                return folded
-            e = self.builder.settled(e)
-        if op == "!":
-            return Unary("!", self.truth(e), INT)
-        return Unary(op, e, e.type)
 
     def mark_address_taken(self, lv: Expr) -> None:
         while isinstance(lv, Member):
@@ -440,77 +427,7 @@ class ExpressionLowerer:
                         node)
         left = self.pending_value(node.left)
         right = self.pending_value(node.right)
-        return self.binary(op, left, right, node)
-
-    def binary(self, op: str, left: Expr, right: Expr, node: c_ast.Node) -> Expr:
-        """`left op right` with C's conversions; where gcc folds it with a comparison or
-        a Conditional operand (ir/gccfold.py), what gcc makes of it."""
-        e = self.plain_binary(op, left, right, node)
-        if self.gcc_shapes and isinstance(e, Binary):
-            return self.gcc_binary(e, node)
-        return e
-
-    def gcc_binary(self, e: Binary, node: c_ast.Node) -> Expr:
-        """gcc's fold of `e` when one operand is a comparison or a Conditional and the
-        other a constant: the conditional of `op` applied to the arms
-        (fold_binary_op_with_conditional_arg); else `e`."""
-        constant = gccfold.identity(e)
-        if constant is not None:
-            return constant
-        truths = self.builder.condition_temps
-        if e.op == "+" and gccfold.kind(e.left, truths) == gccfold.COMPARISON and \
-                gccfold.relation(e.left, e.right):
-            e = Binary("*", e.left, Const(e.type, 2), e.type)  # gcc: `a + a` is `a * 2`
-        for condition_first in (True, False):
-            operand, other = (e.left, e.right) if condition_first else (e.right, e.left)
-            k = fold(other)
-            if k is None or gccfold.could_trap(e.op, e.left.type, not condition_first, k):
-                continue
-            c = gccfold.arms(operand, e.op, truths)
-            if c is None or fold(operand) is not None:
-                continue
-            fresh = c is not operand
-            if fresh:
-                c = replace(c, location=self.builder.loc(node))
-
-            def apply(arm: Expr, first: bool = condition_first, other: Expr = other) -> Expr:
-                return self.binary(e.op, *((arm, other) if first else (other, arm)), node)
-
-            folded = self.builder.distributed(c, apply, e.type, e.type if fresh else None,
-                                              fresh)
-            if folded is not None:
-                return folded
-        return e
-
-    def plain_binary(self, op: str, left: Expr, right: Expr, node: c_ast.Node) -> Expr:
-        lt, rt = left.type, right.type
-        if op in ("+", "-") and (isinstance(lt, PointerType) or isinstance(rt, PointerType)):
-            if op == "-" and isinstance(lt, PointerType) and isinstance(rt, PointerType):
-                return self.types.pointer_difference(left, right, node)
-            if isinstance(rt, PointerType):
-                left, right = right, left
-            index = self.convert(right, LONG)
-            if op == "-":
-                index = Unary("-", index, LONG)
-            return self.types.pointer_add(left, index, node)
-        if op in COMPARISONS:
-            if isinstance(lt, PointerType) or isinstance(rt, PointerType):
-                if not isinstance(lt, PointerType):
-                    left = Cast(left, rt)
-                if not isinstance(rt, PointerType):
-                    right = Cast(right, lt)
-                return Binary(op, left, right, INT)
-            left, right = self.promote(left), self.promote(right)
-            ct = usual_arithmetic_conversion(left.type, right.type)
-            return Binary(op, self.convert(left, ct), self.convert(right, ct), INT)
-        if op in ("<<", ">>"):
-            left, right = self.promote(left), self.promote(right)
-            return Binary(op, left, right, left.type)
-        if not (lt.is_arithmetic and rt.is_arithmetic):
-            raise CtgenError(f"invalid operands to binary {op}", self.builder.loc(node))
-        left, right = self.promote(left), self.promote(right)
-        ct = usual_arithmetic_conversion(left.type, right.type)
-        return Binary(op, self.convert(left, ct), self.convert(right, ct), ct)
+        return self.operators.binary(op, left, right, node)
 
     def expr_Assignment(self, node: c_ast.Assignment) -> Expr:
         target = self.assign(node)
@@ -530,7 +447,8 @@ class ExpressionLowerer:
         else:
             current = self.decay_value(target)
             rhs = self.rvalue(node.rvalue)
-            value = self.convert(self.binary(node.op[:-1], current, rhs, node), target.type)
+            value = self.convert(self.operators.binary(node.op[:-1], current, rhs, node),
+                                 target.type)
         stmt = Assign(target, value, self.builder.loc(node))
         self.builder.emit(stmt)
         return target, stmt.value
@@ -545,7 +463,7 @@ class ExpressionLowerer:
         one = Const(INT, 1)
         if isinstance(target.type, FloatType):
             one = Const(DOUBLE, 1.0)
-        new = self.binary(op, current, one, node)
+        new = self.operators.binary(op, current, one, node)
         self.builder.emit(Assign(target, self.convert(new, target.type),
                                  self.builder.loc(node)))
         if node.op.startswith("p"):

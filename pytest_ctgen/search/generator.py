@@ -9,20 +9,20 @@ the path to the function's exit, preferring uncovered edges at each later branch
 the solver at each branch whether the edge is feasible. A completed path that covers a new
 outcome becomes a case. When no open edge can lead to a goal any more, the remaining goals
 are unreachable, unless a bound, the budget or an unsupported construct cut the search, in
-which case they are reported as not reached with that reason.
+which case they are reported as not reached with that reason (search/results.py assembles
+what the search reports).
 """
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 
 
 from ..cases import (
-    STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SKIPPED, STOP_SOLVER, STOP_TIME,
-    STOP_UNSUPPORTED, STOP_WORK, Case, Contract, FunctionCases, Outcome,
+    STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SOLVER, STOP_TIME,
+    STOP_UNSUPPORTED, STOP_WORK, Case, FunctionCases, Outcome,
     UNDEFINED_BEHAVIOUR, StubPrototype, Violation, functions_named)
-from ..errors import SourceLocation, UnsupportedError
+from ..errors import UnsupportedError
 from ..frontend.preprocess import is_va_list
 from ..ir.cfg import CFG, Edge
 from ..ir.lower import Program
@@ -32,29 +32,15 @@ from ..symbolic.paths import (
     BoundReached, Finished, Fork, PathError, ViolationLedger)
 from ..symbolic.solver import SAT, UNSAT, Condition, Model, Solver
 from ..symbolic.state import Pointee, State
-from ..symbolic.work import (
-    DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS, EXECUTION_STEP, WorkMeter, execution_steps)
-from .contracts import summarize_contract
+from ..symbolic.work import EXECUTION_STEP, WorkMeter, execution_steps
+from .options import SearchOptions
+from .results import behind_findings, function_cases, skipped
 from .selection import Goals
 from .tree import CUT, EXPLORED, OPEN, PRUNED, TreeNode, outcome_of
 
 _MAX_ARRAY_SIZE = 64  # the most elements input pointers point to after growing
 _PATIENCE = 64  # explorations without a new case before growing the objects
 _VIOLATION_TRIES = 16  # paths on which a violation of one annotation is looked for
-
-
-@dataclass(frozen=True)
-class SearchOptions:
-    max_depth: int = 64
-    work: float = DEFAULT_WORK_UNITS  # the deterministic budget (see symbolic/work.py)
-    timeout: float = DEFAULT_TIME_BUDGET  # a safety net only: what it cuts depends on load
-    max_recursion: int = 8
-    array_size: int = 10
-    stub_globals: str = "modifies"  # or "all": which globals stub calls may write
-    signed_overflow: str = "note"  # or "finding": what a path with signed overflow is
-    # proof mode: explore every path within the bounds, so that annotations nothing
-    # violates are proved, and make robustness cases that violate the precondition
-    proof: bool = False
 
 
 def _without(constraints: list[Condition], left_out: list[Condition]) -> list[Condition]:
@@ -123,14 +109,14 @@ class Generator:
             stop = spent.stop
         except PathError as err:
             if err.unsupported and not self.cases:
-                return self.skipped(err, time.monotonic() - start)
+                return skipped(self, err, time.monotonic() - start)
             raise
         try:
             self.testcase_goals()
         except _BudgetSpent as spent:
             stop = spent.stop
         if self.unsupported is not None and not self.cases:
-            return self.skipped(self.unsupported, time.monotonic() - start)
+            return skipped(self, self.unsupported, time.monotonic() - start)
         if stop == STOP_EXHAUSTED and (self.goals.uncovered or not self.cases):
             if self.cut_reason is not None:
                 stop = STOP_DEPTH
@@ -139,9 +125,9 @@ class Generator:
             elif self.unsupported is not None:
                 stop = STOP_UNSUPPORTED
             elif self.executor.approximation is not None or self.null_assumed or \
-                    self.behind_findings():
+                    behind_findings(self):
                 stop = STOP_APPROXIMATION
-        return self.result(stop, time.monotonic() - start)
+        return function_cases(self, stop, time.monotonic() - start)
 
     def search_round(self) -> bool:
         """Search with the current executor until every outcome is covered, nothing can be
@@ -188,42 +174,6 @@ class Generator:
         self.nodes = []
         self.goals.forget_tree()
         self.cut_reason = None
-
-    def skipped(self, err: PathError, seconds: float) -> FunctionCases:
-        fn = self.cfg.function
-        loc = err.location
-        if isinstance(loc, SourceLocation):
-            loc = loc.shown(self.shown)
-        where = f"{loc}: " if loc else ""
-        return FunctionCases(fn.name, fn.location.line, fn.prototype, (), STOP_SKIPPED,
-                             len(self.goals.order), skip_reason=f"{where}{err}",
-                             generation_seconds=seconds)
-
-    def behind_findings(self) -> set[Edge]:
-        """The outcomes left that the compiled code may reach after a finding."""
-        reachable = self.cfg.reachable_from(self.finding_blocks)
-        return {e for e in self.goals.uncovered - self.finding_edges if e.block in reachable}
-
-    def result(self, stop: str, seconds: float) -> FunctionCases:
-        fn = self.cfg.function
-        order = self.goals.order
-        remaining = sorted(self.goals.uncovered - self.finding_edges, key=lambda e: order[e])
-        behind = self.behind_findings()
-        # proved: exhausted, or only what follows a finding is not modelled (the one
-        # reason for an approximation stop that is neither of the others, see `run`)
-        proved = stop == STOP_EXHAUSTED or (
-            stop == STOP_APPROXIMATION and self.executor.approximation is None
-            and not self.null_assumed)
-        unreachable = tuple(self.outcome(e) for e in remaining if proved and e not in behind)
-        not_reached = tuple(self.outcome(e) for e in remaining
-                            if not proved or e in behind)
-        return FunctionCases(
-            name=fn.name, line=fn.location.line, prototype=fn.prototype,
-            cases=tuple(self.cases), stop_reason=stop, outcomes_total=len(self.goals.order),
-            unreachable=unreachable,
-            not_reached=not_reached,
-            generation_seconds=seconds, contract=self.contract_summary(stop),
-            callbacks=tuple(self.callbacks[name] for name in sorted(self.callbacks)))
 
     def outcome(self, e: Edge) -> Outcome:
         return outcome_of(self.cfg, e)
@@ -564,29 +514,6 @@ class Generator:
                                          self.preferences(state))
             self.add_case(state, readable or model)
 
-    def contract_summary(self, stop: str) -> Contract | None:
-        """The function's annotations as the harness checks them, with what generation
-        found of each."""
-        contract = self.executor.contract
-        if contract is None:
-            return None
-        o = self.options
-        # nothing after a finding, nor behind a pointer assumed not NULL, is modelled
-        proved = o.proof and self.explored_all and stop == STOP_EXHAUSTED and \
-            not self.solver_gave_up and self.unsupported is None and \
-            self.executor.approximation is None and not self.finding_blocks and \
-            not self.null_assumed
-        unmodified = tuple(v.name for v in self.program.unit.globals.values()
-                           if v in self.executor.forbidden)
-        bounds = (f"loops unwound at most {o.max_depth} times, recursion at most "
-                  f"{o.max_recursion} deep, input pointers to at most "
-                  f"{self.executor.array_size} elements, variable length arrays and alloca "
-                  f"objects of at most as many")
-        return summarize_contract(
-            contract, self.executor.at, proved=proved, violated=self.violated,
-            unreachable_testcases=self.testcases_unreachable, unmodified=unmodified,
-            function_at=self.executor.at(self.cfg.function.location),
-            bounds=bounds if proved else "")
 
 
 class _BudgetSpent(Exception):

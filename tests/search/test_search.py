@@ -16,7 +16,8 @@ from pytest_ctgen.cases import (
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.ir.cfg import Call
 from pytest_ctgen.ir.lower import Program, lower_unit
-from pytest_ctgen.search.generator import SearchOptions, generate_function
+from pytest_ctgen.search.generator import generate_function
+from pytest_ctgen.search.options import SearchOptions
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 
@@ -397,7 +398,8 @@ from pathlib import Path
 from pytest_ctgen.cases import FileCases, file_cases_to_json
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.ir.lower import lower_unit
-from pytest_ctgen.search.generator import SearchOptions, generate_function
+from pytest_ctgen.search.generator import generate_function
+from pytest_ctgen.search.options import SearchOptions
 program = lower_unit(load_unit(Path(sys.argv[1]), []))
 fcs = tuple(generate_function(program, n, SearchOptions()) for n in sys.argv[2:])
 sys.stdout.write(file_cases_to_json(FileCases("u.c", fcs)))

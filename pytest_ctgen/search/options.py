@@ -1,0 +1,28 @@
+"""The options of the search for one function's cases, `SearchOptions`, and the closed
+sets its choices take."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from ..symbolic.work import DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS
+
+#: Which globals stub calls may write: those the function may modify (and the volatile
+#: ones), or all.
+StubGlobals = Literal["modifies", "all"]
+#: What a path with signed overflow is: a note on its case, or a finding.
+SignedOverflow = Literal["note", "finding"]
+
+
+@dataclass(frozen=True)
+class SearchOptions:
+    max_depth: int = 64
+    work: float = DEFAULT_WORK_UNITS  # the deterministic budget (see symbolic/work.py)
+    timeout: float = DEFAULT_TIME_BUDGET  # a safety net only: what it cuts depends on load
+    max_recursion: int = 8
+    array_size: int = 10
+    stub_globals: StubGlobals = "modifies"  # which globals stub calls may write
+    signed_overflow: SignedOverflow = "note"  # what a path with signed overflow is
+    # proof mode: explore every path within the bounds, so that annotations nothing
+    # violates are proved, and make robustness cases that violate the precondition
+    proof: bool = False
