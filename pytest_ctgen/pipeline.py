@@ -35,7 +35,8 @@ from .frontend.unit import Function, SkippedDefinition, Unit
 from .generation_child import Progress, ProgressFn, generate_isolated
 from .ir.cfg import Call
 from .ir.lower import Program, lower_unit
-from .options import Options, absolute_flags
+from .options import Options
+from .path_flags import absolute_flags
 from .report.table import Row as Row
 from .report.table import Totals as Totals
 from .report.table import account_outcomes as account_outcomes

@@ -26,7 +26,8 @@ from ..c_harness_files import (
 from ..c_text_rules import text_problem
 from ..cases import BuildRecipe, FileCases, file_cases_to_json
 from ..errors import CtgenError
-from ..export_schema import PATH_FLAGS, cflags_problem, include_problem
+from ..export_schema import cflags_problem, include_problem
+from ..path_flags import map_paths
 from .harness import generate_harness
 from .unit_copy import UNIT_COPY, unit_copy_text
 
@@ -85,26 +86,9 @@ def _relative(path: str, base_dir: Path, export_dir: Path) -> str:
 
 
 def rebase_flags(cflags: Sequence[str], base_dir: Path, export_dir: Path) -> list[str]:
-    """`cflags` with relative include paths (taken from `base_dir`) made relative to
-    `export_dir`, where the Makefile runs."""
-    out: list[str] = []
-    expect_path = False
-    for flag in cflags:
-        if expect_path:
-            out.append(_relative(flag, base_dir, export_dir))
-            expect_path = False
-            continue
-        for opt in PATH_FLAGS:
-            if flag == opt:
-                out.append(flag)
-                expect_path = True
-                break
-            if flag.startswith(opt):
-                out.append(opt + _relative(flag[len(opt):], base_dir, export_dir))
-                break
-        else:
-            out.append(flag)
-    return out
+    """`cflags` with relative paths (taken from `base_dir`) made relative to `export_dir`,
+    where the Makefile runs."""
+    return map_paths(cflags, lambda path: _relative(path, base_dir, export_dir))
 
 
 def _make_word(flag: str) -> str:

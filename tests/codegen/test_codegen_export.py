@@ -244,10 +244,11 @@ def test_rebase_flags(tmp_path: Path) -> None:
     base = tmp_path / "proj"
     export = tmp_path / "proj" / "tests" / "ctgen" / "motor"
     flags = ["-Iinc", "-I", "inc2", "-isystem", "sys", "-I/abs/inc", "-DX=\"a b\"",
-             "-include", "pre.h", "-std=c11", "-iquoteq"]
+             "-include", "pre.h", "-std=c11", "-iquoteq", "-I-", "-I=sys"]
     assert rebase_flags(flags, base, export) == [
         "-I../../../inc", "-I", "../../../inc2", "-isystem", "../../../sys", "-I/abs/inc",
-        "-DX=\"a b\"", "-include", "../../../pre.h", "-std=c11", "-iquote../../../q"]
+        "-DX=\"a b\"", "-include", "../../../pre.h", "-std=c11", "-iquote../../../q", "-I-",
+        "-I=sys"]
 
 
 PLACED = r"""#include <stdint.h>
