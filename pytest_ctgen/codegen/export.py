@@ -26,13 +26,12 @@ from ..c_harness_files import (
 from ..c_text_rules import text_problem
 from ..cases import BuildRecipe, FileCases, file_cases_to_json
 from ..errors import CtgenError
+from ..export_files import CASES_SUFFIX, DRIVER, MAKEFILE, UNIT_COPY
 from ..export_schema import cflags_problem, include_problem
 from ..path_flags import map_paths
 from .harness import generate_harness
-from .unit_copy import UNIT_COPY, unit_copy_text
+from .unit_copy import unit_copy_text
 
-DRIVER = "ctgen_driver.c"
-MAKEFILE = "Makefile"
 _MARK = "pytest-ctgen"
 
 
@@ -370,7 +369,7 @@ def write_export(fc: FileCases, unit_path: Path, out_dir: Path, cflags: Sequence
         original = (unit_rel, posix_cksum(Path(unit_path).read_bytes()))
         unit_rel = UNIT_COPY
     files.update({
-        f"{export_name(fc)}.ctgen.json": file_cases_to_json(replace(fc, build=recipe)),
+        export_name(fc) + CASES_SUFFIX: file_cases_to_json(replace(fc, build=recipe)),
         DRIVER: driver_text(fc, unit_rel, fn, [_from_export(p, export_dir) for p in sources]),
         RUNTIME: (runtime_dir / RUNTIME).read_text(encoding="utf-8"),
         RUNTIME_SOURCE: (runtime_dir / RUNTIME_SOURCE).read_text(encoding="utf-8"),
