@@ -17,17 +17,13 @@ from pathlib import Path
 from typing import Any, Final
 
 from .errors import CtgenError
+from .path_flags import FORCED_INCLUDE_FLAGS, attached_form, path_flag, under_sysroot
 
 DB_NAME: Final = "compile_commands.json"
 
 # Wrappers that run the real compiler named by the next argument.
 _LAUNCHERS: Final = frozenset({"ccache", "sccache", "distcc", "icecc"})
 
-# Options whose argument is a directory/file, kept; emitted as `opt path` (or `-Ipath`).
-_PATH_OPTS: Final = ("-isysroot", "-isystem", "-idirafter", "-iquote", "-I")
-# Forced includes: absolute only when the file exists relative to "directory", since gcc
-# looks in the working directory first and then along the include chain.
-_INCLUDE_OPTS: Final = ("-include", "-imacros")
 _MACRO_OPTS: Final = ("-D", "-U")
 
 _KEEP: Final = frozenset({
@@ -156,11 +152,20 @@ def _strip_compiler(argv: list[str]) -> list[str]:
     return argv[1:]
 
 
-def _absolute(directory: Path, value: str) -> str:
-    """`value` taken from `directory`; sysroot-relative forms (`=dir`, `$SYSROOT/dir`) kept."""
-    if value.startswith(("=", "$SYSROOT")):
-        return value
-    return os.path.realpath(directory / value)
+def _path_words(option: str, value: str, directory: Path) -> list[str]:
+    """A path option (path_flags) as the database keeps it: `-Ipath`, `--sysroot=path`,
+    the others as `option path`; the path taken from `directory`, except one under the
+    sysroot (`=dir`, `$SYSROOT/dir`) and a forced include that is not there (gcc looks in
+    the working directory first and then along the include chain)."""
+    if option in FORCED_INCLUDE_FLAGS:
+        if (directory / value).is_file():
+            value = os.path.realpath(directory / value)
+        return [option, value]
+    if not under_sysroot(option, value):
+        value = os.path.realpath(directory / value)
+    if option in ("-I", "--sysroot"):
+        return [attached_form(option) + value]
+    return [option, value]
 
 
 def _relevant_flags(argv: list[str], directory: Path, where: str) -> tuple[str, ...]:
@@ -186,21 +191,12 @@ def _relevant_flags(argv: list[str], directory: Path, where: str) -> tuple[str, 
             out.append(arg)
         elif arg.startswith(("-std=", "--std=")):
             out.append("-" + arg.lstrip("-"))
-        elif arg == "--sysroot" or arg.startswith("--sysroot="):
-            value = value_of(arg, arg) if arg == "--sysroot" else arg[len("--sysroot="):]
-            out.append("--sysroot=" + _absolute(directory, value))
         elif arg == "-I-":
             out.append(arg)  # obsolete quote/bracket split marker: no path
-        elif arg.startswith(_PATH_OPTS):
-            opt = next(o for o in _PATH_OPTS if arg.startswith(o))
-            value = _absolute(directory, value_of(opt, arg))
-            out.extend([opt + value] if opt == "-I" else [opt, value])
-        elif arg.startswith(_INCLUDE_OPTS):
-            opt = next(o for o in _INCLUDE_OPTS if arg.startswith(o))
-            value = value_of(opt, arg)
-            if (directory / value).is_file():
-                value = os.path.realpath(directory / value)
-            out.extend([opt, value])
+        elif (found := path_flag(arg)) is not None:
+            option, attached = found
+            value = attached if attached is not None else value_of(option, arg)
+            out.extend(_path_words(option, value, directory))
         elif arg.startswith(_MACRO_OPTS):
             opt = arg[:2]
             out.append(opt + value_of(opt, arg))

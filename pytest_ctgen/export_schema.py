@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from .c_text_rules import expression_problem, is_identifier, text_problem
+from .path_flags import path_flag
 from .value_shapes import INT_MAX, INT_MIN
 
 #: How deep the values of an export may nest (a struct of arrays of structs...): deeper
@@ -170,9 +171,6 @@ class Field:
 
 # ------------------------------------------------------------------ files and flags
 
-#: Options whose argument is a path, attached (`-Iinc`) or the next word (`-isystem inc`).
-PATH_FLAGS = ("-I", "-iquote", "-isystem", "-idirafter", "-include", "-imacros")
-_SEPARATE_PATH_FLAGS = (*PATH_FLAGS, "-isysroot")
 #: Unit suffixes a replay builds: C files, preprocessed files, headers.
 UNIT_SUFFIXES = (".c", ".i", ".h")
 #: Names the harness defines for itself (a -D of them would steer the harness).
@@ -277,7 +275,8 @@ def cflags_problem(flags: list[str] | tuple[str, ...]) -> tuple[int, str] | None
         flag = flags[i]
         if not isinstance(flag, str):
             return i, f"expected a string, found {_json_kind(flag)}"
-        if flag in _SEPARATE_PATH_FLAGS or flag in ("-D", "-U"):
+        path_option, attached = path_flag(flag) or (None, None)
+        if flag in ("-D", "-U") or (path_option is not None and attached is None):
             if i + 1 >= len(flags) or not isinstance(flags[i + 1], str):
                 return i, f"{flag} needs an argument"
             argument = flags[i + 1]
@@ -287,14 +286,10 @@ def cflags_problem(flags: list[str] | tuple[str, ...]) -> tuple[int, str] | None
                 return i + 1, f"the argument of {flag} {shown(argument)} {problem}"
             i += 2
             continue
-        attached = next((o for o in PATH_FLAGS if flag.startswith(o) and flag != "-I-"),
-                        None)
         if flag.startswith(("-D", "-U")):
             problem = _macro_problem(flag[2:])
-        elif flag.startswith("--sysroot="):
-            problem = path_problem(flag[len("--sysroot="):], relative=False)
         elif attached is not None:
-            problem = path_problem(flag[len(attached):], relative=False)
+            problem = path_problem(attached, relative=False)
         else:
             problem = flag_problem(flag)
         if problem:

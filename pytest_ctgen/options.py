@@ -3,13 +3,10 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import os
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .compile_db import CompileDatabase
-from .export_schema import PATH_FLAGS
 from .symbolic.work import DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS
 
 #: The memory a generation child may take beyond what it has when it starts, in MiB.
@@ -75,29 +72,3 @@ class Options:
 def _other_files(files: tuple[str, ...], unit: Path) -> tuple[Path, ...]:
     own = unit.resolve()
     return tuple(Path(f) for f in files if Path(f).resolve() != own)
-
-
-
-
-def absolute_flags(cflags: Sequence[str], base: Path) -> list[str]:
-    """`cflags` with relative paths of include options taken from `base`."""
-    out: list[str] = []
-    expect_path = False
-    for flag in cflags:
-        if expect_path:
-            out.append(flag if os.path.isabs(flag) else os.path.normpath(base / flag))
-            expect_path = False
-            continue
-        for opt in PATH_FLAGS:
-            if flag == opt:
-                expect_path = True
-                out.append(flag)
-                break
-            if flag.startswith(opt):
-                rest = flag[len(opt):]
-                out.append(opt + (rest if os.path.isabs(rest)
-                                  else os.path.normpath(base / rest)))
-                break
-        else:
-            out.append(flag)
-    return out

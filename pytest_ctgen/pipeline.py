@@ -35,7 +35,8 @@ from .frontend.unit import Function, SkippedDefinition, Unit
 from .generation_child import Progress, ProgressFn, generate_isolated
 from .ir.cfg import Call
 from .ir.lower import Program, lower_unit
-from .options import Options, absolute_flags
+from .options import Options
+from .path_flags import absolute_flags
 from .report.table import Row as Row
 from .report.table import Totals as Totals
 from .report.table import account_outcomes as account_outcomes
@@ -345,7 +346,8 @@ def unit_for_build(path: Path, cases: FileCases, flags: list[str]
     """How the harness of `cases` includes the unit `path`: by its path, or, when the unit
     uses annotations, specifies external functions itself or is preprocessed, as a copy
     beside the harness (see codegen.unit_copy); and the files and flags that takes."""
-    from .codegen.unit_copy import UNIT_COPY, unit_copy_text
+    from .codegen.unit_copy import unit_copy_text
+    from .export_files import UNIT_COPY
 
     copy = unit_copy_text(path, str(path), cases.stubs, cases.source)
     if copy is None:

@@ -92,6 +92,17 @@ def test_separate_argument_forms(tmp_path: Path) -> None:
         "-isystem", f"{tmp_path}/sys", f"--sysroot={tmp_path}/root", "-isysroot", "/sdk")
 
 
+def test_include_split_and_sysroot_directories_kept(tmp_path: Path) -> None:
+    db = write_db(tmp_path, [{
+        "directory": str(tmp_path), "file": "a.c",
+        "arguments": ["cc", "-I-", "-I=inc", "-isystem", "$SYSROOT/sys", "-isysroot", "sdk",
+                      "-isysroot/abs", "a.c"],
+    }])
+    assert read_compile_database(db).flags_for(tmp_path / "a.c") == (
+        "-I-", "-I=inc", "-isystem", "$SYSROOT/sys", "-isysroot", f"{tmp_path}/sdk",
+        "-isysroot", "/abs")
+
+
 def test_quoted_defines_in_command(tmp_path: Path) -> None:
     db = tmp_path / "compile_commands.json"
     # the JSON text as CMake writes it: backslash-escaped quotes inside the command string

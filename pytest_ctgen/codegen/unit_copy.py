@@ -37,9 +37,6 @@ from ..frontend.preprocessed import is_preprocessed, located_in_itself
 
 #: The name a specification's definition is compiled under in the copy.
 SPEC_PREFIX = "ctgen_spec_"
-#: The copy's file name, beside the harness or the exported driver.
-UNIT_COPY = "ctgen_unit.c"
-
 #: The annotations as the run compiles them (see ctgen_runtime.h for the functions).
 ANNOTATIONS_FOR_THE_RUN = """\
 /* pytest-ctgen: the annotations as the run checks them */

@@ -18,12 +18,8 @@ from typing import Any
 
 import pytest
 
-from .collect import (
-    EXPORT_SUFFIX,
-    CtgenFile,
-    CtgenReplayFile,
-    collected_as_unit,
-)
+from ..export_files import CASES_SUFFIX
+from .collect import CtgenFile, CtgenReplayFile, collected_as_unit
 from .session import CTGEN_KEY, CtgenSession
 from .settings import add_options, check_report_settings
 from .summary import finish_run_loop, write_summary
@@ -57,7 +53,7 @@ def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Col
     if parent.config.option.ctgen and collected_as_unit(
             file_path, parent.session.isinitpath(file_path)):
         return CtgenFile.from_parent(parent, path=file_path)
-    if file_path.name.endswith(EXPORT_SUFFIX):
+    if file_path.name.endswith(CASES_SUFFIX):
         return CtgenReplayFile.from_parent(parent, path=file_path)
     return None
 

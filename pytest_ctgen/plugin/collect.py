@@ -11,6 +11,7 @@ import pytest
 
 from ..cases import STOP_SKIPPED
 from ..errors import CtgenError
+from ..export_files import CASES_SUFFIX, EXPORTED_C_FILES
 from .items import CtgenCase, CtgenSkippedFunction
 from .session import CTGEN_KEY, CtgenSession
 from .tracing import trace_function
@@ -32,13 +33,6 @@ def is_c_unit(path: Path, named: bool) -> bool:
     return path.suffix in C_UNIT_SUFFIXES or (named and path.suffix in C_HEADER_SUFFIXES)
 
 
-# The cases of an export (DESIGN §2), replayed by `pytest DIR`.
-EXPORT_SUFFIX = ".ctgen.json"
-# The C files an export writes beside its cases (codegen.export.DRIVER,
-# codegen.harness.RUNTIME_SOURCE, unit_copy.UNIT_COPY)
-EXPORT_C_FILES = ("ctgen_driver.c", "ctgen_unit.c", "ctgen_runtime.c")
-
-
 def collected_as_unit(path: Path, named: bool) -> bool:
     """Whether `--ctgen` generates cases for `path`: a C unit that no export wrote."""
     return is_c_unit(path, named) and not written_by_an_export(path)
@@ -47,8 +41,8 @@ def collected_as_unit(path: Path, named: bool) -> bool:
 def written_by_an_export(file_path: Path) -> bool:
     """The driver or unit copy of an export (an export inside the tree `--ctgen` walks):
     its cases are replayed from the JSON beside it, it is not a unit to test."""
-    return file_path.name in EXPORT_C_FILES and \
-        any(file_path.parent.glob("*" + EXPORT_SUFFIX))
+    return file_path.name in EXPORTED_C_FILES and \
+        any(file_path.parent.glob("*" + CASES_SUFFIX))
 
 
 class _CasesFile(pytest.File):

@@ -27,6 +27,8 @@ from pytest_ctgen.case_reader import file_cases_from_json
 from pytest_ctgen.codegen.export import ExportError, rebase_flags, write_export
 from pytest_ctgen.codegen.harness_names import case_name
 from pytest_ctgen.coverage.gcov import measure
+from pytest_ctgen.export_files import EXPORTED_C_FILES
+from pytest_ctgen.plugin.collect import collected_as_unit
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("make") is None,
                                 reason="needs gcc and make")
@@ -240,14 +242,28 @@ def test_custom_harness_function(tmp_path: Path) -> None:
     assert (out / "ctgen_driver.c").read_text().endswith("/* custom */\n")
 
 
+def test_collection_skips_every_c_file_an_export_writes(tmp_path: Path) -> None:
+    """The export and collection know the C files by the same names (export_files): with
+    a unit copy, the driver, the copy and the runtime are all an export writes."""
+    proj = tmp_path / "proj"
+    unit = write_unit(proj / "src")
+    unit.write_text(unit.read_text() + "\nint checked(int x) { __rtt_assert(x > 0); return x; }\n")
+    out = write_export(sample_file_cases(float_max=False), unit, proj / "ctgen", [],
+                       base_dir=proj)
+    written = {p.name for p in out.iterdir() if p.suffix == ".c"}
+    assert written == set(EXPORTED_C_FILES)
+    assert not any(collected_as_unit(out / name, named=False) for name in written)
+
+
 def test_rebase_flags(tmp_path: Path) -> None:
     base = tmp_path / "proj"
     export = tmp_path / "proj" / "tests" / "ctgen" / "motor"
     flags = ["-Iinc", "-I", "inc2", "-isystem", "sys", "-I/abs/inc", "-DX=\"a b\"",
-             "-include", "pre.h", "-std=c11", "-iquoteq"]
+             "-include", "pre.h", "-std=c11", "-iquoteq", "-I-", "-I=sys"]
     assert rebase_flags(flags, base, export) == [
         "-I../../../inc", "-I", "../../../inc2", "-isystem", "../../../sys", "-I/abs/inc",
-        "-DX=\"a b\"", "-include", "../../../pre.h", "-std=c11", "-iquote../../../q"]
+        "-DX=\"a b\"", "-include", "../../../pre.h", "-std=c11", "-iquote../../../q", "-I-",
+        "-I=sys"]
 
 
 PLACED = r"""#include <stdint.h>
