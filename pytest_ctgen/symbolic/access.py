@@ -19,7 +19,7 @@ from . import contracts, expressions, inputs, memory
 from .memory import MemObject
 from .paths import BoundReached, NeedChoice, OffsetChoice, PathError
 from .state import Frame, State
-from .values import ZERO64, AliasPtr, PtrVal, SymValue
+from .values import AliasPtr, PtrVal, SymValue, zero64
 
 if TYPE_CHECKING:
     from .executor import Executor
@@ -55,10 +55,10 @@ def locate(ex: Executor, state: State, lv: Expr) -> InMemory | InRegister:
     if isinstance(lv, VarRef):
         var = lv.var
         if var.kind in (GLOBAL, STATIC_LOCAL):
-            return InMemory(inputs.global_object(ex, state, var), ZERO64)
+            return InMemory(inputs.global_object(ex, state, var), zero64())
         frame = state.frame
         if var in frame.objects:
-            return InMemory(frame.objects[var], ZERO64)
+            return InMemory(frame.objects[var], zero64())
         return InRegister(frame, var)
     if isinstance(lv, Deref):
         p = inputs.resolve(ex, state, expressions.evaluate(ex, state, lv.pointer))
@@ -80,7 +80,7 @@ def locate(ex: Executor, state: State, lv: Expr) -> InMemory | InRegister:
             cells = [(z3.BitVecVal(b, 8), 0) for b in lv.data]
             oid = ex.new_object(state, "string literal", cells, readonly=True)
             state.strings[id(lv)] = oid
-        return InMemory(oid, ZERO64)
+        return InMemory(oid, zero64())
     raise PathError(f"not an object: {describe(lv)}", unsupported=True)
 
 

@@ -45,7 +45,6 @@ from .dispatch import handler_for
 from .paths import PathError
 from .state import State
 from .values import (
-    ZERO64,
     AliasPtr,
     PtrVal,
     SymValue,
@@ -62,6 +61,7 @@ from .values import (
     signed_overflow,
     truth,
     unary,
+    zero64,
 )
 
 if TYPE_CHECKING:
@@ -181,7 +181,7 @@ def _address_of(ex: Executor, state: State, e: AddrOf) -> SymValue:
     if isinstance(e.lvalue, FunctionRef):
         if e.lvalue.pointer is not None:
             return evaluate(ex, state, e.lvalue.pointer)
-        return PtrVal(function_pointers.function_object(ex, state, e.lvalue.name), ZERO64)
+        return PtrVal(function_pointers.function_object(ex, state, e.lvalue.name), zero64())
     loc = access.locate(ex, state, e.lvalue)
     if not isinstance(loc, access.InMemory):
         raise PathError(f"address of a register variable {describe(e.lvalue)}")
@@ -286,12 +286,12 @@ def pointer_as_integer(ex: Executor, state: State, v: PtrVal | AliasPtr, dst: In
         raise PathError("the address of a function converted to an integer",
                         unsupported=True)
     if p.is_null:
-        value: z3.BitVecRef = ZERO64
+        value: z3.BitVecRef = zero64()
     else:
         assert p.base is not None
         value = address(state, p.base) + p.offset
         if p.null is not None:
-            value = z3.If(p.null, ZERO64, value)
+            value = z3.If(p.null, zero64(), value)
     result, _ = convert(value, ULONG, dst)
     assert isinstance(result, z3.BitVecRef)
     return result

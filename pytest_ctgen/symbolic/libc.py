@@ -24,7 +24,6 @@ from .values import PtrVal, SymValue, int_const
 
 Model = Callable[[State, list[SymValue], FunctionType], SymValue | None]
 
-_ZERO8 = z3.BitVecVal(0, 8)
 
 
 def _fabs(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
@@ -253,8 +252,9 @@ def _copy_string(state: State, args: list[SymValue], limit: SymValue | None,
         state.assume(z3.Or(z3.ULE(n, readable), *[ch == 0 for ch in chars]))
         writes = []
         ended: z3.BoolRef = z3.BoolVal(False)
+        zero = z3.BitVecVal(0, 8)
         for k in range(count):
-            value = z3.If(ended, _ZERO8, chars[k]) if k < readable else _ZERO8
+            value = z3.If(ended, zero, chars[k]) if k < readable else zero
             writes.append((k, _within(k, n), value))
             if k < readable:
                 ended = z3.Or(ended, chars[k] == 0)
