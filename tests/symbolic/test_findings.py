@@ -340,3 +340,72 @@ def test_a_null_test_after_the_dereference_is_never_called_unreachable(
     assert not fn.unreachable and fn.stop_reason == "approximation"
     assert [(o.line, o.label) for o in fn.not_reached] == [
         (LATE_CHECK.splitlines().index("    if (p == 0) {") + 1, "true")]
+
+
+TWO_CALL_SITES = r"""
+static const int table[4] = {1, 2, 3, 4};
+
+static int get(int i)
+{
+    return table[i];
+}
+
+int pick(int x, int i)
+{
+    if (x > 0) {
+        return get(i);
+    }
+    int v = get(i);
+    if (i > 10) {
+        return -v;
+    }
+    return v;
+}
+"""
+
+
+def test_a_callee_error_from_two_call_sites_is_two_findings(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """What the compiled code may reach after the error depends on the call site: the
+    second call's finding keeps `i > 10`, which only an out-of-bounds `i` reaches, from
+    being called unreachable."""
+    unit = generated_unit("sites.c", TWO_CALL_SITES)
+    fn = unit.functions["pick"]
+    assert len(unit.findings["pick"]) == 2, unit.findings["pick"]
+    assert not fn.unreachable, fn.unreachable
+    line = TWO_CALL_SITES.splitlines().index("    if (i > 10) {") + 1
+    assert [(o.line, o.label) for o in fn.not_reached] == [(line, "true")]
+
+
+MANY_TRIES = r"""
+static const int weight[6] = {1, 2, 3, 4, 5, 6};
+
+int tally(const unsigned char *a)
+{
+    int k = 0;
+    for (int i = 0; i < 7; i++) {
+        if (a[i] > 100) {
+            k++;
+        }
+    }
+    int w = weight[k + a[7] % 2];
+    if (k == 7) {
+        return -w;
+    }
+    return w;
+}
+"""
+
+
+def test_a_finding_is_looked_for_on_every_path_until_one_shows_it(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """Most of the 128 paths to the read keep it inside `weight`; the error is looked for
+    on each path until one shows it, never given up after a number of tries (and then
+    `k == 7`, which only the error reaches, called unreachable)."""
+    unit = generated_unit("tally.c", MANY_TRIES)
+    fn = unit.functions["tally"]
+    assert [f.split(": ", 1)[1] for f in unit.findings["tally"]] == [
+        "out-of-bounds read from 'weight' (24 bytes)"]
+    assert not fn.unreachable, fn.unreachable
+    line = MANY_TRIES.splitlines().index("    if (k == 7) {") + 1
+    assert [(o.line, o.label) for o in fn.not_reached] == [(line, "true")]
