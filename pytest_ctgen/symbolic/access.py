@@ -223,6 +223,27 @@ def dereference(ex: Executor, state: State, p: PtrVal, error: str) -> None:
         state.not_null.extend(state.constraints[before:])
 
 
+def into_one_object(ex: Executor, state: State, a: PtrVal, b: PtrVal, names: tuple[str, str],
+                    text: str) -> None:
+    """`a` and `b` (`names`) are subtracted or compared by order in `text`, which C
+    defines only for pointers into one object. NULL in either is what it is in pointer
+    arithmetic (see `dereference`); pointers into two objects the unit defines are a
+    finding, and this path ends; an input pointer into another object than the other
+    pointer is assumed away (the generator's inputs do not do that), and the assumption
+    kept apart, so that it never proves an outcome unreachable."""
+    for p, name in zip((a, b), names):
+        dereference(ex, state, p, f"the NULL pointer {name} in {text}")
+    if a.base == b.base:
+        return
+    made = state.input_objects()
+    if a.base not in made and b.base not in made:
+        contracts.finding(ex, state, z3.BoolVal(True),
+                          f"pointers into different objects in {text}")
+        raise PathError(f"pointers into different objects in {text}")
+    state.assume(z3.BoolVal(False))
+    state.not_null.append(z3.BoolVal(False))
+
+
 def within_depth(ex: Executor, v: SymValue) -> None:
     """Raise BoundReached when `v` stands for an input pointer nested deeper than the
     objects the search makes (its NULL is no value the code could see)."""

@@ -409,3 +409,73 @@ def test_a_finding_is_looked_for_on_every_path_until_one_shows_it(
     assert not fn.unreachable, fn.unreachable
     line = MANY_TRIES.splitlines().index("    if (k == 7) {") + 1
     assert [(o.line, o.label) for o in fn.not_reached] == [(line, "true")]
+
+
+POINTER_ORDER = r"""
+#include <stddef.h>
+
+static char first[8], second[8];
+
+int below(int x)
+{
+    const char *p = x > 3 ? first : second;
+    if (p < first + 4) {
+        return 1;
+    }
+    return 0;
+}
+
+long offset(int x)
+{
+    const char *p = x ? &first[2] : &second[1];
+    return p - first;
+}
+
+int walk(const char *p, const char *end)
+{
+    int n = 0;
+    if (p == NULL) {
+        n = 5;
+    }
+    while (p < end) {
+        p++;
+        n++;
+    }
+    return n;
+}
+
+long span(const char *p, const char *q)
+{
+    if (q - p > 4) {
+        return 1;
+    }
+    return 0;
+}
+"""
+
+
+def test_pointers_into_two_objects_or_null_compared_by_order_are_findings(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """C orders and subtracts only pointers into one object: two objects the unit defines,
+    or a pointer the path tested for NULL, are findings, never an outcome called
+    unreachable; input pointers stay inside one object by the generator's choice."""
+    unit = generated_unit("order.c", POINTER_ORDER)
+    lines = POINTER_ORDER.splitlines()
+
+    def at(text: str) -> int:
+        return lines.index(text) + 1
+
+    assert unit.findings["below"] == [
+        f"undefined behaviour at order.c:{at('    if (p < first + 4) {')}:9: pointers "
+        "into different objects in p < (&first + 4)"]
+    assert unit.findings["offset"] == [
+        f"undefined behaviour at order.c:{at('    return p - first;')}:5: pointers into "
+        "different objects in p - &first"]
+    assert unit.findings["walk"] == [
+        f"undefined behaviour at order.c:{at('    while (p < end) {')}:12: the NULL "
+        "pointer p in p < end"]
+    assert "span" not in unit.findings
+    for name in ("below", "offset", "walk", "span"):
+        assert not unit.functions[name].unreachable, name
+        coverage = unit.run.coverage()[name]
+        assert coverage.branches_covered == coverage.branches_total, (name, coverage)
