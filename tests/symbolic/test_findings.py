@@ -479,3 +479,106 @@ def test_pointers_into_two_objects_or_null_compared_by_order_are_findings(
         assert not unit.functions[name].unreachable, name
         coverage = unit.run.coverage()[name]
         assert coverage.branches_covered == coverage.branches_total, (name, coverage)
+
+
+LIBRARY_CALLS = r"""
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char name[4];
+static const unsigned char source[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+
+int copy_n(int n)
+{
+    unsigned char out[4];
+    memcpy(out, source, n);
+    if (n > 4) {
+        return 1;
+    }
+    return out[0];
+}
+
+int fill(unsigned n)
+{
+    memset(name, 'x', n);
+    if (n > 100) {
+        return 2;
+    }
+    return name[0];
+}
+
+int store(const char *s)
+{
+    strcpy(name, s);
+    return (int)strlen(name);
+}
+
+int magnitude(int x)
+{
+    int m = abs(x);
+    if (m < 0) {
+        return -1;
+    }
+    return m;
+}
+
+int digit(int c)
+{
+    if (isdigit(c)) {
+        return 1;
+    }
+    if (c > 1000) {
+        return 2;
+    }
+    return 0;
+}
+
+int prefix(const char *s, int n)
+{
+    if (s == NULL) {
+        n = 3;
+    }
+    return memcmp(s, "abc", n);
+}
+"""
+
+# (function, a text on the line of the call, what the finding says)
+LIBRARY_FINDINGS = [
+    ("copy_n", "memcpy(out, source, n);", "memcpy writes past the end of 'out' (4 bytes)"),
+    ("fill", "memset(name, 'x', n);", "memset writes past the end of 'name' (4 bytes)"),
+    ("store", "strcpy(name, s);", "strcpy writes past the end of 'name' (4 bytes)"),
+    ("magnitude", "int m = abs(x);", "overflow: the absolute value of -2147483648"),
+    ("digit", "if (isdigit(c)) {",
+     "isdigit of a value out of the range of unsigned char, signed char and EOF"),
+    ("prefix", "return memcmp(s, \"abc\", n);", "NULL pointer passed to memcmp"),
+    ("prefix", "return memcmp(s, \"abc\", n);",
+     "memcmp reads past the end of 'string literal' (4 bytes)"),
+]
+
+
+@pytest.fixture(scope="module")
+def library_unit(tmp_path_factory: pytest.TempPathFactory) -> GeneratedUnit:
+    from generated_unit import unit_generator
+
+    return unit_generator(tmp_path_factory.mktemp("libc"))("lib.c", LIBRARY_CALLS)
+
+
+@pytest.mark.parametrize("function, text, what", LIBRARY_FINDINGS)
+def test_a_library_call_out_of_its_object_or_domain_is_a_finding(
+        library_unit: GeneratedUnit, function: str, text: str, what: str) -> None:
+    """The modelled C library functions leave objects the unit defines, take NULL or a
+    value out of their domain only as findings; what the compiled code reaches after
+    such a call is never called unreachable."""
+    line = LIBRARY_CALLS.splitlines().index("    " + text) + 1
+    wanted = [f for f in library_unit.findings.get(function, [])
+              if f.startswith(f"undefined behaviour at lib.c:{line}:") and f.endswith(what)]
+    assert len(wanted) == 1, library_unit.findings.get(function)
+    assert not library_unit.functions[function].unreachable
+
+
+def test_input_pointers_to_a_library_call_stay_inside_their_objects(
+        library_unit: GeneratedUnit) -> None:
+    """`store` copies an input string: its length is the generator's choice (a string
+    that fits), so the only finding is the copy into `name` that does not fit."""
+    assert len(library_unit.findings["store"]) == 1
