@@ -15,7 +15,8 @@ from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.ir.lower import lower_unit
 from pytest_ctgen.options import Options
 from pytest_ctgen.pipeline import generate_file
-from pytest_ctgen.search.generator import SearchOptions, generate_function
+from pytest_ctgen.search.generator import generate_function
+from pytest_ctgen.search.options import SearchOptions
 
 # functions of the kinds whose cases once changed with what was generated before them:
 # records passed by value, floats, stubs called in a loop
