@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ctgen.h"
+
 #define NAME_MAX_LEN 8
 
 /* Copies a name and upper-cases it: its length, or -1 empty, -2 too long, -3 a
@@ -37,6 +39,9 @@ int normalize_name(const char *in, char out[NAME_MAX_LEN + 1])
  * 0 anything else. */
 int char_class(int c)
 {
+    /* a character or EOF, as for the <ctype.h> functions it calls: without this,
+     * pytest-ctgen finds the undefined isdigit(256) */
+    __rtt_precondition(c >= -1 && c <= 255);
     if (isdigit(c)) {
         return 1;
     }

@@ -30,7 +30,7 @@ from ..symbolic import addresses, extract
 from ..symbolic.executor import Executor
 from ..symbolic.paths import (
     BoundReached, Finished, Fork, PathError, ViolationLedger)
-from ..symbolic.solver import SAT, UNSAT, Condition, Model, Solver
+from ..symbolic.solver import SAT, UNSAT, Condition, Model, Solver, own_context
 from ..symbolic.state import Pointee, State
 from ..symbolic.work import EXECUTION_STEP, WorkMeter, execution_steps
 from .options import SearchOptions
@@ -544,4 +544,5 @@ def generate_function(program: Program, function: str, options: SearchOptions,
         raise UnsupportedError("variadic function under test: its variadic arguments are "
                                "not generated yet (its callers in the unit are tested)",
                                cfg.function.location)
-    return Generator(program, function, options, shown).run()
+    with own_context():
+        return Generator(program, function, options, shown).run()

@@ -19,7 +19,7 @@ from . import contracts, expressions, inputs, memory
 from .memory import MemObject
 from .paths import BoundReached, NeedChoice, OffsetChoice, PathError
 from .state import Frame, State
-from .values import ZERO64, AliasPtr, PtrVal, SymValue
+from .values import AliasPtr, PtrVal, SymValue, zero64
 
 if TYPE_CHECKING:
     from .executor import Executor
@@ -55,10 +55,10 @@ def locate(ex: Executor, state: State, lv: Expr) -> InMemory | InRegister:
     if isinstance(lv, VarRef):
         var = lv.var
         if var.kind in (GLOBAL, STATIC_LOCAL):
-            return InMemory(inputs.global_object(ex, state, var), ZERO64)
+            return InMemory(inputs.global_object(ex, state, var), zero64())
         frame = state.frame
         if var in frame.objects:
-            return InMemory(frame.objects[var], ZERO64)
+            return InMemory(frame.objects[var], zero64())
         return InRegister(frame, var)
     if isinstance(lv, Deref):
         p = inputs.resolve(ex, state, expressions.evaluate(ex, state, lv.pointer))
@@ -80,7 +80,7 @@ def locate(ex: Executor, state: State, lv: Expr) -> InMemory | InRegister:
             cells = [(z3.BitVecVal(b, 8), 0) for b in lv.data]
             oid = ex.new_object(state, "string literal", cells, readonly=True)
             state.strings[id(lv)] = oid
-        return InMemory(oid, ZERO64)
+        return InMemory(oid, zero64())
     raise PathError(f"not an object: {describe(lv)}", unsupported=True)
 
 
@@ -221,6 +221,27 @@ def dereference(ex: Executor, state: State, p: PtrVal, error: str) -> None:
         before = len(state.constraints)
         state.assume(z3.Not(p.null))
         state.not_null.extend(state.constraints[before:])
+
+
+def into_one_object(ex: Executor, state: State, a: PtrVal, b: PtrVal, names: tuple[str, str],
+                    text: str) -> None:
+    """`a` and `b` (`names`) are subtracted or compared by order in `text`, which C
+    defines only for pointers into one object. NULL in either is what it is in pointer
+    arithmetic (see `dereference`); pointers into two objects the unit defines are a
+    finding, and this path ends; an input pointer into another object than the other
+    pointer is assumed away (the generator's inputs do not do that), and the assumption
+    kept apart, so that it never proves an outcome unreachable."""
+    for p, name in zip((a, b), names):
+        dereference(ex, state, p, f"the NULL pointer {name} in {text}")
+    if a.base == b.base:
+        return
+    made = state.input_objects()
+    if a.base not in made and b.base not in made:
+        contracts.finding(ex, state, z3.BoolVal(True),
+                          f"pointers into different objects in {text}")
+        raise PathError(f"pointers into different objects in {text}")
+    state.assume(z3.BoolVal(False))
+    state.not_null.append(z3.BoolVal(False))
 
 
 def within_depth(ex: Executor, v: SymValue) -> None:

@@ -77,7 +77,7 @@ def _undefined_call(ex: Executor, state: State, stmt: Call, args: list[SymValue]
     model = libc.MODELS.get(stmt.function)
     if model is not None and fn.is_library:
         before = set(state.written_objects) if ex.forbidden else None
-        value = model(state, args, fn.type)
+        value = model(ex, state, args, fn.type)
         for oid in state.written_objects - before if before is not None else ():
             contracts.note_write(ex, state, oid)
         if stmt.target is not None and value is not None:

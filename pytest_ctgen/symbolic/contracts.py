@@ -48,12 +48,14 @@ def finding(ex: Executor, state: State, condition: z3.BoolRef, what: str,
     """Where `condition` holds, the path runs into the undefined behaviour `what` at
     the current statement: that path is kept as a case of its own that ends there
     (DESIGN §4), never a reason to call the code behind it unreachable. One case per
-    statement and `site` (what the error is, without the details of one path)."""
+    statement, `site` (what the error is, without the details of one path) and block of
+    the function under test: what the compiled code may reach after the error is known
+    by that block (a callee's error reached from two call sites is two findings)."""
     at = ex.at(ex.location)
     violated = z3.And(*ex.guards, condition) if ex.guards else condition
     # no note: the case's violation names it (Case.finding)
-    violating = fork_violation(ex, state, (UNDEFINED, 0, f"{at}: {site or what}"),
-                               violated, "", Violation(UNDEFINED, at, what))
+    key = (UNDEFINED, state.frames[0].block.id, f"{at}: {site or what}")
+    violating = fork_violation(ex, state, key, violated, "", Violation(UNDEFINED, at, what))
     if violating is not None:
         violating.ending = (UNDEFINED_BEHAVIOUR, None)
         violating.finished = True

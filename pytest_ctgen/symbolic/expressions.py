@@ -45,7 +45,6 @@ from .dispatch import handler_for
 from .paths import PathError
 from .state import State
 from .values import (
-    ZERO64,
     AliasPtr,
     PtrVal,
     SymValue,
@@ -62,6 +61,7 @@ from .values import (
     signed_overflow,
     truth,
     unary,
+    zero64,
 )
 
 if TYPE_CHECKING:
@@ -133,7 +133,7 @@ def _binary(ex: Executor, state: State, e: Binary) -> SymValue:
     b = evaluate(ex, state, e.right)
     if e.op in ("==", "!=", "<", "<=", ">", ">="):
         if isinstance(a, (PtrVal, AliasPtr)):
-            return bool_to_int(compare_pointers(ex, state, e.op, a, b))
+            return bool_to_int(compare_pointers(ex, state, e, a, b))
         return bool_to_int(compare(e.op, e.left.type, a, b))
     result, errors = arithmetic(e.op, e.type, a, b, e.right.type)
     contracts.undefined_unless(ex, state, errors, describe(e)[1:-1])  # without its ( )
@@ -181,7 +181,7 @@ def _address_of(ex: Executor, state: State, e: AddrOf) -> SymValue:
     if isinstance(e.lvalue, FunctionRef):
         if e.lvalue.pointer is not None:
             return evaluate(ex, state, e.lvalue.pointer)
-        return PtrVal(function_pointers.function_object(ex, state, e.lvalue.name), ZERO64)
+        return PtrVal(function_pointers.function_object(ex, state, e.lvalue.name), zero64())
     loc = access.locate(ex, state, e.lvalue)
     if not isinstance(loc, access.InMemory):
         raise PathError(f"address of a register variable {describe(e.lvalue)}")
@@ -208,11 +208,8 @@ def _pointer_difference(ex: Executor, state: State, e: PtrDiff) -> SymValue:
     a = inputs.resolve(ex, state, evaluate(ex, state, e.left))
     b = inputs.resolve(ex, state, evaluate(ex, state, e.right))
     assert isinstance(a, PtrVal) and isinstance(b, PtrVal)
-    if a.base is None or a.base != b.base:
-        state.assume(z3.BoolVal(False))  # undefined unless into one object
-        return z3.BitVecVal(0, 64)
-    state.assume(z3.Not(a.null_condition()))
-    state.assume(z3.Not(b.null_condition()))
+    access.into_one_object(ex, state, a, b, (describe(e.left), describe(e.right)),
+                           describe(e)[1:-1])  # without its ( )
     assert isinstance(e.left.type, PointerType)
     return exact_quotient(a.offset - b.offset, max(1, e.left.type.target.size))
 
@@ -250,10 +247,12 @@ EVALUATORS: dict[type, Callable[[Executor, State, Any], SymValue]] = {
     StringLit: _lvalue}
 
 
-def compare_pointers(ex: Executor, state: State, op: str, a: SymValue, b: SymValue
+def compare_pointers(ex: Executor, state: State, e: Binary, a: SymValue, b: SymValue
                      ) -> z3.BoolRef:
-    """`a op b` for pointers. A test against a NULL constant leaves aliasing open;
-    relational comparison is defined only within one object, so a path needs it."""
+    """`a op b` (`e`) for pointers. A test against a NULL constant leaves aliasing open;
+    relational comparison is defined only within one object (see
+    access.into_one_object)."""
+    op = e.op
     access.within_depth(ex, a)
     access.within_depth(ex, b)
     null_a = isinstance(a, PtrVal) and a.is_null
@@ -269,10 +268,8 @@ def compare_pointers(ex: Executor, state: State, op: str, a: SymValue, b: SymVal
     b = inputs.resolve(ex, state, b)
     assert isinstance(a, PtrVal) and isinstance(b, PtrVal)
     if op not in ("==", "!="):
-        if a.base is None or a.base != b.base:
-            state.assume(z3.BoolVal(False))
-        state.assume(z3.Not(a.null_condition()))
-        state.assume(z3.Not(b.null_condition()))
+        access.into_one_object(ex, state, a, b, (describe(e.left), describe(e.right)),
+                               describe(e)[1:-1])  # without its ( )
     return compare(op, PointerType(UCHAR), a, b)
 
 
@@ -286,12 +283,12 @@ def pointer_as_integer(ex: Executor, state: State, v: PtrVal | AliasPtr, dst: In
         raise PathError("the address of a function converted to an integer",
                         unsupported=True)
     if p.is_null:
-        value: z3.BitVecRef = ZERO64
+        value: z3.BitVecRef = zero64()
     else:
         assert p.base is not None
         value = address(state, p.base) + p.offset
         if p.null is not None:
-            value = z3.If(p.null, ZERO64, value)
+            value = z3.If(p.null, zero64(), value)
     result, _ = convert(value, ULONG, dst)
     assert isinstance(result, z3.BitVecRef)
     return result

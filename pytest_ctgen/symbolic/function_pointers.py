@@ -13,7 +13,7 @@ from ..frontend.ctype import FunctionType, PointerType, compatible, prototype_of
 from .memory import Cell, MemObject, value_cells
 from .paths import AliasChoice, PathError
 from .state import Pointee, State
-from .values import ZERO64, AliasPtr, PtrVal
+from .values import AliasPtr, PtrVal, zero64
 
 if TYPE_CHECKING:
     from .executor import Executor
@@ -71,7 +71,7 @@ def function_pointer_input(ex: Executor, state: State, name: str, ftype: Functio
     unit's functions of its type whose address the unit takes."""
     callback = input_callback(ex, state, name, ftype)
     null = z3.Bool(f"{name}==NULL")
-    ptr = AliasPtr(f"{name}->", PtrVal(callback.object_id, ZERO64, null), ftype, null,
+    ptr = AliasPtr(f"{name}->", PtrVal(callback.object_id, zero64(), null), ftype, null,
                    depth, ())
     # one a stub call returns or writes (named `stub#k...`) is preferably NULL, as one
     # inside a pointee is (see extract.preferences)
@@ -133,7 +133,7 @@ def function_choice(ex: Executor, state: State, ptr: AliasPtr) -> AliasChoice:
     for name in ex.program.designated_functions:
         fn = ex.program.unit.functions[name]
         if compatible(fn.type, ptr.element):
-            alternatives.append(PtrVal(function_object(ex, state, name), ZERO64,
+            alternatives.append(PtrVal(function_object(ex, state, name), zero64(),
                                        ptr.null))
     return AliasChoice(ptr, tuple(alternatives),
                        tuple(z3.BoolVal(True) for _ in alternatives))

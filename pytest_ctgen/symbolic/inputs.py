@@ -25,7 +25,7 @@ from . import function_pointers, statements
 from .memory import Cell, value_cells, zero_cells
 from .paths import AliasChoice, NeedChoice, PathError
 from .state import InputRoot, Pointee, State
-from .values import ZERO64, AliasPtr, PtrVal, SymValue, null_pointer
+from .values import AliasPtr, PtrVal, SymValue, null_pointer, zero64
 
 if TYPE_CHECKING:
     from .executor import Executor
@@ -105,16 +105,16 @@ def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, dep
         finally:
             ex.building.pop()
         ex.add_object(state, oid, f"*{name}", cells)
-        ptr = AliasPtr(f"{name}->", PtrVal(oid, ZERO64, null), target, null, depth,
+        ptr = AliasPtr(f"{name}->", PtrVal(oid, zero64(), null), target, null, depth,
                        containers)
         state.pointees.append(Pointee(ident, oid, array, ptr, depth))
         return value_cells(ptr, 8)
     fallback = _fallback(ex, state, target)
     if fallback is None:
-        beyond = PtrVal(None, ZERO64, beyond_depth=True)
+        beyond = PtrVal(None, zero64(), beyond_depth=True)
         return value_cells(beyond, 8)
     ptr = AliasPtr(f"{name}->", None, target, null, depth, containers,
-                   PtrVal(fallback, ZERO64, null))
+                   PtrVal(fallback, zero64(), null))
     state.pointees.append(Pointee(ident, None, None, ptr, depth))
     return value_cells(ptr, 8)
 

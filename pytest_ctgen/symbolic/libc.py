@@ -1,66 +1,95 @@
 """C library functions with a known meaning, executed symbolically instead of stubbed.
 
-Each model takes the state, the argument values and the function's type and returns the
-result (or None for void). In the run the unit is linked with the real library (or gcc
-expands the call inline, as it does for fabs), so these functions are never stubbed.
+Each model takes the executor, the state, the argument values and the function's type
+and returns the result (or None for void). In the run the unit is linked with the real
+library (or gcc expands the call inline, as it does for fabs), so these functions are
+never stubbed.
 
 The memory and string functions work on the bytes of the objects their pointers point
 into. A length that depends on the inputs is bounded by the object: every byte the object
-could hold is considered under the condition that it lies within the length, and the call
-is assumed to stay inside the object (otherwise it would be undefined).
+could hold is considered under the condition that it lies within the length. A call that
+would leave the object, a NULL argument and an argument out of a function's domain are
+undefined behaviour: findings where the unit made the object or the value, bounds of the
+search where the generator did (see `_inside`).
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import z3
 
 from ..errors import UnsupportedError
 from ..cases import PROGRAM_ENDS
 from ..frontend.ctype import UCHAR, FunctionType, IntType
-from . import memory
+from . import access, contracts, memory
 from .state import State
 from .values import PtrVal, SymValue, int_const
 
-Model = Callable[[State, list[SymValue], FunctionType], SymValue | None]
+if TYPE_CHECKING:
+    from .executor import Executor
 
-_ZERO8 = z3.BitVecVal(0, 8)
+Model = Callable[["Executor", State, list[SymValue], FunctionType], SymValue | None]
 
 
-def _fabs(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+
+def _fabs(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
     x = args[0]
     assert isinstance(x, z3.FPRef)
     return z3.fpAbs(x)
 
 
-def _abs(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+def _abs(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
     x = args[0]
     t = ftype.result
     assert isinstance(x, z3.BitVecRef) and isinstance(t, IntType)
-    state.assume(x != int_const(t, t.min_value))  # abs(INT_MIN) is undefined
+    undefined = x == int_const(t, t.min_value)
+    contracts.finding(ex, state, undefined, f"overflow: the absolute value of {t.min_value}")
+    state.assume(z3.Not(undefined))
     return z3.If(x < 0, -x, x)
 
 
 # ------------------------------------------------------------------ bytes of objects
 
 
-def _target(state: State, p: SymValue, name: str) -> PtrVal:
-    """`p` as a pointer that must point into an object (NULL is undefined here)."""
-    if not isinstance(p, PtrVal) or p.base is None:
-        raise UnsupportedError(f"{name} on a pointer that is NULL or not into an object")
-    if p.null is not None:
-        state.assume(z3.Not(p.null))
+def _target(ex: Executor, state: State, p: SymValue, name: str) -> PtrVal:
+    """`p` as a pointer that must point into an object: NULL is undefined here, as for a
+    dereference (see access.dereference)."""
+    if not isinstance(p, PtrVal):
+        raise UnsupportedError(f"{name} on a pointer not into an object")
+    access.dereference(ex, state, p, f"NULL pointer passed to {name}")
+    if p.base is None:
+        raise UnsupportedError(f"{name} on a pointer not into an object")
     return p
 
 
-def _room(state: State, p: PtrVal) -> int:
+def _inside(ex: Executor, state: State, pointers: Sequence[PtrVal], condition: z3.BoolRef,
+            what: str) -> None:
+    """The call stays inside the objects of `pointers` where `condition` holds (`what` it
+    does otherwise, e.g. "memcpy writes past the end of"). An object an input pointer
+    points to is as large as the generator made it: `condition` is a bound of the search.
+    Objects the unit defines are what they are: where `condition` fails, the call is
+    undefined, a finding, and this path goes on where it holds."""
+    objects = [state.memory[p.base] for p in pointers if p.base is not None]
+    made = state.input_objects()
+    chosen = [obj for obj in objects if obj.id in made]
+    if chosen:
+        state.assume_in_bounds(chosen[0].id, condition)
+        return
+    names = " or ".join(f"'{obj.name}' ({obj.size} bytes)" for obj in objects)
+    contracts.finding(ex, state, z3.Not(condition), f"{what} {names}",
+                      f"{what} {' or '.join(obj.name for obj in objects)}")
+    state.assume(condition)
+
+
+def _room(ex: Executor, state: State, p: PtrVal, name: str) -> int:
     """How many bytes from `p` to the end of its object, at most."""
     assert p.base is not None  # a `_target`
     size = state.memory[p.base].size
     off = z3.simplify(p.offset)
     if z3.is_bv_value(off):
         return max(0, size - off.as_signed_long())
-    state.assume(z3.ULE(p.offset, size))
+    _inside(ex, state, [p], z3.ULE(p.offset, size), f"{name} starts past the end of")
     return size
 
 
@@ -95,10 +124,17 @@ def _store_byte_where(state: State, p: PtrVal, k: int, condition: z3.BoolRef,
     _store_byte(state, p, k, z3.simplify(z3.If(condition, value, old)))
 
 
-def _length(state: State, n: SymValue, room: int) -> tuple[z3.BitVecRef, int]:
-    """The length argument and how many bytes to consider: n itself when concrete."""
+def _length(ex: Executor, state: State, n: SymValue, reads: Sequence[PtrVal],
+            writes: Sequence[PtrVal], name: str) -> tuple[z3.BitVecRef, int]:
+    """The length argument of `name`, which `reads` and `writes` that many bytes at
+    pointers, and how many bytes to consider: n itself when concrete."""
     assert isinstance(n, z3.BitVecRef)
-    state.assume(z3.ULE(n, room))
+    room = 1 << 62
+    for pointers, verb in ((writes, "writes"), (reads, "reads")):
+        for p in pointers:
+            room_p = _room(ex, state, p, name)
+            _inside(ex, state, [p], z3.ULE(n, room_p), f"{name} {verb} past the end of")
+            room = min(room, room_p)
     simple = z3.simplify(n)
     if z3.is_bv_value(simple):
         return simple, min(simple.as_long(), room)
@@ -138,31 +174,31 @@ def _diff(a: z3.BitVecRef, b: z3.BitVecRef) -> z3.BitVecRef:
     return z3.ZeroExt(24, a) - z3.ZeroExt(24, b)
 
 
-def _memset(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-    p = _target(state, args[0], "memset")
+def _memset(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    p = _target(ex, state, args[0], "memset")
     c = args[1]
     assert isinstance(c, z3.BitVecRef)
-    n, count = _length(state, args[2], _room(state, p))
+    n, count = _length(ex, state, args[2], (), (p,), "memset")
     byte = z3.Extract(7, 0, c)
     for k in range(count):
         _store_byte_where(state, p, k, _within(k, n), byte)
     return p
 
 
-def _memcpy(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-    dst = _target(state, args[0], "memcpy")
-    src = _target(state, args[1], "memcpy")
-    n, count = _length(state, args[2], min(_room(state, dst), _room(state, src)))
+def _memcpy(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    dst = _target(ex, state, args[0], "memcpy")
+    src = _target(ex, state, args[1], "memcpy")
+    n, count = _length(ex, state, args[2], (src,), (dst,), "memcpy")
     incoming = [_byte(state, src, k) for k in range(count)]  # all read first: memmove too
     for k, byte in enumerate(incoming):
         _store_byte_where(state, dst, k, _within(k, n), byte)
     return dst
 
 
-def _memcmp(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-    a = _target(state, args[0], "memcmp")
-    b = _target(state, args[1], "memcmp")
-    n, count = _length(state, args[2], min(_room(state, a), _room(state, b)))
+def _memcmp(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    a = _target(ex, state, args[0], "memcmp")
+    b = _target(ex, state, args[1], "memcmp")
+    n, count = _length(ex, state, args[2], (a, b), (), "memcmp")
     result: z3.BitVecRef = z3.BitVecVal(0, 32)
     for k in reversed(range(count)):
         x, y = _byte(state, a, k), _byte(state, b, k)
@@ -170,33 +206,34 @@ def _memcmp(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue
     return result
 
 
-def _terminated(state: State, p: PtrVal, name: str) -> list[z3.BitVecRef]:
-    """The bytes of the string at `p`, assumed to end with a NUL inside its object."""
-    room = _room(state, p)
+def _terminated(ex: Executor, state: State, p: PtrVal, name: str) -> list[z3.BitVecRef]:
+    """The bytes of the string at `p`, which must end with a NUL inside its object."""
+    room = _room(ex, state, p, name)
     if room == 0:
         raise UnsupportedError(f"{name} on a pointer to the end of an object")
     chars = [_byte(state, p, k) for k in range(room)]
-    state.assume(z3.Or(*[ch == 0 for ch in chars]))
+    _inside(ex, state, [p], z3.Or(*[ch == 0 for ch in chars]),
+            f"{name} reads past the end of")
     return chars
 
 
-def _strlen(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-    return _first_nul(_terminated(state, _target(state, args[0], "strlen"), "strlen"))
+def _strlen(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    return _first_nul(_terminated(ex, state, _target(ex, state, args[0], "strlen"), "strlen"))
 
 
-def _compare_strings(state: State, args: list[SymValue], limit: z3.BitVecRef | None,
+def _compare_strings(ex: Executor, state: State, args: list[SymValue], limit: z3.BitVecRef | None,
                      name: str) -> SymValue:
-    a = _target(state, args[0], name)
-    b = _target(state, args[1], name)
-    room = min(_room(state, a), _room(state, b))
+    a = _target(ex, state, args[0], name)
+    b = _target(ex, state, args[1], name)
+    room = min(_room(ex, state, a, name), _room(ex, state, b, name))
     xs = [_byte(state, a, k) for k in range(room)]
     ys = [_byte(state, b, k) for k in range(room)]
     # the comparison ends inside both objects: at a difference, a NUL or the limit
     ends = [z3.Or(x != y, x == 0) for x, y in zip(xs, ys)]
-    if limit is None:
-        state.assume(z3.Or(*ends) if ends else z3.BoolVal(False))
-    else:
-        state.assume(z3.Or(z3.ULE(limit, room), *ends))
+    ended = z3.Or(*ends) if ends else z3.BoolVal(False)
+    if limit is not None:
+        ended = z3.Or(z3.ULE(limit, room), ended)
+    _inside(ex, state, [a, b], ended, f"{name} reads past the end of")
     result: z3.BitVecRef = z3.BitVecVal(0, 32)
     for k in reversed(range(room)):
         step = z3.If(xs[k] != ys[k], _diff(xs[k], ys[k]),
@@ -206,22 +243,22 @@ def _compare_strings(state: State, args: list[SymValue], limit: z3.BitVecRef | N
     return result
 
 
-def _strcmp(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-    return _compare_strings(state, args, None, "strcmp")
+def _strcmp(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    return _compare_strings(ex, state, args, None, "strcmp")
 
 
-def _strncmp(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+def _strncmp(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
     n = args[2]
     assert isinstance(n, z3.BitVecRef)
-    return _compare_strings(state, args, n, "strncmp")
+    return _compare_strings(ex, state, args, n, "strncmp")
 
 
-def _strchr(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-    s = _target(state, args[0], "strchr")
+def _strchr(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    s = _target(ex, state, args[0], "strchr")
     c = args[1]
     assert isinstance(c, z3.BitVecRef)
     wanted = z3.Extract(7, 0, c)
-    chars = _terminated(state, s, "strchr")
+    chars = _terminated(ex, state, s, "strchr")
     found: z3.BoolRef = z3.BoolVal(False)
     index: z3.BitVecRef = z3.BitVecVal(0, 64)
     for k in reversed(range(len(chars))):
@@ -231,30 +268,32 @@ def _strchr(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue
     return PtrVal(s.base, z3.simplify(s.offset + index), z3.simplify(z3.Not(found)))
 
 
-def _copy_string(state: State, args: list[SymValue], limit: SymValue | None,
+def _copy_string(ex: Executor, state: State, args: list[SymValue], limit: SymValue | None,
                  name: str) -> SymValue:
     """strcpy (no `limit`) or strncpy: the bytes of the source up to its NUL, and for
     strncpy NUL padding up to the limit; the copy stays inside the destination."""
-    dst = _target(state, args[0], name)
-    src = _target(state, args[1], name)
-    room_dst, room_src = _room(state, dst), _room(state, src)
+    dst = _target(ex, state, args[0], name)
+    src = _target(ex, state, args[1], name)
+    room_dst, room_src = _room(ex, state, dst, name), _room(ex, state, src, name)
     if limit is None:
-        chars = _terminated(state, src, name)
+        chars = _terminated(ex, state, src, name)
         length = _first_nul(chars)
-        state.assume(z3.ULT(length, room_dst))
+        _inside(ex, state, [dst], z3.ULT(length, room_dst), f"{name} writes past the end of")
         count = min(room_dst, len(chars))
         writes = [(k, z3.ULE(z3.BitVecVal(k, 64), length), chars[k]) for k in range(count)]
     else:
-        n, count = _length(state, limit, room_dst)
+        n, count = _length(ex, state, limit, (), (dst,), name)
         count = min(count, room_dst)
         readable = min(count, room_src)
         chars = [_byte(state, src, k) for k in range(readable)]
         # reading stops at the first NUL or at n: both must come inside the source
-        state.assume(z3.Or(z3.ULE(n, readable), *[ch == 0 for ch in chars]))
+        _inside(ex, state, [src], z3.Or(z3.ULE(n, readable), *[ch == 0 for ch in chars]),
+                f"{name} reads past the end of")
         writes = []
         ended: z3.BoolRef = z3.BoolVal(False)
+        zero = z3.BitVecVal(0, 8)
         for k in range(count):
-            value = z3.If(ended, _ZERO8, chars[k]) if k < readable else _ZERO8
+            value = z3.If(ended, zero, chars[k]) if k < readable else zero
             writes.append((k, _within(k, n), value))
             if k < readable:
                 ended = z3.Or(ended, chars[k] == 0)
@@ -271,23 +310,27 @@ def _first_nul(chars: list[z3.BitVecRef]) -> z3.BitVecRef:
     return result
 
 
-def _strcpy(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-    return _copy_string(state, args, None, "strcpy")
+def _strcpy(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    return _copy_string(ex, state, args, None, "strcpy")
 
 
-def _strncpy(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-    return _copy_string(state, args, args[2], "strncpy")
+def _strncpy(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+    return _copy_string(ex, state, args, args[2], "strncpy")
 
 
 # ---------------------------------------------------------------------------- ctype.h
 # glibc in the "C" locale: a classifier returns its class's bit of the character table
 # (not 1), which is what a unit that stores or returns the result observes.
 
-def _char_arg(state: State, c: SymValue) -> z3.BitVecRef:
-    """The argument of a ctype function: EOF or an unsigned char value (others are
-    undefined behaviour)."""
+def _char_arg(ex: Executor, state: State, c: SymValue, name: str) -> z3.BitVecRef:
+    """The argument of a ctype function. C defines EOF and the unsigned char values;
+    glibc's table also answers for the negative values of a signed char, which is what
+    the compiled code then does. Beyond that the call is undefined: a finding."""
     assert isinstance(c, z3.BitVecRef) and c.size() == 32
-    state.assume(z3.Or(c == -1, z3.And(c >= 0, c <= 255)))
+    within = z3.And(c >= -128, c <= 255)
+    contracts.finding(ex, state, z3.Not(within),
+                      f"{name} of a value out of the range of unsigned char, signed char and EOF")
+    state.assume(within)
     return c
 
 
@@ -324,18 +367,16 @@ _CLASSES: dict[str, tuple[int, Callable[[z3.BitVecRef], z3.BoolRef]]] = {
 def _classifier(name: str) -> Model:
     bit, member = _CLASSES[name]
 
-    def model(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-        c = _char_arg(state, args[0])
+    def model(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+        c = _char_arg(ex, state, args[0], name)
         return z3.If(member(c), z3.BitVecVal(bit, 32), z3.BitVecVal(0, 32))
     return model
 
 
 def _case_change(letters: Callable[[z3.BitVecRef], z3.BoolRef], delta: int) -> Model:
     """toupper (lower-case letters, -32) or tolower (upper-case letters, +32)."""
-    def model(state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-        c = args[0]
-        assert isinstance(c, z3.BitVecRef)
-        state.assume(z3.And(c >= -128, c <= 255))  # glibc's table; beyond it is undefined
+    def model(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
+        c = _char_arg(ex, state, args[0], "toupper" if delta < 0 else "tolower")
         return z3.If(letters(c), c + delta, c)
     return model
 

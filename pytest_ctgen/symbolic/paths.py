@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 import z3
 
+from ..cases import UNDEFINED
 from ..errors import SourceLocation
 from ..ir.cfg import Block
 from .state import State
@@ -112,10 +113,14 @@ class ViolationLedger:
     depends on the process, and z3 would reuse AST ids, and with them its choices,
     differently)."""
 
-    tries_each: int | None  # None: every try (proof mode)
+    tries_each: int | None  # None: every try (proof mode); findings are always tried
     shown: set[ViolationKey] = field(default_factory=set)
     tries: dict[ViolationKey, int] = field(default_factory=dict)
 
     def settled(self, key: ViolationKey) -> bool:
-        return key in self.shown or (self.tries_each is not None
-                                     and self.tries.get(key, 0) >= self.tries_each)
+        if key in self.shown:
+            return True
+        # a finding not looked for would be assumed away, and what only it leads to
+        # called unreachable
+        return self.tries_each is not None and key[0] != UNDEFINED and \
+            self.tries.get(key, 0) >= self.tries_each

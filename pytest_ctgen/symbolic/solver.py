@@ -11,7 +11,10 @@ Every query is bounded by solver steps, never by seconds (see work.py): the same
 the same answer on every machine under any load."""
 from __future__ import annotations
 
+import contextlib
+import gc
 import time
+from collections.abc import Iterator
 from typing import Final, Literal, TypeAlias
 
 import z3
@@ -36,6 +39,31 @@ _PREFERENCE_STEPS = 5_000_000
 _CANDIDATE_STEPS = 10_000_000
 _FLOAT_STEPS = 15_000_000
 _SMT_CORE_STEPS = 5_000_000
+
+
+@contextlib.contextmanager
+def own_context() -> Iterator[None]:
+    """Run the block with a z3 context of its own and Python's cycle collector paused.
+
+    z3 numbers its terms, reuses the numbers of freed terms, and its models depend on the
+    numbers. Without a context of its own, a function's cases would depend on what the
+    process generated before it (a function generated alone got other cases than with its
+    file); and the cycle collector frees terms at moments that depend on the process's
+    history. Paused, terms are freed by reference counting only, in an order fixed by the
+    program; the block's cyclic garbage is collected when it ends.
+    """
+    collecting = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    previous = z3.z3._main_ctx
+    z3.z3._main_ctx = None  # main_ctx() makes a new one when first asked
+    try:
+        yield
+    finally:
+        z3.z3._main_ctx = previous
+        if collecting:
+            gc.enable()
+        gc.collect()
 
 
 def z3_steps(solver: z3.Solver | z3.Optimize) -> int | None:

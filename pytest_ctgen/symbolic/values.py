@@ -25,10 +25,23 @@ from ..frontend.literals import round_to_float32
 if TYPE_CHECKING:
     from .memory import Cell
 
-RNE = z3.RNE()
-RTZ = z3.RTZ()
-#: The offset of an object's start (a 64-bit vector, as every pointer offset).
-ZERO64 = z3.BitVecVal(0, 64)
+
+
+# z3 terms belong to the context current when they are made (see solver.own_context),
+# so the generator's constants are made when used, never kept in the module.
+def rne() -> z3.FPRMRef:
+    """IEEE rounding to nearest, ties to even: C's rounding of float arithmetic."""
+    return z3.RNE()
+
+
+def rtz() -> z3.FPRMRef:
+    """Rounding toward zero: C's conversion of a float to an integer."""
+    return z3.RTZ()
+
+
+def zero64() -> z3.BitVecRef:
+    """The offset of an object's start (a 64-bit vector, as every pointer offset)."""
+    return z3.BitVecVal(0, 64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -67,7 +80,7 @@ class PtrVal:
 
 def null_pointer() -> PtrVal:
     """NULL: a pointer into no object."""
-    return PtrVal(None, ZERO64)
+    return PtrVal(None, zero64())
 
 
 @dataclass(frozen=True, eq=False)
@@ -188,8 +201,8 @@ def convert(v: SymValue, src: CType, dst: CType) -> tuple[SymValue, Errors]:
                 z3.Not(z3.And(lower, z3.fpLT(v, z3.FPVal(hi, sort)))),
                 f"conversion of a value out of the range of {dst}"),)
             if dst.signed:
-                return z3.fpToSBV(RTZ, v, z3.BitVecSort(dst.bits)), out_of_range
-            return z3.fpToUBV(RTZ, v, z3.BitVecSort(dst.bits)), out_of_range
+                return z3.fpToSBV(rtz(), v, z3.BitVecSort(dst.bits)), out_of_range
+            return z3.fpToUBV(rtz(), v, z3.BitVecSort(dst.bits)), out_of_range
         if isinstance(src, PointerType):
             if dst.is_bool and isinstance(v, (PtrVal, AliasPtr)):
                 return bool_to_int(z3.Not(v.null_condition()), 8), ()
@@ -199,13 +212,13 @@ def convert(v: SymValue, src: CType, dst: CType) -> tuple[SymValue, Errors]:
         if isinstance(src, IntType):
             assert isinstance(v, z3.BitVecRef)
             if src.signed:
-                return z3.fpSignedToFP(RNE, v, sort), ()
-            return z3.fpUnsignedToFP(RNE, v, sort), ()
+                return z3.fpSignedToFP(rne(), v, sort), ()
+            return z3.fpUnsignedToFP(rne(), v, sort), ()
         if isinstance(src, FloatType):
             if src.size == dst.size:
                 return v, ()
             assert isinstance(v, z3.FPRef)
-            return z3.fpFPToFP(RNE, v, sort), ()
+            return z3.fpFPToFP(rne(), v, sort), ()
     if isinstance(dst, PointerType):
         if isinstance(v, (PtrVal, AliasPtr)):
             return v, ()
@@ -245,7 +258,7 @@ def arithmetic(op: str, t: CType, a: SymValue, b: SymValue, right: CType | None 
         fn = {"+": z3.fpAdd, "-": z3.fpSub, "*": z3.fpMul, "/": z3.fpDiv}.get(op)
         if fn is None:
             raise UnsupportedError(f"operator {op} on floating values")
-        return fn(RNE, a, b), ()
+        return fn(rne(), a, b), ()
     assert isinstance(t, IntType) and isinstance(a, z3.BitVecRef) and isinstance(b, z3.BitVecRef)
     n = t.bits
     if op == "+":

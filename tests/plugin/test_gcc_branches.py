@@ -82,7 +82,7 @@ int decode(unsigned v)
     }
 }
 
-int inverted(int x, int y)
+int inverted(short x, short y)
 {
     return (abs(x + y) >= 10) ^ 1;   /* gcc: abs(x + y) < 10, two tests */
 }

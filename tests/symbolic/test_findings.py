@@ -340,3 +340,245 @@ def test_a_null_test_after_the_dereference_is_never_called_unreachable(
     assert not fn.unreachable and fn.stop_reason == "approximation"
     assert [(o.line, o.label) for o in fn.not_reached] == [
         (LATE_CHECK.splitlines().index("    if (p == 0) {") + 1, "true")]
+
+
+TWO_CALL_SITES = r"""
+static const int table[4] = {1, 2, 3, 4};
+
+static int get(int i)
+{
+    return table[i];
+}
+
+int pick(int x, int i)
+{
+    if (x > 0) {
+        return get(i);
+    }
+    int v = get(i);
+    if (i > 10) {
+        return -v;
+    }
+    return v;
+}
+"""
+
+
+def test_a_callee_error_from_two_call_sites_is_two_findings(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """What the compiled code may reach after the error depends on the call site: the
+    second call's finding keeps `i > 10`, which only an out-of-bounds `i` reaches, from
+    being called unreachable."""
+    unit = generated_unit("sites.c", TWO_CALL_SITES)
+    fn = unit.functions["pick"]
+    assert len(unit.findings["pick"]) == 2, unit.findings["pick"]
+    assert not fn.unreachable, fn.unreachable
+    line = TWO_CALL_SITES.splitlines().index("    if (i > 10) {") + 1
+    assert [(o.line, o.label) for o in fn.not_reached] == [(line, "true")]
+
+
+MANY_TRIES = r"""
+static const int weight[6] = {1, 2, 3, 4, 5, 6};
+
+int tally(const unsigned char *a)
+{
+    int k = 0;
+    for (int i = 0; i < 7; i++) {
+        if (a[i] > 100) {
+            k++;
+        }
+    }
+    int w = weight[k + a[7] % 2];
+    if (k == 7) {
+        return -w;
+    }
+    return w;
+}
+"""
+
+
+def test_a_finding_is_looked_for_on_every_path_until_one_shows_it(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """Most of the 128 paths to the read keep it inside `weight`; the error is looked for
+    on each path until one shows it, never given up after a number of tries (and then
+    `k == 7`, which only the error reaches, called unreachable)."""
+    unit = generated_unit("tally.c", MANY_TRIES)
+    fn = unit.functions["tally"]
+    assert [f.split(": ", 1)[1] for f in unit.findings["tally"]] == [
+        "out-of-bounds read from 'weight' (24 bytes)"]
+    assert not fn.unreachable, fn.unreachable
+    line = MANY_TRIES.splitlines().index("    if (k == 7) {") + 1
+    assert [(o.line, o.label) for o in fn.not_reached] == [(line, "true")]
+
+
+POINTER_ORDER = r"""
+#include <stddef.h>
+
+static char first[8], second[8];
+
+int below(int x)
+{
+    const char *p = x > 3 ? first : second;
+    if (p < first + 4) {
+        return 1;
+    }
+    return 0;
+}
+
+long offset(int x)
+{
+    const char *p = x ? &first[2] : &second[1];
+    return p - first;
+}
+
+int walk(const char *p, const char *end)
+{
+    int n = 0;
+    if (p == NULL) {
+        n = 5;
+    }
+    while (p < end) {
+        p++;
+        n++;
+    }
+    return n;
+}
+
+long span(const char *p, const char *q)
+{
+    if (q - p > 4) {
+        return 1;
+    }
+    return 0;
+}
+"""
+
+
+def test_pointers_into_two_objects_or_null_compared_by_order_are_findings(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """C orders and subtracts only pointers into one object: two objects the unit defines,
+    or a pointer the path tested for NULL, are findings, never an outcome called
+    unreachable; input pointers stay inside one object by the generator's choice."""
+    unit = generated_unit("order.c", POINTER_ORDER)
+    lines = POINTER_ORDER.splitlines()
+
+    def at(text: str) -> int:
+        return lines.index(text) + 1
+
+    assert unit.findings["below"] == [
+        f"undefined behaviour at order.c:{at('    if (p < first + 4) {')}:9: pointers "
+        "into different objects in p < (&first + 4)"]
+    assert unit.findings["offset"] == [
+        f"undefined behaviour at order.c:{at('    return p - first;')}:5: pointers into "
+        "different objects in p - &first"]
+    assert unit.findings["walk"] == [
+        f"undefined behaviour at order.c:{at('    while (p < end) {')}:12: the NULL "
+        "pointer p in p < end"]
+    assert "span" not in unit.findings
+    for name in ("below", "offset", "walk", "span"):
+        assert not unit.functions[name].unreachable, name
+        coverage = unit.run.coverage()[name]
+        assert coverage.branches_covered == coverage.branches_total, (name, coverage)
+
+
+LIBRARY_CALLS = r"""
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static char name[4];
+static const unsigned char source[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+
+int copy_n(int n)
+{
+    unsigned char out[4];
+    memcpy(out, source, n);
+    if (n > 4) {
+        return 1;
+    }
+    return out[0];
+}
+
+int fill(unsigned n)
+{
+    memset(name, 'x', n);
+    if (n > 100) {
+        return 2;
+    }
+    return name[0];
+}
+
+int store(const char *s)
+{
+    strcpy(name, s);
+    return (int)strlen(name);
+}
+
+int magnitude(int x)
+{
+    int m = abs(x);
+    if (m < 0) {
+        return -1;
+    }
+    return m;
+}
+
+int digit(int c)
+{
+    if (isdigit(c)) {
+        return 1;
+    }
+    if (c > 1000) {
+        return 2;
+    }
+    return 0;
+}
+
+int prefix(const char *s, int n)
+{
+    if (s == NULL) {
+        n = 3;
+    }
+    return memcmp(s, "abc", n);
+}
+"""
+
+# (function, a text on the line of the call, what the finding says)
+LIBRARY_FINDINGS = [
+    ("copy_n", "memcpy(out, source, n);", "memcpy writes past the end of 'out' (4 bytes)"),
+    ("fill", "memset(name, 'x', n);", "memset writes past the end of 'name' (4 bytes)"),
+    ("store", "strcpy(name, s);", "strcpy writes past the end of 'name' (4 bytes)"),
+    ("magnitude", "int m = abs(x);", "overflow: the absolute value of -2147483648"),
+    ("digit", "if (isdigit(c)) {",
+     "isdigit of a value out of the range of unsigned char, signed char and EOF"),
+    ("prefix", "return memcmp(s, \"abc\", n);", "NULL pointer passed to memcmp"),
+    ("prefix", "return memcmp(s, \"abc\", n);",
+     "memcmp reads past the end of 'string literal' (4 bytes)"),
+]
+
+
+@pytest.fixture(scope="module")
+def library_unit(tmp_path_factory: pytest.TempPathFactory) -> GeneratedUnit:
+    from generated_unit import unit_generator
+
+    return unit_generator(tmp_path_factory.mktemp("libc"))("lib.c", LIBRARY_CALLS)
+
+
+@pytest.mark.parametrize("function, text, what", LIBRARY_FINDINGS)
+def test_a_library_call_out_of_its_object_or_domain_is_a_finding(
+        library_unit: GeneratedUnit, function: str, text: str, what: str) -> None:
+    """The modelled C library functions leave objects the unit defines, take NULL or a
+    value out of their domain only as findings; what the compiled code reaches after
+    such a call is never called unreachable."""
+    line = LIBRARY_CALLS.splitlines().index("    " + text) + 1
+    wanted = [f for f in library_unit.findings.get(function, [])
+              if f.startswith(f"undefined behaviour at lib.c:{line}:") and f.endswith(what)]
+    assert len(wanted) == 1, library_unit.findings.get(function)
+    assert not library_unit.functions[function].unreachable
+
+
+def test_input_pointers_to_a_library_call_stay_inside_their_objects(
+        library_unit: GeneratedUnit) -> None:
+    """`store` copies an input string: its length is the generator's choice (a string
+    that fits), so the only finding is the copy into `name` that does not fit."""
+    assert len(library_unit.findings["store"]) == 1

@@ -87,7 +87,7 @@ int token_kind(const char *s)
     return 0;
 }
 
-int class_bits(int c)
+int class_bits(unsigned char c)
 {
     return isxdigit(c) + isalpha(c);   /* glibc's table bits, not 0/1 */
 }
