@@ -34,7 +34,7 @@ from ..symbolic.solver import SAT, UNSAT, Condition, Model, Solver, own_context
 from ..symbolic.state import Pointee, State
 from ..symbolic.work import EXECUTION_STEP, WorkMeter, execution_steps
 from .options import SearchOptions
-from .results import behind_findings, function_cases, skipped
+from .results import unproved, function_cases, skipped
 from .selection import Goals
 from .tree import CUT, EXPLORED, OPEN, PRUNED, TreeNode, outcome_of
 
@@ -82,9 +82,10 @@ class Generator:
         # unreachable either
         self.finding_edges: set[Edge] = set()
         self.finding_blocks: set[int] = set()
-        # a path was infeasible perhaps only because an input pointer dereferenced before
-        # the code tests it was assumed not NULL: nothing is proved unreachable then
-        self.null_assumed = False
+        # the blocks after which a path was infeasible perhaps only because of what was
+        # assumed of input pointers (not NULL where the code did not test them yet, into
+        # one object where it orders them): what they lead to is not proved unreachable
+        self.assumed_blocks: set[int] = set()
         self.testcases_met: set[int] = set()  # test cases (by index) a case enters
         self.testcases_unreachable: set[int] = set()  # no input meets their PRE
         self.explored_all = False  # proof mode: every path within the bounds was explored
@@ -124,8 +125,7 @@ class Generator:
                 stop = STOP_SOLVER
             elif self.unsupported is not None:
                 stop = STOP_UNSUPPORTED
-            elif self.executor.approximation is not None or self.null_assumed or \
-                    behind_findings(self):
+            elif self.executor.approximation is not None or unproved(self):
                 stop = STOP_APPROXIMATION
         return function_cases(self, stop, time.monotonic() - start)
 
@@ -206,15 +206,24 @@ class Generator:
                 self.executor.objects_too_small = True
                 self.cut_reason = (f"input pointers point to {self.executor.array_size} "
                                    "elements")
-            elif state.not_null and not self.null_assumed and self.solver.check(
-                    _without(state.constraints, state.bounds + state.not_null)) == SAT:
-                # perhaps only a NULL that an earlier dereference assumed away reaches it
-                self.null_assumed = True
+            elif state.not_null:
+                self.assumption_pruned(state)
             return False
         if result != SAT:
             self.solver_gave_up = True
             return False
         return True
+
+    def assumption_pruned(self, state: State) -> None:
+        """The infeasible `state` may be infeasible only because of what it assumed of
+        input pointers (`State.not_null`): then what follows its last outcome is not
+        proved unreachable. One query, unless that is known already."""
+        block = state.edges[-1].block if state.edges else self.cfg.entry.id
+        if block in self.cfg.reachable_from(self.assumed_blocks):
+            return
+        if self.solver.check(_without(state.constraints, state.bounds + state.not_null)) \
+                == SAT:
+            self.assumed_blocks.add(block)
 
     def bounded_by_objects(self, state: State) -> bool:
         """Whether an infeasible path would be feasible with larger objects behind the

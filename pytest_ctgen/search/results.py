@@ -28,9 +28,10 @@ def skipped(gen: Generator, err: PathError, seconds: float) -> FunctionCases:
                          generation_seconds=seconds)
 
 
-def behind_findings(gen: Generator) -> set[Edge]:
-    """The outcomes left that the compiled code may reach after a finding."""
-    reachable = gen.cfg.reachable_from(gen.finding_blocks)
+def unproved(gen: Generator) -> set[Edge]:
+    """The outcomes left that the compiled code may reach after a finding, or that a path
+    may reach that was infeasible only by what it assumed of input pointers."""
+    reachable = gen.cfg.reachable_from(gen.finding_blocks | gen.assumed_blocks)
     return {e for e in gen.goals.uncovered - gen.finding_edges if e.block in reachable}
 
 
@@ -39,12 +40,12 @@ def function_cases(gen: Generator, stop: str, seconds: float) -> FunctionCases:
     fn = gen.cfg.function
     order = gen.goals.order
     remaining = sorted(gen.goals.uncovered - gen.finding_edges, key=lambda e: order[e])
-    behind = behind_findings(gen)
-    # proved: exhausted, or only what follows a finding is not modelled (the one
-    # reason for an approximation stop that is neither of the others, see `Generator.run`)
+    behind = unproved(gen)
+    # proved: exhausted, or only what follows a finding or an assumption about input
+    # pointers is not modelled (the reasons for an approximation stop that is not the
+    # executor's, see `Generator.run`)
     proved = stop == STOP_EXHAUSTED or (
-        stop == STOP_APPROXIMATION and gen.executor.approximation is None
-        and not gen.null_assumed)
+        stop == STOP_APPROXIMATION and gen.executor.approximation is None)
     unreachable = tuple(gen.outcome(e) for e in remaining if proved and e not in behind)
     not_reached = tuple(gen.outcome(e) for e in remaining
                         if not proved or e in behind)
@@ -68,7 +69,7 @@ def contract_summary(gen: Generator, stop: str) -> Contract | None:
     proved = o.proof and gen.explored_all and stop == STOP_EXHAUSTED and \
         not gen.solver_gave_up and gen.unsupported is None and \
         gen.executor.approximation is None and not gen.finding_blocks and \
-        not gen.null_assumed
+        not gen.assumed_blocks
     unmodified = tuple(v.name for v in gen.program.unit.globals.values()
                        if v in gen.executor.forbidden)
     bounds = (f"loops unwound at most {o.max_depth} times, recursion at most "

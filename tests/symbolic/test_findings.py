@@ -582,3 +582,33 @@ def test_input_pointers_to_a_library_call_stay_inside_their_objects(
     """`store` copies an input string: its length is the generator's choice (a string
     that fits), so the only finding is the copy into `name` that does not fit."""
     assert len(library_unit.findings["store"]) == 1
+
+
+ASSUMED_AND_DEAD = r"""
+int assumed(int *p, int x)
+{
+    if (x > 5 && x < 3) {
+        return -2;
+    }
+    int v = *p;
+    if (p == 0) {
+        return -1;
+    }
+    return v + x;
+}
+"""
+
+
+def test_only_what_follows_an_assumed_pointer_is_left_unproved(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """`p == 0` follows the dereference that assumed `p` points to its object: not
+    reached. `x < 3` after `x > 5` comes before it and no input reaches it: unreachable."""
+    unit = generated_unit("assumed.c", ASSUMED_AND_DEAD)
+    fn = unit.functions["assumed"]
+    lines = ASSUMED_AND_DEAD.splitlines()
+    assert fn.stop_reason == "approximation"
+    test = lines.index("    if (x > 5 && x < 3) {")
+    assert [(o.line, o.column, o.label) for o in fn.unreachable] == [
+        (test + 1, lines[test].index("x < 3") + 1, "true")]
+    assert [(o.line, o.label) for o in fn.not_reached] == [
+        (lines.index("    if (p == 0) {") + 1, "true")]
