@@ -24,7 +24,7 @@ from .cache_bound import prune, unit_group, used
 from .case_reader import build_from_json, file_cases_from_doc, file_cases_from_json, load_json
 from .cases import (
     FORMAT_VERSION, STOP_MEMORY, STOP_SKIPPED, STOP_TIME, FileCases, FunctionCases, GlobalStub,
-    Outcome, StubPrototype, file_cases_to_json)
+    Outcome, StopReason, StubPrototype, file_cases_to_json)
 from .compile_db import read_compile_database as read_compile_database
 from .errors import CtgenError, SourceLocation
 from .export_schema import SchemaError, UnitNames
@@ -319,7 +319,7 @@ def _defined_size(declaration: str) -> str:
     return declaration.replace("@[]", f"@[{UNSIZED_EXTERN_ELEMENTS}]", 1)
 
 
-def _stopped(fn: Function, cfg: Any, stop: str) -> FunctionCases:
+def _stopped(fn: Function, cfg: Any, stop: StopReason) -> FunctionCases:
     """The result of `fn` (its CFG `cfg`, None if it has none) when its generation is
     stopped before it has one: no case, every outcome not reached."""
     from .search.tree import outcome_of  # z3: generation only
