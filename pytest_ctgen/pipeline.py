@@ -67,6 +67,7 @@ if TYPE_CHECKING:  # the engine's run-time parts are imported when a run needs t
     from .coverage.gcov import FunctionCoverage
     from .runner.build import Build, HarnessLibrary
     from .runner.execute import CaseRun
+    from .search.generator import SearchOptions
 
 
 log = logging.getLogger("pytest_ctgen")
@@ -176,7 +177,7 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
                     ) -> tuple[FileCases, dict[str, float]]:
     """The cases of the functions of `path`; those in `known` (a child before this one sent
     them, or was stopped generating them) are not generated again."""
-    from .search.generator import SearchOptions, generate_function  # z3: generation only
+    from .search.generator import SearchOptions  # z3: generation only
 
     flags = options.compiler_flags(path)
     unit = load_unit(path, flags, preprocessed=text)
@@ -199,24 +200,7 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
         stopped = _stopped(fn, program.cfgs.get(fn.name), STOP_TIME)
         if send is not None:
             send(Progress(display, fn.name, "started", start, result=stopped))
-        failure = program.failures.get(fn.name)
-        if failure is not None:
-            result = _skipped(fn, _shown_error(failure, path, display))
-        else:
-            try:
-                result = generate_function(program, fn.name, search,
-                                           lambda file: shown_path(file, path, display))
-            except CtgenError as err:
-                result = _skipped(fn, _shown_error(err, path, display))
-            except MemoryError:
-                result = replace(stopped, stop_reason=STOP_MEMORY)
-            except Exception as err:  # a defect of ours must not end the session
-                if "out of memory" in str(err):  # z3's words for a failed allocation
-                    result = replace(stopped, stop_reason=STOP_MEMORY)
-                else:
-                    log.exception("generation of %s failed", fn.name)
-                    result = _skipped(fn, f"internal error of pytest-ctgen: "
-                                          f"{type(err).__name__}: {err}")
+        result = _generate_function(program, fn, search, path, display, stopped)
         seconds[fn.name] = time.monotonic() - start
         functions.append(replace(result, generation_seconds=seconds[fn.name]))
         if send is not None:
@@ -240,6 +224,29 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
                       else s for s in stubs)
     return with_signatures(FileCases(display, tuple(functions), stubs,
                                      global_stubs=global_stubs), unit), seconds
+
+
+def _generate_function(program: Program, fn: Function, search: SearchOptions, path: Path,
+                       display: str, stopped: FunctionCases) -> FunctionCases:
+    """What the generation of `fn` gives: its cases, or no case and why; `stopped` is its
+    result should it run out of memory."""
+    from .search.generator import generate_function  # z3: generation only
+
+    failure = program.failures.get(fn.name)
+    if failure is not None:
+        return _skipped(fn, _shown_error(failure, path, display))
+    try:
+        return generate_function(program, fn.name, search,
+                                 lambda file: shown_path(file, path, display))
+    except CtgenError as err:
+        return _skipped(fn, _shown_error(err, path, display))
+    except MemoryError:
+        return replace(stopped, stop_reason=STOP_MEMORY)
+    except Exception as err:  # a defect of ours must not end the session
+        if "out of memory" in str(err):  # z3's words for a failed allocation
+            return replace(stopped, stop_reason=STOP_MEMORY)
+        log.exception("generation of %s failed", fn.name)
+        return _skipped(fn, f"internal error of pytest-ctgen: {type(err).__name__}: {err}")
 
 
 def shown_path(file: str, path: Path, display: str) -> str:

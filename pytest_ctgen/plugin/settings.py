@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
@@ -21,9 +22,30 @@ from ..options import (
 
 
 def add_options(parser: pytest.Parser) -> None:
-    """pytest-ctgen's command-line options and ini settings (pytest_addoption)."""
+    """pytest-ctgen's command-line options and ini settings (pytest_addoption), in the
+    order `pytest --help` shows them."""
     group = parser.getgroup("ctgen", "C unit test generation (pytest-ctgen)")
+    option = _option_adder(parser, group)
+    group.addoption("--ctgen", action="store_true", default=False,
+                    help="generate, build and run unit tests for the C files among the paths")
+    _add_unit_options(parser, option)
+    _add_generation_options(option)
+    _add_run_options(option)
+    group.addoption("--ctgen-proof", action="store_true", default=None,
+                    help="proof mode: explore every path within the bounds, so that the "
+                         "annotations no input violates are reported as proved, and add "
+                         "robustness cases that violate the precondition")
+    parser.addini("ctgen_proof", "proof mode (see --ctgen-proof)", type="bool")
+    group.addoption("--ctgen-regenerate", action="store_true", default=False,
+                    dest="ctgen_regenerate", help="ignore cached generation results")
 
+
+_AddOption = Callable[..., None]
+
+
+def _option_adder(parser: pytest.Parser, group: pytest.OptionGroup) -> _AddOption:
+    """`option(name, ini_type, help, **kwargs)`: adds `--ctgen-<name>` and, with an
+    `ini_type`, its ini twin `ctgen_<name>`."""
     def option(name: str, ini_type: Literal["string", "args"] | None, help: str,
                **kwargs: Any) -> None:
         group.addoption(f"--ctgen-{name}", dest=f"ctgen_{name.replace('-', '_')}",
@@ -31,8 +53,11 @@ def add_options(parser: pytest.Parser) -> None:
         if ini_type is not None:
             parser.addini(f"ctgen_{name.replace('-', '_')}", help, type=ini_type)
 
-    group.addoption("--ctgen", action="store_true", default=False,
-                    help="generate, build and run unit tests for the C files among the paths")
+    return option
+
+
+def _add_unit_options(parser: pytest.Parser, option: _AddOption) -> None:
+    """How the units are read and built."""
     option("cflags", "string", "flags for preprocessing and building the units")
     parser.addini("ctgen_include_dirs", "include directories for the units", type="linelist")
     parser.addini("ctgen_defines", "preprocessor defines for the units (NAME or NAME=VALUE)",
@@ -45,6 +70,10 @@ def add_options(parser: pytest.Parser) -> None:
     option("compile-commands", "string", "a compilation database (compile_commands.json "
                                          "as CMake and Bear write it, or its directory): "
                                          "each file's include dirs and defines")
+
+
+def _add_generation_options(option: _AddOption) -> None:
+    """Which functions generation works on, what it aims for and its bounds."""
     option("functions", "args", "glob patterns of functions to test (comma-separated)")
     option("exclude", "args", "glob patterns of functions to skip (comma-separated)")
     option("criterion", "string", "coverage goal (default branch; branch coverage implies "
@@ -71,6 +100,10 @@ def add_options(parser: pytest.Parser) -> None:
                                         "a note on its case (note, default) or a finding, "
                                         "a failing case of its own (finding)",
            choices=SIGNED_OVERFLOW_VALUES)
+
+
+def _add_run_options(option: _AddOption) -> None:
+    """How the cases run, the gates on their coverage and what is written of them."""
     option("case-timeout", "string", "seconds after which a running case fails as a hang "
                                      "(default 5)", type=float)
     option("isolate", "string", "run each case in a forked child (fork, default) or in "
@@ -86,13 +119,6 @@ def add_options(parser: pytest.Parser) -> None:
            action="append")
     option("trace", "string", "write a requirement traceability matrix to FILE "
                               "(.json, .csv or .md)")
-    group.addoption("--ctgen-proof", action="store_true", default=None,
-                    help="proof mode: explore every path within the bounds, so that the "
-                         "annotations no input violates are reported as proved, and add "
-                         "robustness cases that violate the precondition")
-    parser.addini("ctgen_proof", "proof mode (see --ctgen-proof)", type="bool")
-    group.addoption("--ctgen-regenerate", action="store_true", default=False,
-                    dest="ctgen_regenerate", help="ignore cached generation results")
 
 
 Choice = TypeVar("Choice", bound=str)
