@@ -1,7 +1,7 @@
 """`python -m bench.generate_worker FILE DISPLAY OUT.json [options]`: pytest-ctgen's generation
 of one C file in a process of its own, so that the benchmark measures its wall time and peak
 memory alone (the parent reads this process's peak RSS from wait4; the generation itself runs
-in a forked child of this one, see pipeline._isolated, whose peak is RUSAGE_CHILDREN here).
+in a forked child of this one, see forked.run_forked, whose peak is RUSAGE_CHILDREN here).
 
 Writes OUT.json: {"cases": <the export's JSON text>, "seconds": {function: s},
 "wall_seconds": s (generate_file: preprocessing, parsing, every function), "maxrss_self_kib": n, "maxrss_children_kib": n, "error": str|null}.

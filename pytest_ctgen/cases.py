@@ -13,7 +13,7 @@ import json
 import math
 import struct
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias, get_args
 
 FORMAT_VERSION = 1
 # An object a case places (`Binding.placement`) lies at an address with this residue modulo
@@ -161,18 +161,18 @@ class StubScript:
     calls: tuple[StubCall, ...]
 
 
-#: How a case ends that runs into undefined behaviour (DESIGN §4: a finding).
-UNDEFINED_BEHAVIOUR = "undefined behaviour"
-#: The kind of the `Violation` that names the undefined behaviour of such a case.
-UNDEFINED = "undefined"
 #: How a call may end without returning (`Expected.ending`): the harness catches each.
-ENDINGS = frozenset({"exit", "abort", "assertion failure", "precondition violation",
-                     "__rtt_assert violation", UNDEFINED_BEHAVIOUR})
+Ending = Literal["exit", "abort", "assertion failure", "precondition violation",
+                 "__rtt_assert violation", "undefined behaviour"]
+ENDINGS: frozenset[Ending] = frozenset(get_args(Ending))
+#: How a case ends that runs into undefined behaviour (DESIGN §4: a finding).
+UNDEFINED_BEHAVIOUR: Final = "undefined behaviour"
 #: The library functions that end the program, and how a path through each ends (an
 #: ending): the harness renames them in the unit and returns from them to the running
 #: case (a function pointer of a case may name them).
-PROGRAM_ENDS = {"exit": "exit", "_Exit": "exit", "_exit": "exit", "quick_exit": "exit",
-                "abort": "abort", "__assert_fail": "assertion failure"}
+PROGRAM_ENDS: dict[str, Ending] = {
+    "exit": "exit", "_Exit": "exit", "_exit": "exit", "quick_exit": "exit", "abort": "abort",
+    "__assert_fail": "assertion failure"}
 
 
 @dataclass(frozen=True)
@@ -191,8 +191,14 @@ class Expected:
     exit_status: int | None = None  # the status passed to exit
 
 
-#: What a case may be predicted to violate (`Violation.kind`).
-VIOLATION_KINDS = frozenset({"postcondition", "testcase", "assert", "modifies", UNDEFINED})
+#: The kinds of a function's annotations (`ContractCheck.kind`).
+CheckKind = Literal["postcondition", "testcase", "assert", "modifies"]
+CHECK_KINDS: frozenset[CheckKind] = frozenset(get_args(CheckKind))
+#: What a case may be predicted to violate (`Violation.kind`): an annotation, or C itself.
+ViolationKind = Literal[CheckKind, "undefined"]
+VIOLATION_KINDS: frozenset[ViolationKind] = frozenset(get_args(ViolationKind))
+#: The kind of the `Violation` that names the undefined behaviour of a case.
+UNDEFINED: Final = "undefined"
 
 
 @dataclass(frozen=True)
@@ -259,10 +265,10 @@ def functions_named(c: Case) -> set[str]:
         {s.name for s in c.stubs}
 
 
-#: The kinds of a function's annotations (`ContractCheck.kind`) and what generation found
-#: of them (`ContractCheck.verdict`, "" when it did not decide).
-CHECK_KINDS = frozenset({"postcondition", "testcase", "assert", "modifies"})
-VERDICTS = frozenset({"", "violated", "holds", "unreachable"})
+#: What generation found of an annotation (`ContractCheck.verdict`, "" when it did not
+#: decide).
+Verdict = Literal["", "violated", "holds", "unreachable"]
+VERDICTS: frozenset[Verdict] = frozenset(get_args(Verdict))
 
 
 @dataclass(frozen=True)
@@ -347,15 +353,19 @@ class FunctionSignature:
         return f"{text}, ..." if text and self.variadic else text
 
 
-STOP_EXHAUSTED = "exhausted"
-STOP_DEPTH = "depth bound"
-STOP_TIME = "time budget"  # the safety net: what it cut depends on the machine
-STOP_MEMORY = "memory limit"  # generation needed more than --ctgen-memory
-STOP_WORK = "work budget"  # the deterministic budget of solver and execution steps
-STOP_SOLVER = "solver limit"  # the solver gave up on a query
-STOP_UNSUPPORTED = "unsupported"  # some paths use a construct the generator cannot model
-STOP_APPROXIMATION = "approximation"  # e.g. pointer inputs were assumed not to alias
-STOP_SKIPPED = "skipped"
+#: Why generation of a function stopped (`FunctionCases.stop_reason`).
+StopReason = Literal["exhausted", "depth bound", "time budget", "memory limit", "work budget",
+                     "solver limit", "unsupported", "approximation", "skipped"]
+STOP_REASONS: frozenset[StopReason] = frozenset(get_args(StopReason))
+STOP_EXHAUSTED: Final = "exhausted"
+STOP_DEPTH: Final = "depth bound"
+STOP_TIME: Final = "time budget"  # the safety net: what it cut depends on the machine
+STOP_MEMORY: Final = "memory limit"  # generation needed more than --ctgen-memory
+STOP_WORK: Final = "work budget"  # the deterministic budget of solver and execution steps
+STOP_SOLVER: Final = "solver limit"  # the solver gave up on a query
+STOP_UNSUPPORTED: Final = "unsupported"  # some paths use a construct the generator cannot model
+STOP_APPROXIMATION: Final = "approximation"  # e.g. pointer inputs were assumed not to alias
+STOP_SKIPPED: Final = "skipped"
 
 
 @dataclass(frozen=True)
@@ -414,7 +424,8 @@ CALLBACK_PREFIX = "ctgen_cb_"
 #: How the names of the objects pointer inputs point to (`Case.objects`) start.
 OBJECT_PREFIX = "ctgen_obj_"
 #: How a stub logs an argument (`StubPrototype.params`).
-ARGUMENT_KINDS = frozenset({"signed", "unsigned", "float", "pointer", "function", "other"})
+ArgumentKind = Literal["signed", "unsigned", "float", "pointer", "function", "other"]
+ARGUMENT_KINDS: frozenset[ArgumentKind] = frozenset(get_args(ArgumentKind))
 
 
 @dataclass(frozen=True)

@@ -1,24 +1,23 @@
-"""Generation in forked children: what a child reports while it runs (Progress), the pipe
-between child and parent, the deep stack and the memory limit a child runs with, and the
-hard limits: a function still generating HARD_STOP_GRACE seconds past its time budget, or
-whose generation kills its child, gets no case and says why, and a new child generates the
+"""Generation in forked children (forked.run_forked): what a child reports while it runs
+(Progress), the deep stack and the memory limit a child runs with, and the hard limits: a
+function still generating HARD_STOP_GRACE seconds past its time budget, or whose
+generation kills its child, gets no case and says why, and a new child generates the
 functions after it."""
 from __future__ import annotations
 
 import os
-import pickle
-import select
 import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, BinaryIO, TypeVar
+from typing import Any, TypeVar
 
 from .cases import STOP_MEMORY, STOP_SKIPPED, STOP_TIME, FileCases, FunctionCases
 from .errors import CtgenError
+from .forked import Send, run_forked
 from .options import Options
 
 T = TypeVar("T")
@@ -137,49 +136,28 @@ def _isolated(fn: Callable[..., T], *args: object,
 
     if not hasattr(os, "fork"):
         return with_deep_stack(lambda: fn(*args, send=deliver))
-    read_fd, write_fd = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child
-        os.close(read_fd)
-        try:
-            _limit_memory(memory_mib)
-            out = os.fdopen(write_fd, "wb")
+    heard = [time.monotonic()]  # when the child last sent a message
 
-            def send(message: Progress) -> None:
-                _write_frame(out, (False, message))
+    def received(message: Progress) -> None:
+        heard[0] = time.monotonic()
+        deliver(message)
 
-            try:
-                payload: tuple[bool, object] = (
-                    True, (True, with_deep_stack(lambda: fn(*args, send=send))))
-            except BaseException as err:
-                payload = (True, (False, _picklable(err)))
-            _write_frame(out, payload)
-            out.close()
-        finally:
-            os._exit(0)
-    os.close(write_fd)
-    result: tuple[bool, object] | None = None
-    try:
-        with os.fdopen(read_fd, "rb") as inp:
-            try:
-                for final, body in _read_frames(inp, on_idle, stop_when):
-                    if final:
-                        result = body
-                    else:
-                        deliver(body)
-            except _StopChild:
-                os.kill(pid, signal.SIGKILL)
-    except BaseException:  # the parent failed reading (an interrupt): leave no child behind
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-        raise
-    _, status = os.waitpid(pid, 0)
-    if result is None:
-        raise _ChildEnded(os.WTERMSIG(status) if os.WIFSIGNALED(status) else None)
-    ok, value = result
-    if ok:
-        return value  # type: ignore[return-value]
-    raise value  # type: ignore[misc]
+    def quiet() -> bool:  # asked after each second without a message: stop the child?
+        if stop_when is not None and stop_when():
+            return True
+        if on_idle is not None and time.monotonic() - heard[0] >= WORKING_EVERY:
+            heard[0] = time.monotonic()
+            on_idle()
+        return False
+
+    def work(send: Send) -> T:
+        _limit_memory(memory_mib)
+        return with_deep_stack(lambda: fn(*args, send=send))
+
+    ended = run_forked(work, on_message=received, stop_when=quiet, wait_at_most=lambda: 1.0)
+    if not ended.sent:
+        raise _ChildEnded(ended.signal_number)
+    return ended.result()
 
 
 #: The stack and recursion limit generation runs with: C that real code and its macros
@@ -215,16 +193,6 @@ def with_deep_stack(fn: Callable[[], T]) -> T:
     raise value
 
 
-def _write_frame(out: BinaryIO, body: object) -> None:
-    data = pickle.dumps(body)
-    out.write(len(data).to_bytes(8, "little") + data)
-    out.flush()
-
-
-class _StopChild(Exception):
-    """The parent stops reading a child it is about to kill."""
-
-
 def _limit_memory(mib: int) -> None:
     """This process may take `mib` MiB of address space beyond what it has now and the
     deep stack generation runs on (0: no limit): beyond, allocations fail (MemoryError)."""
@@ -239,41 +207,3 @@ def _limit_memory(mib: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ImportError, OSError, ValueError):
         pass  # no /proc (macOS) or no such limit: generation runs unlimited, as before
-
-
-def _read_frames(inp: BinaryIO, on_idle: Callable[[], None] | None,
-                 stop_when: Callable[[], bool] | None = None) -> Iterator[Any]:
-    """The child's frames until it closes the pipe (a truncated frame ends them). Raises
-    _StopChild as soon as `stop_when()` is true (it is asked every second)."""
-    buffer = b""
-    fd = inp.fileno()
-    quiet_since = time.monotonic()
-    while True:
-        ready, _, _ = select.select([fd], [], [], 1.0)
-        if not ready:  # what the child sent is read first: it may have finished in time
-            if stop_when is not None and stop_when():
-                raise _StopChild
-            if on_idle is not None and time.monotonic() - quiet_since >= WORKING_EVERY:
-                quiet_since = time.monotonic()
-                on_idle()
-            continue
-        quiet_since = time.monotonic()
-        chunk = os.read(fd, 1 << 16)
-        if not chunk:
-            return
-        buffer += chunk
-        while len(buffer) >= 8:
-            size = int.from_bytes(buffer[:8], "little")
-            if len(buffer) < 8 + size:
-                break
-            yield pickle.loads(buffer[8:8 + size])
-            buffer = buffer[8 + size:]
-
-
-def _picklable(err: BaseException) -> BaseException:
-    try:
-        pickle.loads(pickle.dumps(err))
-        return err
-    except Exception:
-        return CtgenError(f"internal error of pytest-ctgen: {type(err).__name__}: {err}")
-

@@ -5,12 +5,25 @@ import fnmatch
 import json
 from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import Literal, get_args
 
 from .compile_db import CompileDatabase
+from .search.options import SignedOverflow, StubGlobals
 from .symbolic.work import DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS
 
 #: The memory a generation child may take beyond what it has when it starts, in MiB.
 DEFAULT_MEMORY_MIB = 4096
+
+# The options of a closed set, and the values each takes (its default first).
+#: `--ctgen-criterion`: the coverage goal.
+Criterion = Literal["branch", "statement"]
+CRITERION_VALUES: tuple[Criterion, ...] = get_args(Criterion)
+#: `--ctgen-stub-globals` and `--ctgen-signed-overflow`: the search's own choices.
+STUB_GLOBALS_VALUES: tuple[StubGlobals, ...] = get_args(StubGlobals)
+SIGNED_OVERFLOW_VALUES: tuple[SignedOverflow, ...] = get_args(SignedOverflow)
+#: `--ctgen-isolate`: where a case runs, in a forked child or in the pytest process.
+Isolation = Literal["fork", "none"]
+ISOLATION_VALUES: tuple[Isolation, ...] = get_args(Isolation)
 
 
 @dataclass(frozen=True)
@@ -20,21 +33,21 @@ class Options:
     defines: tuple[str, ...] = ()
     functions: tuple[str, ...] = ()  # globs of functions to test; empty: all
     exclude: tuple[str, ...] = ()  # globs of functions to skip
-    criterion: str = "branch"
+    criterion: Criterion = "branch"
     max_depth: int = 64
     work: float = DEFAULT_WORK_UNITS  # per function, in millions of steps (symbolic/work.py)
     timeout: float = DEFAULT_TIME_BUDGET  # per function, a safety net (symbolic/work.py)
     memory: int = DEFAULT_MEMORY_MIB  # MiB a generation child may take beyond its start; 0: none
     array_size: int = 10
-    stub_globals: str = "modifies"  # which globals stubs may write: "modifies" or "all"
-    signed_overflow: str = "note"  # a path with signed overflow: "note" or "finding"
+    stub_globals: StubGlobals = "modifies"  # which globals stubs may write: "modifies" or "all"
+    signed_overflow: SignedOverflow = "note"  # a path with signed overflow: "note" or "finding"
     # C files analysed with every unit: specifications of external functions (never
     # compiled) and implementations of them (executed and compiled with the unit)
     stub_specs: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()
     proof: bool = False  # explore every path to prove annotations; robustness cases
     case_timeout: float = 5.0
-    isolate: str = "fork"
+    isolate: Isolation = "fork"
     regenerate: bool = False
     # per-file include dirs and defines from a compilation database (CMake, Bear)
     compile_database: CompileDatabase | None = None

@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 from filelock import FileLock, Timeout
 
@@ -24,7 +24,7 @@ from .cache_bound import prune, unit_group, used
 from .case_reader import build_from_json, file_cases_from_doc, file_cases_from_json, load_json
 from .cases import (
     FORMAT_VERSION, STOP_MEMORY, STOP_SKIPPED, STOP_TIME, FileCases, FunctionCases, GlobalStub,
-    Outcome, StubPrototype, file_cases_to_json)
+    Outcome, StopReason, StubPrototype, file_cases_to_json)
 from .compile_db import read_compile_database as read_compile_database
 from .errors import CtgenError, SourceLocation
 from .export_schema import SchemaError, UnitNames
@@ -68,6 +68,7 @@ if TYPE_CHECKING:  # the engine's run-time parts are imported when a run needs t
     from .coverage.gcov import FunctionCoverage
     from .runner.build import Build, HarnessLibrary
     from .runner.execute import CaseRun
+    from .search.generator import SearchOptions
 
 
 log = logging.getLogger("pytest_ctgen")
@@ -177,8 +178,7 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
                     ) -> tuple[FileCases, dict[str, float]]:
     """The cases of the functions of `path`; those in `known` (a child before this one sent
     them, or was stopped generating them) are not generated again."""
-    from .search.generator import generate_function  # z3: generation only
-    from .search.options import SearchOptions, SignedOverflow, StubGlobals
+    from .search.options import SearchOptions
 
     flags = options.compiler_flags(path)
     unit = load_unit(path, flags, preprocessed=text)
@@ -186,10 +186,8 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
     search = SearchOptions(max_depth=options.max_depth, work=options.work,
                            timeout=options.timeout,
                            array_size=options.array_size,
-                           # plugin/settings.py checked both against their choices
-                           stub_globals=cast(StubGlobals, options.stub_globals),
-                           signed_overflow=cast(SignedOverflow, options.signed_overflow),
-                           proof=options.proof)
+                           stub_globals=options.stub_globals,
+                           signed_overflow=options.signed_overflow, proof=options.proof)
     functions: list[FunctionCases] = []
     seconds: dict[str, float] = {}
     for fn in unit.defined_functions():
@@ -204,24 +202,7 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
         stopped = _stopped(fn, program.cfgs.get(fn.name), STOP_TIME)
         if send is not None:
             send(Progress(display, fn.name, "started", start, result=stopped))
-        failure = program.failures.get(fn.name)
-        if failure is not None:
-            result = _skipped(fn, _shown_error(failure, path, display))
-        else:
-            try:
-                result = generate_function(program, fn.name, search,
-                                           lambda file: shown_path(file, path, display))
-            except CtgenError as err:
-                result = _skipped(fn, _shown_error(err, path, display))
-            except MemoryError:
-                result = replace(stopped, stop_reason=STOP_MEMORY)
-            except Exception as err:  # a defect of ours must not end the session
-                if "out of memory" in str(err):  # z3's words for a failed allocation
-                    result = replace(stopped, stop_reason=STOP_MEMORY)
-                else:
-                    log.exception("generation of %s failed", fn.name)
-                    result = _skipped(fn, f"internal error of pytest-ctgen: "
-                                          f"{type(err).__name__}: {err}")
+        result = _generate_function(program, fn, search, path, display, stopped)
         seconds[fn.name] = time.monotonic() - start
         functions.append(replace(result, generation_seconds=seconds[fn.name]))
         if send is not None:
@@ -245,6 +226,29 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
                       else s for s in stubs)
     return with_signatures(FileCases(display, tuple(functions), stubs,
                                      global_stubs=global_stubs), unit), seconds
+
+
+def _generate_function(program: Program, fn: Function, search: SearchOptions, path: Path,
+                       display: str, stopped: FunctionCases) -> FunctionCases:
+    """What the generation of `fn` gives: its cases, or no case and why; `stopped` is its
+    result should it run out of memory."""
+    from .search.generator import generate_function  # z3: generation only
+
+    failure = program.failures.get(fn.name)
+    if failure is not None:
+        return _skipped(fn, _shown_error(failure, path, display))
+    try:
+        return generate_function(program, fn.name, search,
+                                 lambda file: shown_path(file, path, display))
+    except CtgenError as err:
+        return _skipped(fn, _shown_error(err, path, display))
+    except MemoryError:
+        return replace(stopped, stop_reason=STOP_MEMORY)
+    except Exception as err:  # a defect of ours must not end the session
+        if "out of memory" in str(err):  # z3's words for a failed allocation
+            return replace(stopped, stop_reason=STOP_MEMORY)
+        log.exception("generation of %s failed", fn.name)
+        return _skipped(fn, f"internal error of pytest-ctgen: {type(err).__name__}: {err}")
 
 
 def shown_path(file: str, path: Path, display: str) -> str:
@@ -324,7 +328,7 @@ def _defined_size(declaration: str) -> str:
     return declaration.replace("@[]", f"@[{UNSIZED_EXTERN_ELEMENTS}]", 1)
 
 
-def _stopped(fn: Function, cfg: Any, stop: str) -> FunctionCases:
+def _stopped(fn: Function, cfg: Any, stop: StopReason) -> FunctionCases:
     """The result of `fn` (its CFG `cfg`, None if it has none) when its generation is
     stopped before it has one: no case, every outcome not reached."""
     from .search.tree import outcome_of  # z3: generation only

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ctgen.coverage.lines import LineCoverage, line_coverage, measure_unit
+from pytest_ctgen.coverage.lines import LineCoverage, measure_unit
 from pytest_ctgen.ir.cfg import CFG
 from pytest_ctgen.options import Options
 from pytest_ctgen.pipeline import FileRun, generate_file
@@ -219,17 +219,6 @@ def test_svg_drawn_by_dot(measured: Measured, tmp_path: Path) -> None:
     assert svg is not None and svg == tmp_path / "unit.parity_two.svg"
     text = svg.read_text(encoding="utf-8")
     assert "<svg" in text and 'class="edge uncovered unreachable"' in text
-
-
-def test_line_coverage_leaves_out_excluded_lines() -> None:
-    doc = {"files": [{"file": "/u.c", "lines": [
-        {"line_number": 3, "count": 2, "branches": [{"branchno": 1, "count": 0},
-                                                    {"branchno": 0, "count": 2}]},
-        {"line_number": 4, "count": 1, "gcovr/excluded": True, "branches": []},
-        {"line_number": 5, "count": 0, "gcovr/noncode": True, "branches": []},
-        {"line_number": 6, "count": 1, "branches": [
-            {"branchno": 0, "count": 1, "gcovr/excluded": True}]}]}]}
-    assert line_coverage(doc) == {3: LineCoverage(3, 2, (2, 0)), 6: LineCoverage(6, 1, ())}
 
 
 def test_report_units_of_several_processes(measured: Measured) -> None:

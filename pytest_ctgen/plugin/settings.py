@@ -5,21 +5,47 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal, TypeVar
 
 import pytest
 
 from ..errors import CtgenError
-
-if TYPE_CHECKING:
-    from ..options import Options
+from ..options import (
+    CRITERION_VALUES,
+    ISOLATION_VALUES,
+    SIGNED_OVERFLOW_VALUES,
+    STUB_GLOBALS_VALUES,
+    Options,
+)
 
 
 def add_options(parser: pytest.Parser) -> None:
-    """pytest-ctgen's command-line options and ini settings (pytest_addoption)."""
+    """pytest-ctgen's command-line options and ini settings (pytest_addoption), in the
+    order `pytest --help` shows them."""
     group = parser.getgroup("ctgen", "C unit test generation (pytest-ctgen)")
+    option = _option_adder(parser, group)
+    group.addoption("--ctgen", action="store_true", default=False,
+                    help="generate, build and run unit tests for the C files among the paths")
+    _add_unit_options(parser, option)
+    _add_generation_options(option)
+    _add_run_options(option)
+    group.addoption("--ctgen-proof", action="store_true", default=None,
+                    help="proof mode: explore every path within the bounds, so that the "
+                         "annotations no input violates are reported as proved, and add "
+                         "robustness cases that violate the precondition")
+    parser.addini("ctgen_proof", "proof mode (see --ctgen-proof)", type="bool")
+    group.addoption("--ctgen-regenerate", action="store_true", default=False,
+                    dest="ctgen_regenerate", help="ignore cached generation results")
 
+
+_AddOption = Callable[..., None]
+
+
+def _option_adder(parser: pytest.Parser, group: pytest.OptionGroup) -> _AddOption:
+    """`option(name, ini_type, help, **kwargs)`: adds `--ctgen-<name>` and, with an
+    `ini_type`, its ini twin `ctgen_<name>`."""
     def option(name: str, ini_type: Literal["string", "args"] | None, help: str,
                **kwargs: Any) -> None:
         group.addoption(f"--ctgen-{name}", dest=f"ctgen_{name.replace('-', '_')}",
@@ -27,8 +53,11 @@ def add_options(parser: pytest.Parser) -> None:
         if ini_type is not None:
             parser.addini(f"ctgen_{name.replace('-', '_')}", help, type=ini_type)
 
-    group.addoption("--ctgen", action="store_true", default=False,
-                    help="generate, build and run unit tests for the C files among the paths")
+    return option
+
+
+def _add_unit_options(parser: pytest.Parser, option: _AddOption) -> None:
+    """How the units are read and built."""
     option("cflags", "string", "flags for preprocessing and building the units")
     parser.addini("ctgen_include_dirs", "include directories for the units", type="linelist")
     parser.addini("ctgen_defines", "preprocessor defines for the units (NAME or NAME=VALUE)",
@@ -41,11 +70,15 @@ def add_options(parser: pytest.Parser) -> None:
     option("compile-commands", "string", "a compilation database (compile_commands.json "
                                          "as CMake and Bear write it, or its directory): "
                                          "each file's include dirs and defines")
+
+
+def _add_generation_options(option: _AddOption) -> None:
+    """Which functions generation works on, what it aims for and its bounds."""
     option("functions", "args", "glob patterns of functions to test (comma-separated)")
     option("exclude", "args", "glob patterns of functions to skip (comma-separated)")
     option("criterion", "string", "coverage goal (default branch; branch coverage implies "
                                   "statement coverage, MC/DC is not implemented yet)",
-           choices=_CHOICES["criterion"])
+           choices=CRITERION_VALUES)
     option("max-depth", "string", "bound on loop unwinding along a path (default 64)", type=int)
     option("work", "string", "generation budget per function in millions of solver and "
                              "execution steps, the same on every machine (default 100, "
@@ -62,15 +95,19 @@ def add_options(parser: pytest.Parser) -> None:
     option("stub-globals", "string", "globals a stub call may write: those the function "
                                      "lists in __rtt_modifies and the volatile ones "
                                      "(modifies, default) or every global of the file (all)",
-           choices=_CHOICES["stub_globals"])
+           choices=STUB_GLOBALS_VALUES)
     option("signed-overflow", "string", "a path where signed + - * overflow (gcc wraps): "
                                         "a note on its case (note, default) or a finding, "
                                         "a failing case of its own (finding)",
-           choices=_CHOICES["signed_overflow"])
+           choices=SIGNED_OVERFLOW_VALUES)
+
+
+def _add_run_options(option: _AddOption) -> None:
+    """How the cases run, the gates on their coverage and what is written of them."""
     option("case-timeout", "string", "seconds after which a running case fails as a hang "
                                      "(default 5)", type=float)
     option("isolate", "string", "run each case in a forked child (fork, default) or in "
-                                "the pytest process (none)", choices=_CHOICES["isolate"])
+                                "the pytest process (none)", choices=ISOLATION_VALUES)
     option("fail-under", "string", "fail if the total branch coverage is below PCT",
            type=float)
     option("fail-under-line", "string", "fail if the total line coverage is below PCT",
@@ -82,29 +119,19 @@ def add_options(parser: pytest.Parser) -> None:
            action="append")
     option("trace", "string", "write a requirement traceability matrix to FILE "
                               "(.json, .csv or .md)")
-    group.addoption("--ctgen-proof", action="store_true", default=None,
-                    help="proof mode: explore every path within the bounds, so that the "
-                         "annotations no input violates are reported as proved, and add "
-                         "robustness cases that violate the precondition")
-    parser.addini("ctgen_proof", "proof mode (see --ctgen-proof)", type="bool")
-    group.addoption("--ctgen-regenerate", action="store_true", default=False,
-                    dest="ctgen_regenerate", help="ignore cached generation results")
 
 
-# The values an option of a closed set takes (its first is the default); its ini twin is
-# checked against them too (argparse checks only the command line).
-_CHOICES = {"criterion": ("branch", "statement"), "stub_globals": ("modifies", "all"),
-            "signed_overflow": ("note", "finding"), "isolate": ("fork", "none")}
+Choice = TypeVar("Choice", bound=str)
 
 
-def _choice(config: pytest.Config, name: str) -> str:
-    """The value of the closed-set option `name` (see _CHOICES)."""
-    choices = _CHOICES[name]
+def _choice(config: pytest.Config, name: str, choices: tuple[Choice, ...]) -> Choice:
+    """The value of the closed-set option `name`, one of `choices` (the first is the
+    default); its ini twin is checked too (argparse checks only the command line)."""
     value = str(setting(config, name, choices[0]))
-    if value not in choices:
-        raise pytest.UsageError(f"ctgen_{name}: {value!r} is not one of "
-                                f"{', '.join(choices)}")
-    return value
+    for choice in choices:
+        if value == choice:
+            return choice
+    raise pytest.UsageError(f"ctgen_{name}: {value!r} is not one of {', '.join(choices)}")
 
 
 def setting(config: pytest.Config, name: str, default: Any) -> Any:
@@ -172,8 +199,6 @@ def _existing_files(config: pytest.Config, ini: str) -> tuple[str, ...]:
 def build_options(config: pytest.Config) -> Options:
     """The session's Options from its command line and ini file; a value an option cannot
     take is a usage error."""
-    from ..options import Options
-
     defaults = Options()
     cflags = setting(config, "cflags", "")
     return Options(
@@ -183,18 +208,18 @@ def build_options(config: pytest.Config) -> Options:
         defines=_defines(config.getini("ctgen_defines")),
         functions=_globs(setting(config, "functions", None)),
         exclude=_globs(setting(config, "exclude", None)),
-        criterion=_choice(config, "criterion"),
+        criterion=_choice(config, "criterion", CRITERION_VALUES),
         max_depth=int(setting(config, "max_depth", defaults.max_depth)),
         work=_work_budget(setting(config, "work", defaults.work)),
         timeout=float(setting(config, "timeout", defaults.timeout)),
         memory=int(setting(config, "memory", defaults.memory)),
         array_size=int(setting(config, "array_size", defaults.array_size)),
-        stub_globals=_choice(config, "stub_globals"),
-        signed_overflow=_choice(config, "signed_overflow"),
+        stub_globals=_choice(config, "stub_globals", STUB_GLOBALS_VALUES),
+        signed_overflow=_choice(config, "signed_overflow", SIGNED_OVERFLOW_VALUES),
         stub_specs=_existing_files(config, "ctgen_stub_specs"),
         sources=_existing_files(config, "ctgen_sources"),
         case_timeout=float(setting(config, "case_timeout", defaults.case_timeout)),
-        isolate=_choice(config, "isolate"),
+        isolate=_choice(config, "isolate", ISOLATION_VALUES),
         proof=bool(setting(config, "proof", False)),
         regenerate=bool(config.option.ctgen_regenerate),
         compile_database=_compile_database(config),

@@ -3,13 +3,12 @@ only) or in this process."""
 from __future__ import annotations
 
 import math
-import os
-import select
 import signal
 import time
 import traceback
 from dataclasses import dataclass
 
+from ..forked import run_forked
 from .build import HarnessLibrary
 
 PASSED = "passed"
@@ -71,96 +70,47 @@ def _run_in_process(lib: HarnessLibrary, index: int) -> CaseRun:
     return CaseRun(PASSED if passed else FAILED, message, None, time.monotonic() - start)
 
 
-def _child(lib: HarnessLibrary, index: int, alarm_seconds: int, write_fd: int) -> None:
-    """The forked child: never returns."""
+def _case_in_child(lib: HarnessLibrary, index: int, alarm_seconds: int) -> tuple[str, str]:
+    """The forked child's run of the case: ("P" passed, "F" failed or "E" an internal
+    error, the message)."""
     try:
         # Python ignores SIGPIPE and catches SIGINT; the unit gets the C defaults.
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
         signal.signal(signal.SIGINT, signal.SIG_DFL)
         lib.install_crash_flush(alarm_seconds)
         passed, message = lib.run_case(index)
-        payload = ("P" if passed else "F") + message
+        outcome = ("P" if passed else "F", message)
     except BaseException:
-        payload = "E" + traceback.format_exc()
-    try:
-        signal.alarm(0)  # the case is over: the flush below must not count as a hang
-        data = payload.encode("utf-8", "replace")
-        while data:
-            data = data[os.write(write_fd, data):]
-        os.close(write_fd)
-        lib.flush_coverage()
-    finally:
-        os._exit(0)
-
-
-def _reap(pid: int, deadline: float | None) -> int:
-    """The child's wait status; past `deadline` (monotonic) it is killed first."""
-    while deadline is not None:
-        done, status = os.waitpid(pid, os.WNOHANG)
-        if done:
-            return status
-        if time.monotonic() >= deadline:
-            os.kill(pid, signal.SIGKILL)
-            break
-        time.sleep(0.002)
-    return os.waitpid(pid, 0)[1]
+        outcome = ("E", traceback.format_exc())
+    signal.alarm(0)  # the case is over: the flush after it must not count as a hang
+    return outcome
 
 
 def _run_forked(lib: HarnessLibrary, index: int, timeout: float) -> CaseRun:
     alarm_seconds = max(1, math.ceil(timeout)) if timeout and timeout > 0 else 0
-    deadline_after = alarm_seconds + KILL_MARGIN if alarm_seconds else None
-    read_fd, write_fd = os.pipe()
     start = time.monotonic()
-    pid = os.fork()
-    if pid == 0:
-        os.close(read_fd)
-        _child(lib, index, alarm_seconds, write_fd)
-    os.close(write_fd)
-    chunks: list[bytes] = []
-    status: int | None = None
-    killed = False
-    try:
-        eof = False
-        while not eof:
-            wait = None
-            if deadline_after is not None:
-                wait = deadline_after - (time.monotonic() - start)
-                if wait <= 0:
-                    os.kill(pid, signal.SIGKILL)
-                    killed = True
-                    break
-            ready, _, _ = select.select([read_fd], [], [], wait)
-            if ready:
-                chunk = os.read(read_fd, 65536)
-                if chunk:
-                    chunks.append(chunk)
-                else:
-                    eof = True
-        status = _reap(pid, None if killed or deadline_after is None
-                       else start + deadline_after)
-    finally:
-        os.close(read_fd)
-        if status is None:  # interrupted (e.g. KeyboardInterrupt): leave no child behind
-            try:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            except (ProcessLookupError, ChildProcessError):
-                pass
+    # the parent kills the child KILL_MARGIN past its own alarm, when it has one
+    deadline = start + alarm_seconds + KILL_MARGIN if alarm_seconds else None
+    ended = run_forked(
+        lambda send: _case_in_child(lib, index, alarm_seconds),
+        stop_when=None if deadline is None else lambda: time.monotonic() >= deadline,
+        wait_at_most=lambda: None if deadline is None else deadline - time.monotonic(),
+        after_sending=lib.flush_coverage, reap_by=deadline)
     duration = time.monotonic() - start
-    payload = b"".join(chunks).decode("utf-8", "replace")
 
-    if killed or (os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGALRM):
+    killed, number = ended.killed, ended.signal_number
+    if killed or number == signal.SIGALRM:
         shown = _format_seconds(timeout if timeout else alarm_seconds)
         return CaseRun(TIMEOUT, f"timed out after {shown} s", "SIGALRM" if not killed
                        else "SIGKILL", duration)
-    if os.WIFSIGNALED(status):
-        name = _signal_name(os.WTERMSIG(status))
+    if number is not None:
+        name = _signal_name(number)
         return CaseRun(CRASHED, f"crashed with {name}", name, duration)
-    code = os.WEXITSTATUS(status) if os.WIFEXITED(status) else -1
-    if not payload:
+    if not ended.sent:
+        code = ended.exit_code if ended.exit_code is not None else -1
         return CaseRun(CRASHED, f"the case exited with status {code} before finishing",
                        None, duration)
-    kind, message = payload[0], payload[1:]
+    kind, message = ended.result()
     if kind == "P":
         return CaseRun(PASSED, message, None, duration)
     if kind == "F":

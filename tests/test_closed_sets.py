@@ -1,0 +1,50 @@
+"""The closed sets of cases.py and options.py: each is a Literal type whose values are
+written into exports, reports and the command line, so they are pinned here; the named
+constants belong to their sets and the options default to the first of their values."""
+from __future__ import annotations
+
+from pytest_ctgen import cases
+from pytest_ctgen.options import (
+    CRITERION_VALUES,
+    ISOLATION_VALUES,
+    SIGNED_OVERFLOW_VALUES,
+    STUB_GLOBALS_VALUES,
+    Options,
+)
+
+
+def test_the_stop_reasons_and_their_names() -> None:
+    assert set(cases.STOP_REASONS) == {
+        "exhausted", "depth bound", "time budget", "memory limit", "work budget",
+        "solver limit", "unsupported", "approximation", "skipped"}
+    named = {getattr(cases, name) for name in dir(cases) if name.startswith("STOP_")
+             and name != "STOP_REASONS"}
+    assert named == cases.STOP_REASONS
+
+
+def test_the_endings_and_the_program_ends() -> None:
+    assert set(cases.ENDINGS) == {
+        "exit", "abort", "assertion failure", "precondition violation",
+        "__rtt_assert violation", "undefined behaviour"}
+    assert cases.UNDEFINED_BEHAVIOUR in cases.ENDINGS
+    assert set(cases.PROGRAM_ENDS.values()) <= cases.ENDINGS
+
+
+def test_the_kinds_of_checks_and_violations_and_the_verdicts() -> None:
+    assert set(cases.CHECK_KINDS) == {"postcondition", "testcase", "assert", "modifies"}
+    assert cases.UNDEFINED == "undefined"
+    assert set(cases.VIOLATION_KINDS) == cases.CHECK_KINDS | {cases.UNDEFINED}
+    assert set(cases.VERDICTS) == {"", "violated", "holds", "unreachable"}
+    assert set(cases.ARGUMENT_KINDS) == {
+        "signed", "unsigned", "float", "pointer", "function", "other"}
+
+
+def test_the_values_of_the_closed_set_options_default_first() -> None:
+    assert CRITERION_VALUES == ("branch", "statement")
+    assert STUB_GLOBALS_VALUES == ("modifies", "all")
+    assert SIGNED_OVERFLOW_VALUES == ("note", "finding")
+    assert ISOLATION_VALUES == ("fork", "none")
+    defaults = Options()
+    assert (defaults.criterion, defaults.stub_globals, defaults.signed_overflow,
+            defaults.isolate) == (CRITERION_VALUES[0], STUB_GLOBALS_VALUES[0],
+                                  SIGNED_OVERFLOW_VALUES[0], ISOLATION_VALUES[0])
