@@ -110,7 +110,7 @@ def engine_fingerprint() -> str:
 def generation_key(preprocessed: str, options: Options) -> str:
     h = hashlib.sha256()
     for part in (engine_fingerprint(), preprocessed, options.generation_key()):
-        h.update(part.encode("utf-8"))
+        h.update(part.encode("utf-8", "surrogateescape"))
         h.update(b"\0")
     return h.hexdigest()
 

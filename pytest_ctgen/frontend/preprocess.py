@@ -187,14 +187,16 @@ def preprocess(path: Path, cflags: list[str] | tuple[str, ...] = (),
         stdin = combined_input(files[0], files[1:]) if stdin_mode else None
         try:
             proc = subprocess.run(
-                command, capture_output=True, text=True, env=compiler_env(),
-                errors="replace", input=stdin,
+                command, capture_output=True, env=compiler_env(),
+                input=None if stdin is None else stdin.encode("utf-8", "surrogateescape"),
             )
         except OSError as exc:
             raise PreprocessError(f"cannot run {GCC}: {exc}") from None
     if proc.returncode != 0:
-        raise compiler_error(proc.stderr, PreprocessError, fallback=f"{GCC} -E failed")
-    return proc.stdout
+        raise compiler_error(proc.stderr.decode("utf-8", "replace"), PreprocessError,
+                             fallback=f"{GCC} -E failed")
+    # a byte that is no UTF-8 (in a string literal: a byte of the program) kept as itself
+    return str(proc.stdout.decode("utf-8", "surrogateescape"))
 
 
 _DEFINE = re.compile(r"#define ([A-Za-z_]\w*)")

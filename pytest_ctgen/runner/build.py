@@ -78,7 +78,7 @@ def build_key(harness_source: str, key_material: str | bytes, cflags: Sequence[s
     h = hashlib.sha256()
 
     def part(data: str | bytes) -> None:
-        raw = data.encode("utf-8") if isinstance(data, str) else data
+        raw = data.encode("utf-8", "surrogateescape") if isinstance(data, str) else data
         h.update(len(raw).to_bytes(8, "little"))
         h.update(raw)
 

@@ -38,7 +38,8 @@ def unit_generator(tmp_path: Path) -> Callable[[str, str], GeneratedUnit]:
     """A function that writes a unit under `tmp_path`, generates it and runs its cases."""
     def generate_and_run(file_name: str, text: str) -> GeneratedUnit:
         unit = tmp_path / file_name
-        unit.write_text(text)
+        # a surrogate escape (\udc80-\udcff) stands for that byte, no UTF-8 of its own
+        unit.write_text(text, encoding="utf-8", errors="surrogateescape")
         generated = generate_file(unit, file_name, Options())
         run = FileRun(unit, generated, Options(), tmp_path / "builds")
         functions = {f.name: f for f in generated.cases.functions}

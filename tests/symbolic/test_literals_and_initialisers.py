@@ -144,3 +144,27 @@ def test_a_const_global_whose_initialiser_is_not_modelled_is_never_read_as_zero(
     assert [c.expected.returns.value for c in fn.cases] == [0]
     line = DESIGNATORS.splitlines().index("    if (x > 0) {", 20) + 1
     assert [(o.line, o.label) for o in fn.not_reached] == [(line, "true")]
+
+
+# Latin-1 in a comment, and a string literal whose bytes are no UTF-8 (surrogate escapes
+# stand for the bytes 0xE9, 0xEF and 0xB0 in the file)
+NOT_UTF8 = """/* caf\udce9 */
+int second_byte(const char *s)
+{
+    static const char mark[] = "\udcef\udcb0";
+    if (s[0] == mark[1]) {
+        return 1;
+    }
+    return (unsigned char)mark[1];
+}
+"""
+
+
+def test_a_byte_that_is_no_utf8_stands_for_itself_in_a_string_literal(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """gcc keeps the source's bytes in a narrow string: `mark[1]` is 0xB0 (it was read as
+    a byte of U+FFFD, 0xBF, and the case predicted 1 where the compiled code gave 176)."""
+    unit = generated_unit("bytes.c", NOT_UTF8)  # the fixture ran every case against gcc
+    fn = unit.functions["second_byte"]
+    assert fn.stop_reason == "exhausted" and not fn.unreachable
+    assert {case.expected.returns.value for case in fn.cases} == {1, 0xB0}
