@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass
 from typing import TYPE_CHECKING
 
-from ..frontend.ctype import CType, Field, IntType, PointerType
+from ..frontend.ctype import ArrayType, CType, Field, IntType, PointerType
 from ..frontend.unit import Variable
 
 if TYPE_CHECKING:
@@ -306,7 +306,9 @@ def describe(e: Expr) -> str:
             return f"{inner if inner.isidentifier() else f'({inner})'}->{e.field.name}"
         return f"{describe(e.base)}.{e.field.name}"
     if isinstance(e, AddrOf):
-        return f"&{describe(e.lvalue)}"
+        decays = isinstance(e.lvalue.type, ArrayType) and isinstance(e.type, PointerType) \
+            and not isinstance(e.type.target, ArrayType)
+        return describe(e.lvalue) if decays else f"&{describe(e.lvalue)}"
     if isinstance(e, Cast):
         return f"({e.type}){describe(e.operand)}"
     if isinstance(e, Unary):

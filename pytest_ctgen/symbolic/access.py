@@ -118,6 +118,8 @@ def load(ex: Executor, state: State, lv: Expr) -> SymValue:
         if value is None:
             value = memory.value_from_cells(inputs.garbage(ex, loc.var, loc.var.type.size),
                                             loc.var.type)
+        if inputs.holds_garbage(value):
+            uninitialized_read(ex, state, lv)
         return value
     obj = state.memory[loc.object_id]
     state.read_objects.add(loc.object_id)
@@ -133,7 +135,18 @@ def load(ex: Executor, state: State, lv: Expr) -> SymValue:
                                     f.bit_width, f.type)
     (value,) = checked(ex, state, loc, obj, "read from",
                        lambda: memory.read(obj, offset, lv.type))
+    if lv.type.is_scalar and inputs.holds_garbage(value):
+        uninitialized_read(ex, state, lv)
     return value
+
+
+def uninitialized_read(ex: Executor, state: State, lv: Expr) -> NoReturn:
+    """`lv` reads bytes nothing wrote (an automatic variable, or part of one, without a
+    value): the compiled code reads what the stack held, no case can predict it. A
+    finding, and this path ends."""
+    what = f"read of the uninitialized {describe(lv)}"
+    contracts.finding(ex, state, z3.BoolVal(True), what)
+    raise PathError(what)
 
 
 def store(ex: Executor, state: State, lv: Expr, value: SymValue, initializing: bool = False

@@ -201,6 +201,10 @@ def resolve_arguments(ex: Executor, state: State, args: list[SymValue]) -> list[
     return [a if is_function_pointer(a) else resolve(ex, state, a) for a in args]
 
 
+#: The start of the names of the terms that stand for uninitialized bytes.
+GARBAGE = "uninit."
+
+
 def garbage(ex: Executor, var: Variable, size: int) -> list[Cell]:
     """Contents of an uninitialized object: unknown, the same on every path. An
     uninitialized pointer is modelled as NULL: using it is undefined anyway."""
@@ -209,9 +213,25 @@ def garbage(ex: Executor, var: Variable, size: int) -> list[Cell]:
     if size == 0:
         return []
     name = ex.garbage_names.setdefault(
-        var, f"uninit.{var.name}.{len(ex.garbage_names)}")
+        var, f"{GARBAGE}{var.name}.{len(ex.garbage_names)}")
     v = z3.BitVec(name, size * 8)
     return value_cells(v, size)
+
+
+def holds_garbage(value: SymValue) -> bool:
+    """Whether `value`, as a read of an object's bytes makes it, holds bytes of an
+    uninitialized object (see `garbage`): the term itself, or bytes of it next to others.
+    A value computed from such bytes no longer shows it."""
+    if not isinstance(value, z3.ExprRef) or not z3.is_app(value):
+        return False
+    if z3.is_const(value):
+        return value.decl().name().startswith(GARBAGE)
+    kind = value.decl().kind()
+    if kind in (z3.Z3_OP_EXTRACT, z3.Z3_OP_FPA_TO_FP):
+        return holds_garbage(value.arg(value.num_args() - 1))
+    if kind == z3.Z3_OP_CONCAT:
+        return any(holds_garbage(part) for part in value.children())
+    return False
 
 
 def global_object(ex: Executor, state: State, var: Variable) -> int:

@@ -467,10 +467,10 @@ def test_pointers_into_two_objects_or_null_compared_by_order_are_findings(
 
     assert unit.findings["below"] == [
         f"undefined behaviour at order.c:{at('    if (p < first + 4) {')}:9: pointers "
-        "into different objects in p < (&first + 4)"]
+        "into different objects in p < (first + 4)"]
     assert unit.findings["offset"] == [
         f"undefined behaviour at order.c:{at('    return p - first;')}:5: pointers into "
-        "different objects in p - &first"]
+        "different objects in p - first"]
     assert unit.findings["walk"] == [
         f"undefined behaviour at order.c:{at('    while (p < end) {')}:12: the NULL "
         "pointer p in p < end"]
@@ -612,3 +612,78 @@ def test_only_what_follows_an_assumed_pointer_is_left_unproved(
         (test + 1, lines[test].index("x < 3") + 1, "true")]
     assert [(o.line, o.label) for o in fn.not_reached] == [
         (lines.index("    if (p == 0) {") + 1, "true")]
+
+
+UNINITIALIZED = r"""
+struct pair {
+    int a, b;
+};
+
+int pick(int c)
+{
+    int x;
+    if (c > 3) {
+        x = 1;
+    }
+    return x;
+}
+
+int half(int c)
+{
+    struct pair p;
+    p.a = c;
+    if (c > 0) {
+        p.b = 2;
+    }
+    return p.a + p.b;
+}
+
+int first_two(int c)
+{
+    int t[4];
+    t[0] = c;
+    return t[0] + (c > 5 ? t[1] : 0);
+}
+
+int narrow(unsigned v)
+{
+    struct {
+        unsigned m : 2;
+        unsigned n : 3;
+    } s;
+    s.m = v;
+    return s.m;
+}
+
+int assigned(int c)
+{
+    int y;
+    y = c * 2;
+    return y > 4;
+}
+"""
+
+# (function, the text on the line of the read, what is read)
+UNINITIALIZED_READS = [
+    ("pick", "    return x;", "x"),
+    ("half", "    return p.a + p.b;", "p.b"),
+    ("first_two", "    return t[0] + (c > 5 ? t[1] : 0);", "t[1]"),
+]
+
+
+def test_a_read_of_an_uninitialized_variable_is_a_finding(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """What an automatic variable holds before anything is written to it is whatever
+    the stack held: a read of it is a finding (a case can predict nothing), for a
+    variable, a member and an element; a bit-field written next to unwritten ones and a
+    variable written before its read are no finding."""
+    unit = generated_unit("uninit.c", UNINITIALIZED)
+    lines = UNINITIALIZED.splitlines()
+    for function, text, what in UNINITIALIZED_READS:
+        line = lines.index(text) + 1
+        findings = unit.findings.get(function, [])
+        assert len(findings) == 1, (function, findings)
+        assert findings[0].startswith(f"undefined behaviour at uninit.c:{line}:"), findings
+        assert findings[0].endswith(f": read of the uninitialized {what}"), findings
+        assert not unit.functions[function].unreachable
+    assert "narrow" not in unit.findings and "assigned" not in unit.findings
