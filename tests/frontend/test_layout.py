@@ -296,3 +296,10 @@ def test_probe_reads_a_32_bit_target(write_c, tmp_path):
                                       for expr, value in got.items()))
     subprocess.run(["gcc", "-m32", "-c", str(check), "-o", str(tmp_path / "check.o")],
                    check=True, capture_output=True)
+
+
+def test_probe_works_in_c89(write_c):
+    # the probe is declarations only: nothing in it needs C99 (the program it replaced did)
+    path = write_c("old.c", "struct __attribute__((packed)) s { char c; long v; unsigned b:3; };\n")
+    record = load_unit(path, ["-std=c89"]).resolver.lookup_tag("s")
+    assert (record.size, record.member("v").offset, record.member("b").offset) == (10, 1, 9)
