@@ -1,8 +1,10 @@
 """Struct and union layout.
 
-The numbers come from the compiler: `probe_layouts` compiles a small program that
-`#include`s the user's unit with the user's flags and prints sizeof, alignment, member
-offsets and bit-field positions of every record type it can name. `sysv_layout` is the
+The numbers come from the compiler: `probe_layouts` compiles (`-c`, never links or runs) a
+translation unit that `#include`s the user's unit with the user's flags and defines, as
+initialised static data, sizeof, alignment and member offsets of every record type it can
+name, and per bit-field an object of the record with that member all ones; the numbers and
+bit positions are read back from the object file (elf_object.py). `sysv_layout` is the
 System V x86-64 algorithm, used for records the probe cannot name (those defined inside a
 function body) and as the starting point before the probe has run.
 """
@@ -20,6 +22,7 @@ from typing import Final
 
 from ..errors import UnsupportedError
 from .ctype import ArrayType, CType, Field, RecordKind, RecordType
+from .elf_object import ElfError, ElfObject
 from .preprocess import GCC, compile_flags, compiler_env, shipped_headers
 
 log = logging.getLogger(__name__)
@@ -134,54 +137,44 @@ def _c_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
+def _numbers_symbol(index: int) -> str:
+    """The array of sizeof, alignment and the offsets of the non-bit-field members."""
+    return f"ctgen_n{index}__"
+
+
+def _bits_symbol(index: int, member: int) -> str:
+    """An object of the record with bit-field `member` (its index among the leaves) all ones."""
+    return f"ctgen_b{index}_{member}__"
+
+
 def probe_source(unit_path: Path, requests: Sequence[ProbeRequest]) -> tuple[str, list[int]]:
-    """The probe program and, per line, the index of the request it measures (-1 if none)."""
-    lines = [
-        f"#include {_c_string(str(unit_path.resolve()))}",
-        "#undef main",
-        "static void ctgen_probe_bits__(const unsigned char *ctgen_p__, unsigned long ctgen_n__,",
-        "                               int ctgen_r__, const char *ctgen_m__) {",
-        "  for (unsigned long ctgen_i__ = 0; ctgen_i__ < ctgen_n__; ctgen_i__++)",
-        "    if (ctgen_p__[ctgen_i__]) {",
-        '      __builtin_printf("B %d %s %lu %d\\n", ctgen_r__, ctgen_m__, ctgen_i__,',
-        "                       __builtin_ctz(ctgen_p__[ctgen_i__]));",
-        "      return;",
-        "    }",
-        "}",
-        "int main(void) {",
-    ]
-    owners = [-1] * len(lines)
+    """The probe translation unit and, per line, the index of the request it measures (-1 if
+    none). It only defines data, which gcc computes at compile time: nothing of it runs."""
+    lines = [f"#include {_c_string(str(unit_path.resolve()))}"]
+    owners = [-1]
     for index, request in enumerate(requests):
         block = _probe_block(index, request)
         lines.extend(block)
         owners.extend([index] * len(block))
-    lines += ["  return 0;", "}"]
-    owners += [-1, -1]
     return "\n".join(lines) + "\n", owners
 
 
 def _probe_block(index: int, request: ProbeRequest) -> list[str]:
     t = f"ctgen_t{index}__"
+    keep = "__attribute__((__used__))"
     block = [
-        "  {",
-        f"    typedef {request.type_expr} {t};",
-        f'    __builtin_printf("R {index} %lu %lu\\n", (unsigned long)sizeof({t}),'
-        f" (unsigned long)__alignof__({t}));",
+        f"typedef {request.type_expr} {t};",
+        f"static const unsigned long long {_numbers_symbol(index)}[] {keep} = {{",
+        f"  sizeof({t}), __alignof__({t}),",
     ]
-    for f in leaf_members(request.record):
+    bits = []
+    for member, f in enumerate(leaf_members(request.record)):
         if f.is_bitfield:
-            block.append(
-                f"    {{ {t} ctgen_o__; __builtin_memset(&ctgen_o__, 0, sizeof ctgen_o__);"
-                f" ctgen_o__.{f.name} = -1; ctgen_probe_bits__((const unsigned char *)"
-                f'&ctgen_o__, sizeof ctgen_o__, {index}, "{f.name}"); }}'
-            )
+            bits.append(f"static const {t} {_bits_symbol(index, member)} {keep}"
+                        f" = {{ .{f.name} = -1 }};")
         else:
-            block.append(
-                f'    __builtin_printf("M {index} {f.name} %lu\\n",'
-                f" (unsigned long)__builtin_offsetof({t}, {f.name}));"
-            )
-    block.append("  }")
-    return block
+            block.append(f"  __builtin_offsetof({t}, {f.name}),")
+    return block + ["};"] + bits
 
 
 def probe_flags(cflags: Sequence[str]) -> list[str]:
@@ -194,7 +187,8 @@ def probe_layouts(
     requests: Sequence[ProbeRequest],
     cache_key: str = "",
 ) -> dict[str, ProbedRecord]:
-    """Compile and run the layout probe; the results keyed by `type_expr`.
+    """Compile the layout probe and read its numbers from the object file; the results keyed
+    by `type_expr`.
 
     Records whose probe code does not compile (e.g. a member name hidden by a macro) are left
     out; if the unit itself does not compile, the result is empty. `cache_key` should
@@ -214,9 +208,9 @@ def probe_layouts(
     with tempfile.TemporaryDirectory(prefix="ctgen-layout-") as tmp:
         for _ in range(_MAX_PROBE_ATTEMPTS):
             source, owners = probe_source(unit_path, requests)
-            outcome = _compile_and_run(Path(tmp), source, cflags)
-            if isinstance(outcome, str):
-                results = _parse_probe_output(outcome, requests)
+            outcome = _compile(Path(tmp), source, cflags)
+            if isinstance(outcome, ElfObject):
+                results = _read_probe_object(outcome, requests)
                 break
             failed = {owners[line - 1] for line in outcome if 0 < line <= len(owners)}
             failed.discard(-1)
@@ -229,16 +223,15 @@ def probe_layouts(
     return results
 
 
-def _compile_and_run(tmp: Path, source: str, cflags: Sequence[str]) -> str | set[int]:
-    """The probe's output, or the probe lines gcc rejected."""
+def _compile(tmp: Path, source: str, cflags: Sequence[str]) -> ElfObject | set[int]:
+    """The probe's object file, or the probe lines gcc rejected."""
     probe_c = tmp / "ctgen_layout_probe.c"
-    exe = tmp / "ctgen_layout_probe"
+    probe_o = tmp / "ctgen_layout_probe.o"
     probe_c.write_text(source)
-    command = [
-        GCC, *probe_flags(cflags), "-w", "-O0", "-g0", "-Dmain=ctgen_unit_main__",
-        "-no-pie", "-o", str(exe), str(probe_c),
-        "-Wl,--unresolved-symbols=ignore-all", "-lm",
-    ]
+    # Without macro tracking, an error in a member name the unit #defines (a designator
+    # `.name`) is reported on the probe's line, not on the #define.
+    command = [GCC, *probe_flags(cflags), "-w", "-O0", "-g0", "-ftrack-macro-expansion=0", "-c",
+               "-o", str(probe_o), str(probe_c)]
     try:
         proc = subprocess.run(
             command, capture_output=True, text=True, env=compiler_env(), errors="replace",
@@ -255,43 +248,60 @@ def _compile_and_run(tmp: Path, source: str, cflags: Sequence[str]) -> str | set
                         proc.stderr.strip())
         return lines
     try:
-        run = subprocess.run(
-            [str(exe)], capture_output=True, text=True, timeout=_PROBE_TIMEOUT,
-            errors="replace",
-        )
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        log.warning("layout probe did not run: %s", exc)
+        return ElfObject(probe_o.read_bytes())
+    except (OSError, ElfError) as exc:
+        log.warning("layout probe's object file could not be read: %s", exc)
         return set()
-    if run.returncode != 0:
-        log.warning("layout probe exited with status %s", run.returncode)
-        return set()
-    return run.stdout
 
 
-def _parse_probe_output(output: str, requests: Sequence[ProbeRequest]) -> dict[str, ProbedRecord]:
-    sizes: dict[int, tuple[int, int]] = {}
-    offsets: dict[int, dict[str, tuple[int, int | None]]] = {}
-    for line in output.splitlines():
-        parts = line.split()
-        if len(parts) < 4:
-            continue
-        tag, index = parts[0], int(parts[1])
-        if tag == "R":
-            sizes[index] = (int(parts[2]), int(parts[3]))
-        elif tag == "M":
-            offsets.setdefault(index, {})[parts[2]] = (int(parts[3]), None)
-        elif tag == "B" and len(parts) == 5:
-            offsets.setdefault(index, {})[parts[2]] = (int(parts[3]), int(parts[4]))
+def _read_probe_object(elf: ElfObject, requests: Sequence[ProbeRequest]
+                       ) -> dict[str, ProbedRecord]:
     results: dict[str, ProbedRecord] = {}
     for index, request in enumerate(requests):
-        if index not in sizes:
+        try:
+            probed = _read_record(elf, index, request.record)
+        except ElfError as exc:
+            log.warning("layout probe's numbers for %s could not be read: %s",
+                        request.type_expr, exc)
             continue
-        measured = offsets.get(index, {})
-        if any(f.name not in measured for f in leaf_members(request.record)):
-            continue
-        size, align = sizes[index]
-        results[request.type_expr] = ProbedRecord(size, align, measured)
+        if probed is not None:
+            results[request.type_expr] = probed
     return results
+
+
+def _read_record(elf: ElfObject, index: int, record: RecordType) -> ProbedRecord | None:
+    """The numbers of request `index`, None if a symbol is missing or a bit-field's object
+    has no bit set."""
+    leaves = leaf_members(record)
+    numbers = _read_numbers(elf, _numbers_symbol(index),
+                            2 + sum(1 for f in leaves if not f.is_bitfield))
+    if numbers is None:
+        return None
+    size, align, *member_offsets = numbers
+    offsets: dict[str, tuple[int, int | None]] = {}
+    plain = iter(member_offsets)
+    for member, f in enumerate(leaves):
+        assert f.name is not None
+        if not f.is_bitfield:
+            offsets[f.name] = (next(plain), None)
+            continue
+        image = elf.symbol_bytes(_bits_symbol(index, member))
+        first = next((i for i, byte in enumerate(image or b"") if byte), None)
+        if image is None or first is None:
+            return None
+        lowest_bit = (image[first] & -image[first]).bit_length() - 1
+        offsets[f.name] = (first, lowest_bit)
+    return ProbedRecord(size, align, offsets)
+
+
+def _read_numbers(elf: ElfObject, symbol: str, count: int) -> list[int] | None:
+    """The `count` unsigned integers of array `symbol`, in the target's byte order and with
+    the width the target gives them."""
+    data = elf.symbol_bytes(symbol)
+    if data is None or len(data) == 0 or len(data) % count:
+        return None
+    width = len(data) // count
+    return [int.from_bytes(data[i:i + width], elf.byteorder) for i in range(0, len(data), width)]
 
 
 def apply_probed(record: RecordType, probed: ProbedRecord) -> None:

@@ -36,6 +36,8 @@ struct deep { struct { struct { char a; long b; } two; int c; } one; short d[3][
 struct ptrs { char c; void *p; int (*fn)(int); struct ptrs *self; };
 struct { char c; long double ld; } g_anon_global;
 struct { char c; struct { short s; int i; } arr[2]; } g_anon_array[3];
+struct anon_bits { char k; struct { unsigned lo:4, hi:4; }; union { unsigned u:12; signed char sc:3; };
+                   struct { _Bool on:1; long long wide:40; }; };
 """
 
 ATTRIBUTES = """#include <stdint.h>
@@ -48,6 +50,7 @@ struct pragma_packed { char c; int i; double d; };
 #pragma pack(pop)
 struct __attribute__((packed)) packed_bits { uint8_t a:3; uint16_t b:12; uint32_t c:20; };
 typedef struct __attribute__((packed)) { char c; uint32_t v; } packed_td;
+struct __attribute__((packed)) packed_anon { char c; struct { uint16_t a:3; uint32_t b:30; }; };
 """
 
 
@@ -83,14 +86,15 @@ def test_fallback_agrees_with_the_probe_on_tricky_records(write_c):
         assert _shape(fallback[key]) == _shape(probed[key]), key
 
 
-def _gcc_offsets(run_gcc, source: str, checks: list[tuple[str, list[str]]]) -> list[list[int]]:
+def _gcc_offsets(run_gcc, source: str, checks: list[tuple[str, list[str]]],
+                 flags: tuple[str, ...] = ()) -> list[list[int]]:
     body = ""
     for type_expr, members in checks:
         body += (f'  printf("%d %d", (int)sizeof({type_expr}), (int)__alignof__({type_expr}));\n')
         for m in members:
             body += f'  printf(" %d", (int)__builtin_offsetof({type_expr}, {m}));\n'
         body += '  printf("\\n");\n'
-    out = run_gcc(source + "#include <stdio.h>\nint main(void) {\n" + body + "}\n")
+    out = run_gcc(source + "#include <stdio.h>\nint main(void) {\n" + body + "}\n", flags)
     return [list(map(int, line.split())) for line in out.splitlines()]
 
 
@@ -112,7 +116,7 @@ def _pattern(width: int) -> int:
     return ((0x5A5A5A5A5A5A5A5A >> 1) & ((1 << width) - 1)) | 1 | (1 << (width - 1))
 
 
-@pytest.mark.parametrize("source_name, at_least", [("TRICKY", 25), ("ATTRIBUTES", 4)])
+@pytest.mark.parametrize("source_name, at_least", [("TRICKY", 31), ("ATTRIBUTES", 6)])
 def test_bitfield_positions_predict_the_bytes_gcc_writes(write_c, run_gcc, source_name, at_least):
     source = globals()[source_name]
     records = _probed_records(load_unit(write_c("bits.c", source)))
@@ -163,11 +167,14 @@ def test_user_flags_reach_the_probe(write_c):
 def test_record_the_probe_cannot_compile_falls_back_alone(write_c):
     path = write_c("hidden.c", (
         "struct __attribute__((packed)) hidden { char c; int value; };\n"
+        "struct __attribute__((packed)) hidden_bits { char c; int bits:30; };\n"
         "#define value value_hidden_by_a_macro\n"
-        "struct __attribute__((packed)) fine { char c; int i; };\n"))
+        "#define bits bits_hidden_by_a_macro\n"
+        "struct __attribute__((packed)) fine { char c; int i; int b:20; };\n"))
     unit = load_unit(path)
-    assert unit.resolver.lookup_tag("fine").size == 5
+    assert unit.resolver.lookup_tag("fine").size == 8
     assert unit.resolver.lookup_tag("hidden").size == 8  # System V fallback
+    assert unit.resolver.lookup_tag("hidden_bits").size == 8  # System V fallback
 
 
 def test_unit_that_does_not_compile_keeps_fallback_layouts(write_c):
@@ -242,15 +249,57 @@ def test_sysv_rules_directly():
     assert (flexible.size, flexible.fields[1].offset) == (8, 8)
 
 
-def test_probe_program_is_plain_c(write_c, tmp_path):
+def test_probe_program_is_data_only(write_c, tmp_path):
     unit = load_unit(write_c("shown.c", TRICKY))
     source, owners = layout.probe_source(unit.path, unit.resolver.probe_requests())
     assert len(owners) == len(source.splitlines())
-    exe = tmp_path / "probe"
+    obj = tmp_path / "probe.o"
     src = tmp_path / "probe.c"
     src.write_text(source)
-    subprocess.run(["gcc", "-std=gnu11", "-Dmain=ctgen_unit_main__", "-no-pie", str(src), "-o",
-                    str(exe), "-Wl,--unresolved-symbols=ignore-all"], check=True,
+    subprocess.run(["gcc", "-std=gnu11", "-c", str(src), "-o", str(obj)], check=True,
                    capture_output=True)
-    lines = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
-    assert any(line.startswith("B ") for line in lines.splitlines())
+    symbols = subprocess.run(["nm", str(obj)], check=True, capture_output=True,
+                             text=True).stdout.split("\n")
+    probe_symbols = [line.split()[-1] for line in symbols if "ctgen_" in line]
+    assert any(name.startswith("ctgen_b") for name in probe_symbols)
+    assert all(line.split()[1] in "rR" for line in symbols if "ctgen_" in line)
+
+
+def test_probe_never_runs_the_unit(write_c, tmp_path):
+    marker = tmp_path / "constructor_ran"
+    path = write_c("constructed.c", (
+        "#include <stdio.h>\n"
+        "__attribute__((constructor)) static void touch(void) {\n"
+        f"  FILE *f = fopen({str(marker)!r}, \"w\"); if (f) fclose(f);\n".replace("'", '"')
+        + "}\n"
+        "struct __attribute__((packed)) rec { char a; int b; unsigned c:3; };\n"
+        "int main(void) { puts(\"main ran\"); return 0; }\n"))
+    record = load_unit(path).resolver.lookup_tag("rec")
+    assert (record.size, record.member("b").offset, record.member("c").offset) == (6, 1, 5)
+    assert not marker.exists()
+
+
+def test_probe_reads_a_32_bit_target(write_c, tmp_path):
+    source = ("struct q { char c; long long v; long l; unsigned bits:7; };\n"
+              "struct __attribute__((packed)) p { char c; double d; };\n")
+    unit = load_unit(write_c("i386.c", source), ["-m32"])
+    q, p = unit.resolver.lookup_tag("q"), unit.resolver.lookup_tag("p")
+    got = {"sizeof(struct q)": q.size, "__alignof__(struct q)": q.align,
+           "__builtin_offsetof(struct q, v)": q.member("v").offset,
+           "__builtin_offsetof(struct q, l)": q.member("l").offset,
+           "sizeof(struct p)": p.size, "__alignof__(struct p)": p.align,
+           "__builtin_offsetof(struct p, d)": p.member("d").offset}
+    assert (q.size, q.member("l").offset, q.member("bits").offset) == (20, 12, 16)
+    # gcc's numbers for the i386 target (compiled only: no 32-bit libc needed)
+    check = tmp_path / "check.c"
+    check.write_text(source + "".join(f"_Static_assert({expr} == {value}, \"{expr}\");\n"
+                                      for expr, value in got.items()))
+    subprocess.run(["gcc", "-m32", "-c", str(check), "-o", str(tmp_path / "check.o")],
+                   check=True, capture_output=True)
+
+
+def test_probe_works_in_c89(write_c):
+    # the probe is declarations only: nothing in it needs C99 (the program it replaced did)
+    path = write_c("old.c", "struct __attribute__((packed)) s { char c; long v; unsigned b:3; };\n")
+    record = load_unit(path, ["-std=c89"]).resolver.lookup_tag("s")
+    assert (record.size, record.member("v").offset, record.member("b").offset) == (10, 1, 9)
