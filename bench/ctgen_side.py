@@ -17,6 +17,8 @@ from pytest_ctgen.case_reader import file_cases_from_json
 from pytest_ctgen.cases import FileCases, FunctionCases
 from pytest_ctgen.codegen.export import write_export
 from pytest_ctgen.coverage.gcov import FunctionCoverage, measure
+from pytest_ctgen.frontend.loader import load_unit
+from pytest_ctgen.frontend.signatures import UnitSignatures, with_signatures
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -66,9 +68,17 @@ def generate(path: Path, display: str, cflags: list[str], work: Path, timeout: f
                           f"{log[-1] if log else ''}")
     doc = json.loads(out.read_text(encoding="utf-8"))
     peak = max(peak, doc.get("maxrss_self_kib", 0), doc.get("maxrss_children_kib", 0))
-    cases = file_cases_from_json(doc["cases"]) if doc.get("cases") else None
+    cases = _with_signatures(doc["cases"], path, cflags) if doc.get("cases") else None
     return Generation(cases, doc.get("seconds", {}), doc.get("wall_seconds", process_seconds),
                       process_seconds, peak, doc.get("error"))
+
+
+def _with_signatures(text: str, path: Path, cflags: list[str]) -> FileCases:
+    """The cases the worker wrote, with the signatures of the unit's functions, which an
+    export is made from (the plugin's cache reads its entries the same way)."""
+    unit = load_unit(path, cflags, probe=False)
+    signatures = UnitSignatures(unit)
+    return with_signatures(file_cases_from_json(text, signatures=signatures), unit, signatures)
 
 
 @dataclass

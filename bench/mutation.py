@@ -1,0 +1,201 @@
+"""`python -m bench.mutation PATH... --out DIR`: how many mutants of each function the
+generated cases kill (see bench/README.md, "Mutation score").
+
+For every C file under the paths: generate its cases (`ctgen_side.generate`, the plugin's
+defaults), export them (DESIGN §2), run the exported driver on the unit as it is (the
+baseline: which cases pass), then build the same driver on each mutant of each function
+(`make build UNIT_SRC=mutant.c`, bench/mutants.py) and run it. A mutant is killed when a
+case that passes on the unit fails on it (a wrong value, a crash, a timeout); it survives
+when every such case still passes; a mutant gcc rejects does not count."""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from pytest_ctgen.cases import FileCases
+from pytest_ctgen.codegen.export import write_export
+
+from . import ctgen_side
+from .cli import _copy_sources, group_of
+from .mutants import Mutant, mutants
+
+_CASE_LINE = re.compile(r"^(PASS|FAIL) (\S+?\[case\d+\])", re.MULTILINE)
+_SUMMARY = re.compile(r"^\d+ passed, \d+ failed\s*$", re.MULTILINE)
+
+
+@dataclass
+class MutantResult:
+    file: str
+    function: str
+    operator: str
+    line: int
+    original: str
+    replacement: str
+    outcome: str  # "killed", "survived", "not compiling"
+    killed_by: str = ""  # the first case that failed on it, or "timeout"/"crash"
+
+
+def run_driver(export: Path, unit: Path, timeout: float) -> dict[str, bool] | str | None:
+    """Build the export's driver on `unit` and run it: each case's name and whether it
+    passed; "build" when gcc rejects the unit; None when the run did not finish (a
+    timeout, or a crash of the driver itself)."""
+    build = subprocess.run(["make", "-s", "-C", str(export), "build", f"UNIT_SRC={unit}"],
+                           capture_output=True, text=True, errors="replace", check=False)
+    if build.returncode != 0:
+        return "build"
+    try:
+        run = subprocess.run(["./ctgen_driver"], cwd=export, capture_output=True, text=True,
+                             errors="replace", timeout=timeout, check=False)
+    except subprocess.TimeoutExpired:
+        return None
+    if not _SUMMARY.search(run.stdout):
+        return None
+    return {m.group(2): m.group(1) == "PASS" for m in _CASE_LINE.finditer(run.stdout)}
+
+
+def _verdict(baseline: dict[str, bool], outcome: dict[str, bool] | str | None
+             ) -> tuple[str, str]:
+    if outcome == "build":
+        return "not compiling", ""
+    if outcome is None or isinstance(outcome, str):
+        return "killed", "timeout or crash of the driver"
+    for case, passed in baseline.items():
+        if passed and not outcome.get(case, False):
+            return "killed", case
+    return "survived", ""
+
+
+def _spread(items: list[Mutant], limit: int) -> list[Mutant]:
+    """At most `limit` of `items` (0: all), evenly spread, the same every run."""
+    if not limit or len(items) <= limit:
+        return items
+    return [items[i * len(items) // limit] for i in range(limit)]
+
+
+def mutate_file(fc: FileCases, unit: Path, display: str, cflags: list[str], work: Path,
+                per_function: int, run_timeout: float) -> tuple[list[MutantResult], str]:
+    """Every function's mutants of `unit`, run against its exported cases; and an error
+    that kept the file from being measured ("" when none)."""
+    export = write_export(fc, unit, work / "export", cflags, base_dir=unit.parent, force=True)
+    baseline = run_driver(export, unit.resolve(), run_timeout)
+    if not isinstance(baseline, dict):
+        return [], f"the exported driver does not run on the unit ({baseline})"
+    text = unit.read_text(encoding="utf-8", errors="surrogateescape")
+    mutant_path = unit.with_name(f"{unit.stem}.ctgen_mutant.c")  # beside it: its includes
+    results: list[MutantResult] = []
+    try:
+        for fn in fc.functions:
+            if not fn.cases:
+                continue
+            for m in _spread(mutants(text, fn.name, fn.line), per_function):
+                mutant_path.write_text(m.apply(text), encoding="utf-8",
+                                       errors="surrogateescape")
+                outcome, by = _verdict(baseline,
+                                       run_driver(export, mutant_path.resolve(), run_timeout))
+                results.append(MutantResult(display, fn.name, m.operator, m.line,
+                                            m.original, m.replacement, outcome, by))
+    finally:
+        mutant_path.unlink(missing_ok=True)
+    return results, ""
+
+
+def _score(results: list[MutantResult]) -> tuple[int, int, str]:
+    compiling = [r for r in results if r.outcome != "not compiling"]
+    killed = sum(r.outcome == "killed" for r in compiling)
+    share = f"{100 * killed / len(compiling):.1f}%" if compiling else "-"
+    return len(compiling), killed, share
+
+
+def write_report(out: Path, results: list[MutantResult], cases: dict[str, int],
+                 errors: dict[str, str], groups: dict[str, str]) -> None:
+    """`out/mutation.json` (every mutant) and `out/mutation.md` (scores and survivors)."""
+    (out / "mutation.json").write_text(json.dumps(
+        {"mutants": [asdict(r) for r in results], "cases": cases, "errors": errors},
+        indent=1), encoding="utf-8")
+    compiling, killed, share = _score(results)
+    lines = ["# Mutation score of the generated cases", "",
+             f"{killed} of {compiling} compiling mutants killed ({share}); "
+             f"{sum(cases.values())} cases; "
+             f"{sum(r.outcome == 'not compiling' for r in results)} mutants did not compile.",
+             "", "| group | mutants | killed | score | cases |", "|---|---|---|---|---|"]
+    for group in sorted(set(groups.values())):
+        files = {f for f, g in groups.items() if g == group}
+        n, k, s = _score([r for r in results if r.file in files])
+        lines.append(f"| {group} | {n} | {k} | {s} | "
+                     f"{sum(c for key, c in cases.items() if key.split('::')[0] in files)} |")
+    ops = Counter(r.operator for r in results if r.outcome != "not compiling")
+    lines += ["", "| operator | mutants | killed | score |", "|---|---|---|---|"]
+    for op in sorted(ops):
+        n, k, s = _score([r for r in results if r.operator == op])
+        lines.append(f"| {op} | {n} | {k} | {s} |")
+    lines += ["", "| function | cases | mutants | killed | score |", "|---|---|---|---|---|"]
+    for key in sorted(cases):
+        file, function = key.split("::")
+        n, k, s = _score([r for r in results if r.file == file and r.function == function])
+        lines.append(f"| {key} | {cases[key]} | {n} | {k} | {s} |")
+    lines += ["", "## Surviving mutants", ""]
+    lines += [f"- {r.file}::{r.function} line {r.line}: `{r.original}` -> `{r.replacement}` "
+              f"({r.operator})" for r in results if r.outcome == "survived"]
+    if errors:
+        lines += ["", "## Not measured", ""] + [f"- {f}: {e}" for f, e in sorted(errors.items())]
+    (out / "mutation.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.mutation",
+        description="How many mutants of each function of the C files under PATH the cases "
+                    "pytest-ctgen generates for it kill, run through the exported driver.")
+    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH")
+    parser.add_argument("--out", type=Path, required=True, help="results directory")
+    parser.add_argument("--per-function", type=int, default=0, metavar="N",
+                        help="at most N mutants per function, evenly spread (default: all)")
+    parser.add_argument("--timeout", type=float, default=60.0,
+                        help="pytest-ctgen's safety-net time budget per function (s)")
+    parser.add_argument("--run-timeout", type=float, default=60.0,
+                        help="the time one run of the driver may take (s)")
+    parser.add_argument("--cflag", action="append", default=[], dest="cflags",
+                        help="a compiler flag for every file (repeatable)")
+    args = parser.parse_args(argv)
+    out: Path = args.out.resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    results: list[MutantResult] = []
+    cases: dict[str, int] = {}
+    errors: dict[str, str] = {}
+    groups: dict[str, str] = {}
+    for index, (unit, display) in enumerate(_copy_sources(args.paths, out / "src")):
+        work = out / "work" / f"{index:03d}_{unit.stem}"
+        work.mkdir(parents=True, exist_ok=True)
+        groups[display] = group_of(unit, display)
+        generation = ctgen_side.generate(unit, display, args.cflags, work, args.timeout)
+        if generation.cases is None:
+            errors[display] = generation.error or "no cases"
+            continue
+        for fn in generation.cases.functions:
+            if fn.cases:
+                cases[f"{display}::{fn.name}"] = len(fn.cases)
+        try:
+            found, error = mutate_file(generation.cases, unit, display, args.cflags, work,
+                                       args.per_function, args.run_timeout)
+        except Exception as err:  # one file must not end the run
+            found, error = [], f"{type(err).__name__}: {err}"
+        results += found
+        if error:
+            errors[display] = error
+        n, k, s = _score(found)
+        print(f"{display}: {k} of {n} mutants killed ({s})", file=sys.stderr, flush=True)
+        write_report(out, results, cases, errors, groups)
+    write_report(out, results, cases, errors, groups)
+    n, k, s = _score(results)
+    print(f"total: {k} of {n} compiling mutants killed ({s}); see {out / 'mutation.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
