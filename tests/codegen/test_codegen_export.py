@@ -129,6 +129,20 @@ def test_export_with_include_dirs_defines_and_coverage(tmp_path: Path) -> None:
     assert not (out / "ctgen_driver").exists() and not (out / "ctgen_driver.gcda").exists()
 
 
+def test_make_coverage_takes_counts_above_two_to_the_32(tmp_path: Path) -> None:
+    """A case stopped by its timeout in a long loop ran it billions of times: the gcovr
+    options accept such counts with the gcovr at hand (it refuses them by default)."""
+    proj, unit = _motor_project(tmp_path)
+    fc = _motor_cases(Case("scaled", 1, (_int("x", 5),), (), Expected(IntValue(15))))
+    out = write_export(fc, unit, proj / "ctgen", ["-Iinclude", "-DGAIN=3"], base_dir=proj)
+    shown = subprocess.run(["make", "-s", "-C", str(out), "--eval",
+                            "ctgen-hits: ; @echo $(CTGEN_GCOVR_HITS)", "ctgen-hits"],
+                           capture_output=True, text=True, timeout=120)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.strip() in ("--gcov-suspicious-hits-threshold=0",
+                                    "--gcov-ignore-parse-errors=suspicious_hits.warn")
+
+
 def test_export_unit_override(tmp_path: Path) -> None:
     proj, unit = _motor_project(tmp_path)
     fc = _motor_cases(Case("scaled", 1, (_int("x", 5),), (), Expected(IntValue(15))))
