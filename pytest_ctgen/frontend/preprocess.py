@@ -164,6 +164,10 @@ def compiler_env() -> dict[str, str]:
     return env
 
 
+#: What the preprocessed text says for the temporary directory of the copies it reads.
+COPIES = "<ctgen copies>"
+
+
 def preprocess(path: Path, cflags: list[str] | tuple[str, ...] = (),
                with_files: Sequence[Path] = ()) -> str:
     """Run `gcc -E` on `path` and return the text with its `# line "file"` markers.
@@ -196,7 +200,11 @@ def preprocess(path: Path, cflags: list[str] | tuple[str, ...] = (),
         raise compiler_error(proc.stderr.decode("utf-8", "replace"), PreprocessError,
                              fallback=f"{GCC} -E failed")
     # a byte that is no UTF-8 (in a string literal: a byte of the program) kept as itself
-    return str(proc.stdout.decode("utf-8", "surrogateescape"))
+    text = str(proc.stdout.decode("utf-8", "surrogateescape"))
+    # a copy's own line marker names the temporary directory, then its first line names
+    # the file it copies: the directory's name, different in every run, is no part of
+    # the unit (the text keys the generation cache)
+    return text.replace(tmp, COPIES)
 
 
 _DEFINE = re.compile(r"#define ([A-Za-z_]\w*)")

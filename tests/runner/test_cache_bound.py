@@ -37,3 +37,17 @@ def test_generation_results_are_kept_per_unit_the_last_few(tmp_path: Path) -> No
     assert len(list(group.glob("*.json"))) == KEEP_PER_UNIT
     again = generate_file(unit, "u.c", Options(), cache)  # the newest is still there
     assert again is not None and again.from_cache
+
+
+def test_a_unit_analysed_from_a_copy_is_served_from_the_cache(tmp_path: Path) -> None:
+    """A unit with annotations is preprocessed from a copy in a temporary directory of
+    its own each time; the directory's name is no part of the text that keys the cache."""
+    unit = tmp_path / "annotated.c"
+    unit.write_text('#include "ctgen.h"\n'
+                    "int f(int x) { __rtt_precondition(x < 100); return x > 3; }\n")
+    cache = tmp_path / "cache"
+    first = generate_file(unit, "annotated.c", Options(), cache)
+    again = generate_file(unit, "annotated.c", Options(), cache)
+    assert first is not None and not first.from_cache
+    assert again is not None and again.from_cache
+    assert again.preprocessed == first.preprocessed and "ctgen-pp-" not in first.preprocessed
