@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from pytest_ctgen.frontend.annotations import RESERVED_PREFIX, USER_PREFIX
+
 _TOKEN = re.compile(r"""
     (?P<space>\s+)
   | (?P<comment>//[^\n]*|/\*.*?\*/)
@@ -82,11 +84,12 @@ def tokens(text: str) -> list[Token]:
     return result
 
 
-def body_of(toks: list[Token], name: str, line: int) -> tuple[int, int] | None:
+def body_of(toks: list[Token], name: str, line: int | None) -> tuple[int, int] | None:
     """The token indices of the braces of the body of function `name` defined at `line`
-    (the line of its name), or None when it is not found there (a macro made it)."""
+    (the line of its name; None: the first definition), or None when it is not found
+    there (a macro made it)."""
     for i, tok in enumerate(toks):
-        if tok.kind == "name" and tok.text == name and tok.line == line and \
+        if tok.kind == "name" and tok.text == name and line in (None, tok.line) and \
                 i + 1 < len(toks) and toks[i + 1].text == "(":
             j = i + 1
             while j < len(toks) and toks[j].text not in ("{", ";"):
@@ -108,6 +111,9 @@ _LOGICAL = {"&&": "||", "||": "&&"}
 _BITWISE = {"&": "|", "|": "&", "^": "|", "<<": ">>", ">>": "<<"}
 _ASSIGNMENT = {"+=": "-=", "-=": "+=", "++": "--", "--": "++", "|=": "&=", "&=": "|=",
                "<<=": ">>=", ">>=": "<<="}
+#: Calls of these names are annotations (c_harness/ctgen.h), as the user writes them and
+#: as the copy of the unit an export compiles spells them: never mutated.
+ANNOTATION_PREFIXES = (USER_PREFIX, RESERVED_PREFIX)
 _NOT_A_STATEMENT = {"if", "else", "for", "while", "do", "switch", "case", "default", "return",
                     "break", "continue", "goto", "int", "char", "short", "long", "unsigned",
                     "signed", "float", "double", "void", "const", "volatile", "static",
@@ -129,6 +135,18 @@ def _declaration(toks: list[Token], i: int) -> bool:
         toks[i + 3].text in ("=", ";", ",", "[")
 
 
+def _closing(toks: list[Token], i: int) -> int:
+    """The index of the `)` closing the `(` at i (i itself when there is none)."""
+    if i >= len(toks) or toks[i].text != "(":
+        return i
+    depth = 0
+    for k in range(i, len(toks)):
+        depth += {"(": 1, ")": -1}.get(toks[k].text, 0)
+        if depth == 0:
+            return k + 1 if k + 1 < len(toks) and toks[k + 1].text == ";" else k
+    return len(toks)
+
+
 def _integer(text: str) -> int | None:
     digits = text.rstrip("uUlL")
     try:
@@ -138,8 +156,18 @@ def _integer(text: str) -> int | None:
         return None  # a floating constant
 
 
-def mutants(text: str, name: str, line: int) -> list[Mutant]:
-    """The mutants of the body of function `name` (its name on `line`) in `text`."""
+def definition_line(text: str, name: str) -> int | None:
+    """The line of the name of the first definition of function `name` in `text`."""
+    toks = tokens(text)
+    body = body_of(toks, name, None)
+    if body is None:
+        return None
+    return next(t.line for t in reversed(toks[:body[0]]) if t.text == name)
+
+
+def mutants(text: str, name: str, line: int | None) -> list[Mutant]:
+    """The mutants of the body of function `name` (its name on `line`; None: its first
+    definition) in `text`."""
     toks = tokens(text)
     body = body_of(toks, name, line)
     if body is None:
@@ -153,8 +181,13 @@ def mutants(text: str, name: str, line: int) -> list[Mutant]:
         found.append(Mutant(operator, tok.line, tok.start, stop, text[tok.start:stop],
                             replacement))
 
+    annotation_end = -1  # the annotations (`__rtt_...(...)`) are the spec, not the code
     for i in range(first + 1, last):
         tok = toks[i]
+        if tok.kind == "name" and tok.text.startswith(ANNOTATION_PREFIXES):
+            annotation_end = max(annotation_end, _closing(toks, i + 1))
+        if i <= annotation_end:
+            continue
         if tok.kind == "op":
             if tok.text in _RELATIONAL:
                 replace(i, "ROR", _RELATIONAL[tok.text])

@@ -20,12 +20,13 @@ from pathlib import Path
 
 from pytest_ctgen.cases import FileCases
 from pytest_ctgen.codegen.export import write_export
+from pytest_ctgen.export_files import UNIT_COPY
 
 from . import ctgen_side
 from .cli import _copy_sources, group_of
-from .mutants import Mutant, mutants
+from .mutants import Mutant, definition_line, mutants
 
-_CASE_LINE = re.compile(r"^(PASS|FAIL) (\S+?\[case\d+\])", re.MULTILINE)
+_CASE_LINE = re.compile(r"^(PASS|FAIL) (\S+?\[[^\]\s]+\])", re.MULTILINE)  # f[REQ-1:case2]
 _SUMMARY = re.compile(r"^\d+ passed, \d+ failed\s*$", re.MULTILINE)
 
 
@@ -83,22 +84,30 @@ def mutate_file(fc: FileCases, unit: Path, display: str, cflags: list[str], work
     """Every function's mutants of `unit`, run against its exported cases; and an error
     that kept the file from being measured ("" when none)."""
     export = write_export(fc, unit, work / "export", cflags, base_dir=unit.parent, force=True)
-    baseline = run_driver(export, unit.resolve(), run_timeout)
+    # a unit with annotations or specifications is compiled from its copy (unit_copy.py):
+    # the mutants are made of the copy, where the driver includes it
+    copy = export / UNIT_COPY
+    source = copy if copy.is_file() else unit
+    baseline = run_driver(export, source.resolve(), run_timeout)
     if not isinstance(baseline, dict):
         return [], f"the exported driver does not run on the unit ({baseline})"
-    text = unit.read_text(encoding="utf-8", errors="surrogateescape")
-    mutant_path = unit.with_name(f"{unit.stem}.ctgen_mutant.c")  # beside it: its includes
+    text = source.read_text(encoding="utf-8", errors="surrogateescape")
+    mutant_path = source.with_name(f"{source.stem}.ctgen_mutant.c")  # beside it: includes
     results: list[MutantResult] = []
     try:
         for fn in fc.functions:
             if not fn.cases:
                 continue
-            for m in _spread(mutants(text, fn.name, fn.line), per_function):
+            line = definition_line(text, fn.name) if source is copy else fn.line
+            if line is None:
+                continue
+            shift = line - fn.line  # the lines of the copy's header
+            for m in _spread(mutants(text, fn.name, line), per_function):
                 mutant_path.write_text(m.apply(text), encoding="utf-8",
                                        errors="surrogateescape")
                 outcome, by = _verdict(baseline,
                                        run_driver(export, mutant_path.resolve(), run_timeout))
-                results.append(MutantResult(display, fn.name, m.operator, m.line,
+                results.append(MutantResult(display, fn.name, m.operator, m.line - shift,
                                             m.original, m.replacement, outcome, by))
     finally:
         mutant_path.unlink(missing_ok=True)

@@ -76,3 +76,18 @@ def test_the_cases_kill_the_mutants_they_observe(tmp_path: Path) -> None:
                for r in results)
     report = (tmp_path / "out" / "mutation.md").read_text(encoding="utf-8")
     assert f"{len(killed)} of {len(compiling)} compiling mutants killed" in report
+
+
+def test_annotations_are_the_spec_and_never_mutated() -> None:
+    text = """int f(int x)
+{
+    __rtt_precondition(x < 10 && __rtt_initial(x) >= 0);
+    __rtt_testcase(x == 1,
+                   __rtt_return == 2, "REQ-1");
+    return x + 1;
+}
+"""
+    found = mutants(text, "f", 1)
+    assert [(m.operator, m.original) for m in found] == [
+        ("AOR", "+"), ("CRP", "1"), ("CRP", "1")]
+    assert all(m.line == 6 for m in found)
