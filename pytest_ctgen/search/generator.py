@@ -26,7 +26,7 @@ from ..errors import UnsupportedError
 from ..frontend.preprocess import is_va_list
 from ..ir.cfg import CFG, Edge
 from ..ir.lower import Program
-from ..symbolic import addresses, extract
+from ..symbolic import addresses, boundaries, extract
 from ..symbolic.executor import Executor
 from ..symbolic.paths import (
     BoundReached, Finished, Fork, PathError, ViolationLedger)
@@ -398,12 +398,17 @@ class Generator:
         if self.add_case(state, model):
             self.goals.covered(state.edges)
 
-    @staticmethod
-    def preferences(state: State) -> list[list[Condition]]:
+    def preferences(self, state: State) -> list[list[Condition]]:
         """What a readable model of `state` keeps if it can: the path's annotations hold
-        (a violation gets a case of its own), then readable values."""
+        (a violation gets a case of its own), then the integer comparisons it decides at
+        their boundaries (not on floating-point paths, whose tiers hold whole or not at
+        all: there they cost queries, and readable floats come first), then readable
+        values."""
         holds = extract.annotations_hold(state)
-        return ([holds] if holds else []) + extract.preferences(state)
+        tiers = extract.preferences(state)
+        if not self.solver.on_floats(state.constraints):
+            tiers = boundaries.with_boundaries(state, tiers)
+        return ([holds] if holds else []) + tiers
 
     def violation_cases(self, state: State) -> None:
         """A case for each path that left `state` to violate an annotation or run into

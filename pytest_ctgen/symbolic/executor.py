@@ -230,6 +230,7 @@ class Executor:
         state.visits[key] = count
         if guard is not None:
             state.assume(guard)
+            state.branch_conditions.append(guard)
         if frame.cfg is self.cfg and len(state.frames) == 1:
             state.edges.append(Edge(block.id, index))
         term = block.terminator

@@ -234,6 +234,11 @@ class Solver:
             return SAT if result == SAT else UNKNOWN
         return self._solve(constraints)[0]
 
+    def on_floats(self, constraints: list[z3.BoolRef]) -> bool:
+        """Whether a path of `constraints` computes with floating point (its models are
+        found tier by tier whole, see `model`)."""
+        return any(self._has_float(c) for c in constraints)
+
     def _has_float(self, e: z3.ExprRef) -> bool:
         """Whether `e` contains a floating-point term. Memoized with a reference to `e`, so
         its AST id cannot be reused by another term while the entry lives."""

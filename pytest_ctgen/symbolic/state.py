@@ -106,6 +106,8 @@ class State:
         self.visits: dict[tuple[int, int, int], int] = {}
         self.steps = 0
         self.edges: list[Edge] = []  # outcomes of the function under test on this path
+        # the conditions of the branches the path took, in every frame (see boundaries.py)
+        self.branch_conditions: list[z3.BoolRef] = []
         self.notes: set[str] = set()
         # the NULL conditions (by name: a z3 id can be reused once its term is freed) of
         # the input pointers the path tested for NULL
@@ -154,6 +156,7 @@ class State:
         s.visits = dict(self.visits)
         s.steps = self.steps
         s.edges = list(self.edges)
+        s.branch_conditions = list(self.branch_conditions)
         s.notes = set(self.notes)
         s.null_tested = set(self.null_tested)
         s.overflows = list(self.overflows)

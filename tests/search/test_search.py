@@ -460,12 +460,13 @@ def test_float_inputs_are_small_and_finite(generated: dict[str, FunctionCases]) 
     assert all(-100.0 <= v <= 100.0 for v in values), values
 
 
-def test_large_values_only_when_needed(generated: dict[str, FunctionCases]) -> None:
+def test_a_comparison_is_decided_at_its_boundary(generated: dict[str, FunctionCases]) -> None:
+    """`a > 1000000` by 1000001 and by 1000000: what tells `>` from `>=` (issue 19)."""
     fc = generated["big"]
     (taken,) = [c for c in fc.cases if c.expected.returns == IntValue(1)]
     (other,) = [c for c in fc.cases if c.expected.returns == IntValue(0)]
-    assert taken.params[0].value.value > 1000000
-    assert -100 <= other.params[0].value.value <= 100
+    assert taken.params[0].value.value == 1000001
+    assert other.params[0].value.value == 1000000
 
 
 @pytest.mark.xfail(strict=True, reason=(

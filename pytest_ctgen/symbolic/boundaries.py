@@ -1,0 +1,105 @@
+"""Boundary values: inputs that put the comparisons a path decides at their boundary.
+
+A case whose `if (x < limit)` is decided by `x = 99` against a limit of 100 tells `<` from
+`<=`; `x = 3` does not. So for every integer comparison a path's branches decide, a case
+wishes its left side one step from turning it (`a + 1 == b` on the true side of `a < b`,
+`a == b` on its false side; for `==` equal, or one apart on the false side), before it
+wishes readable values. Wishes are only wishes: the path decides, and the
+solver keeps as many as hold together, earlier branches first (see Solver.model)."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Final
+
+import z3
+
+if TYPE_CHECKING:
+    from .state import State
+
+#: At most this many comparisons of a path get a boundary wish (each may cost a query).
+MOST_WISHES: Final = 32
+#: How deep into a branch condition comparisons are looked for (`!`, `&&`, `?:` of them).
+_DEPTH: Final = 6
+
+_COMPARISONS: Final = frozenset({
+    z3.Z3_OP_SLEQ, z3.Z3_OP_SLT, z3.Z3_OP_SGEQ, z3.Z3_OP_SGT,
+    z3.Z3_OP_ULEQ, z3.Z3_OP_ULT, z3.Z3_OP_UGEQ, z3.Z3_OP_UGT,
+    z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT,
+})
+_UNSIGNED: Final = frozenset({z3.Z3_OP_ULEQ, z3.Z3_OP_ULT, z3.Z3_OP_UGEQ, z3.Z3_OP_UGT})
+_CONNECTIVES: Final = frozenset({z3.Z3_OP_NOT, z3.Z3_OP_AND, z3.Z3_OP_OR, z3.Z3_OP_ITE})
+
+#: A comparison of two integers: how to make it of other operands, and its operands.
+Comparison = tuple[Callable[[z3.BitVecRef, z3.BitVecRef], z3.BoolRef], z3.BitVecRef,
+                   z3.BitVecRef, bool]  # the last: unsigned
+
+
+def _as_written(condition: z3.ExprRef) -> Comparison | None:
+    """`condition` as the comparison of two integers it is, also where z3's simplifier
+    turned the comparison with a power of two into bits: `x < 0` into the sign bit of x,
+    `u <= 7u` into `u >> 3 == 0`; None when it is none."""
+    kind = condition.decl().kind()
+    if kind not in _COMPARISONS or condition.num_args() != 2:
+        return None
+    a, b = condition.arg(0), condition.arg(1)
+    if not (z3.is_bv(a) and z3.is_bv(b)) or (z3.is_bv_value(a) and z3.is_bv_value(b)):
+        return None
+    if kind == z3.Z3_OP_EQ:
+        bits, value = (a, b) if z3.is_bv_value(b) else (b, a)
+        if z3.is_bv_value(value) and z3.is_app_of(bits, z3.Z3_OP_EXTRACT):
+            high, low = bits.params()
+            x = bits.arg(0)
+            if high == x.size() - 1:
+                if high == low:  # the sign bit: x < 0 (1) or x >= 0 (0)
+                    return (lambda p, q: p < q), x, z3.BitVecVal(0, x.size()), False
+                if value.as_long() == 0:  # x < 2**low
+                    return z3.ULT, x, z3.BitVecVal(1 << low, x.size()), True
+    return condition.decl(), a, b, kind in _UNSIGNED
+
+
+def _comparisons(condition: z3.ExprRef, depth: int, found: list[Comparison]) -> None:
+    """The comparisons of two integers in `condition`, through the connectives."""
+    if depth > _DEPTH or not z3.is_app(condition):
+        return
+    if condition.decl().kind() in _CONNECTIVES:
+        for child in condition.children():
+            if z3.is_bool(child):
+                _comparisons(child, depth + 1, found)
+        return
+    comparison = _as_written(condition)
+    if comparison is not None:
+        found.append(comparison)
+
+
+def boundary_wishes(conditions: list[z3.BoolRef]) -> list[z3.BoolRef]:
+    """For the integer comparisons in the branch `conditions` of a path (in order, each
+    once): one step of its left side, without wrapping around, turns it."""
+    found: list[Comparison] = []
+    for condition in conditions:
+        _comparisons(condition, 0, found)
+    wishes: list[z3.BoolRef] = []
+    seen: set[int] = set()
+    for make, a, b, unsigned in found:
+        compared = make(a, b)
+        if compared.get_id() in seen:
+            continue
+        seen.add(compared.get_id())
+        bits = a.size()
+        # an equality as signed: the common case in C
+        low, high = (0, (1 << bits) - 1) if unsigned else (1 << (bits - 1), (1 << (bits - 1)) - 1)
+        wishes.append(z3.Or(z3.And(a != high, z3.Xor(compared, make(a + 1, b))),
+                            z3.And(a != low, z3.Xor(compared, make(a - 1, b)))))
+        if len(wishes) == MOST_WISHES:
+            break
+    return wishes
+
+
+def with_boundaries(state: State, tiers: list[list[z3.BoolRef]]) -> list[list[z3.BoolRef]]:
+    """The readable-value `tiers` of `state` (extract.preferences) with the boundary wishes
+    of its branches first in the first tier, after no signed overflow, which stays above
+    all (the same wishes as the tiers' own: kept first)."""
+    wishes = boundary_wishes(state.branch_conditions)
+    if not wishes or not tiers:
+        return tiers
+    defined = [z3.Not(c) for c in state.overflows]
+    return [[*defined, *wishes, *tiers[0]], *tiers[1:]]
