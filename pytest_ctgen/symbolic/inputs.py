@@ -22,6 +22,7 @@ from ..frontend.ctype import (
 )
 from ..frontend.unit import GLOBAL, Variable, is_unsized_array
 from . import function_pointers, statements
+from .large_objects import LARGE_OBJECT, SparseCells, copy_cells, holds_pointer, is_large
 from .memory import Cell, value_cells, zero_cells
 from .paths import AliasChoice, NeedChoice, PathError
 from .state import InputRoot, Pointee, State
@@ -79,6 +80,15 @@ def input_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int 
     raise PathError(f"input '{name}' of type {ctype}", unsupported=True)
 
 
+def object_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int = 0
+                 ) -> list[Cell] | SparseCells:
+    """Fresh symbolic contents for an input object of type `ctype` (see `input_cells`):
+    of a large one, an array of bytes named `name` (see large_objects.py)."""
+    if is_large(ctype):
+        return SparseCells.named(name, ctype.size)
+    return input_cells(ex, state, name, ctype, depth)
+
+
 def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, depth: int
                   ) -> list[Cell]:
     """An input pointer: NULL (a solver choice), or into an object of `array_size`
@@ -101,7 +111,7 @@ def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, dep
         oid = ex.reserve_object()
         ex.building.append((oid, array))
         try:
-            cells = input_cells(ex, state, f"{name}[]", array, depth + 1)
+            cells = object_cells(ex, state, f"{name}[]", array, depth + 1)
         finally:
             ex.building.pop()
         ex.add_object(state, oid, f"*{name}", cells)
@@ -208,10 +218,19 @@ def garbage(ex: Executor, var: Variable, size: int) -> list[Cell]:
         return [(null_pointer(), i) for i in range(size)]  # a pointer of its own per byte
     if size == 0:
         return []
-    name = ex.garbage_names.setdefault(
-        var, f"uninit.{var.name}.{len(ex.garbage_names)}")
-    v = z3.BitVec(name, size * 8)
+    v = z3.BitVec(_garbage_name(ex, var), size * 8)
     return value_cells(v, size)
+
+
+def garbage_object(ex: Executor, var: Variable, size: int) -> list[Cell] | SparseCells:
+    """`garbage` for the object of `var` in memory, of `size` bytes: sparse when large."""
+    if size > LARGE_OBJECT and not holds_pointer(var.type):
+        return SparseCells.named(_garbage_name(ex, var), size)
+    return garbage(ex, var, size)
+
+
+def _garbage_name(ex: Executor, var: Variable) -> str:
+    return ex.garbage_names.setdefault(var, f"uninit.{var.name}.{len(ex.garbage_names)}")
 
 
 def global_object(ex: Executor, state: State, var: Variable) -> int:
@@ -229,8 +248,11 @@ def global_object(ex: Executor, state: State, var: Variable) -> int:
     if is_input and is_unsized_array(var.type):
         raise PathError(f"extern array '{var.name}' of unknown size, defined by no file "
                         "of the build", unsupported=True)
+    cells: list[Cell] | SparseCells
     if is_input:
-        cells = input_cells(ex, state, var.name, var.type)
+        cells = object_cells(ex, state, var.name, var.type)
+    elif is_large(var.type):
+        cells = SparseCells.filled(var.type.size, z3.BitVecVal(0, 8))
     else:
         cells = zero_cells(var.type.size)
     oid = ex.new_object(state, var.name, cells, readonly=var.is_const)
@@ -242,7 +264,7 @@ def global_object(ex: Executor, state: State, var: Variable) -> int:
         for stmt in inits:
             statements.execute(ex, state, stmt, initializing=True)
         ex.location = location
-        state.memory[oid].initial = list(state.memory[oid].cells)
+        state.memory[oid].initial = copy_cells(state.memory[oid].cells)
     elif var.is_const and var.is_extern:
         raise PathError(f"const global '{var.name}' has no initializer in the unit",
                         unsupported=True)
