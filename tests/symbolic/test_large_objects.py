@@ -191,3 +191,21 @@ int long_text(void) { if (strlen(text) > 3) return 1; return 0; }
     fn = unit.functions["long_text"]
     assert not fn.cases and "strlen of up to 8192 bytes of the large object 'text'" in \
         (fn.skip_reason or "")
+
+
+def test_a_struct_read_at_a_computed_position_of_a_large_object_is_unsupported(
+        generated_unit: Generate) -> None:
+    """A struct read whole needs its offset concrete: one choice per position, too many
+    in a large object. Its members read one by one are scalars at a symbolic offset."""
+    unit = generated_unit("points.c", """struct pt { int x, y; } pts[100000];
+int whole(unsigned i) { struct pt p = pts[i % 100000u]; if (p.x > p.y) return 1; return 0; }
+int members(unsigned i)
+{
+    if (pts[i % 100000u].x > pts[i % 100000u].y)
+        return 1;
+    return 0;
+}
+""")
+    assert "an access of 8 bytes at one of 199999 computed positions in the large " \
+        "object 'pts'" in (unit.functions["whole"].skip_reason or "")
+    unit.assert_fully_covered("members")
