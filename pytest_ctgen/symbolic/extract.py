@@ -2,6 +2,7 @@
 `cases.Value` trees, and the preferences that make the solver choose readable inputs."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import z3
@@ -14,7 +15,7 @@ from ..frontend.ctype import (
     declaration_of)
 from ..frontend.unit import GLOBAL, Variable
 from . import memory
-from .large_objects import SparseCells, array_bytes
+from .large_objects import SparseCells, array_bytes, is_large
 from .memory import Cell, MemObject
 from .state import Pointee, State
 from .values import AggVal, AliasPtr, PtrVal, SymValue, input_bits
@@ -53,6 +54,8 @@ def value_of(model: z3.ModelRef, cells: list[Cell] | SparseCells, ctype: CType,
     if isinstance(cells, SparseCells):
         return FilledBytesValue(cells.size,
                                 *array_bytes(model, memory.sparse_array(cells), cells.size))
+    if is_large(ctype):  # a large value, not in an object (a struct returned)
+        return _filled_bytes(model, cells)
     if isinstance(ctype, IntType):
         v = memory.value_from_cells(cells, ctype)
         assert isinstance(v, z3.BitVecRef)
@@ -97,6 +100,16 @@ def value_of(model: z3.ModelRef, cells: list[Cell] | SparseCells, ctype: CType,
                                                 f.type, names, aliases)))
         return RecordValue(tuple(fields))
     raise NotImplementedError(f"case value of type {ctype}")
+
+
+def _filled_bytes(model: z3.ModelRef, cells: list[Cell]) -> FilledBytesValue:
+    """The bytes of `cells` as their most frequent byte (the smallest of equals) and the
+    bytes that differ from it."""
+    data = [_eval_bits(model, memory.byte_of(c)) for c in cells]
+    counts = Counter(data)
+    fill = min(counts, key=lambda b: (-counts[b], b))
+    return FilledBytesValue(len(data), fill,
+                            tuple((k, b) for k, b in enumerate(data) if b != fill))
 
 
 def symbolic_cells(value: SymValue, ctype: CType) -> list[Cell]:

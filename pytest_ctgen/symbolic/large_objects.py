@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 #: values and gives readable cases; above it, the list itself (and the ite over every
 #: position of an access at a symbolic offset) is what made 64 KiB cost gigabytes.
 LARGE_OBJECT = 4096
+#: The most bytes of a large object read as one value (a struct copied whole), byte by
+#: byte: what such a copy touches, bounded so that no copy costs gigabytes.
+LARGEST_COPY = 1 << 16
 
 
 def _offsets() -> z3.BitVecSortRef:  # made in the current context (see solver.own_context)

@@ -15,7 +15,7 @@ import z3
 
 from ..errors import UnsupportedError
 from ..frontend.ctype import ArrayType, CType, FloatType, IntType, PointerType, RecordType
-from .large_objects import SparseCells, copy_cells
+from .large_objects import LARGEST_COPY, SparseCells, copy_cells
 from .values import (
     AggVal, AliasPtr, PtrVal, ScalarValue, SymValue, fp_sort, null_pointer)
 from .work import tally
@@ -180,6 +180,8 @@ def read(obj: MemObject, offset: z3.BitVecRef, ctype: CType
         if k < 0 or k + n > obj.size:
             raise OutOfBounds(f"read of {n} bytes at offset {k} of '{obj.name}' "
                               f"({obj.size} bytes)", obj.id)
+        if n > LARGEST_COPY and isinstance(obj.cells, SparseCells):
+            raise UnsupportedError(f"a copy of {n} bytes of the large object '{obj.name}'")
         return value_from_cells(obj.cells[k:k + n], ctype), None, None
     if n > obj.size:
         raise OutOfBounds(f"read of {n} bytes from '{obj.name}' ({obj.size} bytes)", obj.id)

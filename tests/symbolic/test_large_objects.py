@@ -209,3 +209,32 @@ int members(unsigned i)
     assert "an access of 8 bytes at one of 199999 computed positions in the large " \
         "object 'pts'" in (unit.functions["whole"].skip_reason or "")
     unit.assert_fully_covered("members")
+
+
+def test_large_structs_copied_returned_and_pointed_to(generated_unit: Generate) -> None:
+    """A copy touches every byte: up to LARGEST_COPY bytes are copied, a larger copy is
+    unsupported. A large value returned is given sparsely too."""
+    unit = generated_unit("structs.c", """struct big { int n; unsigned char d[8192]; } a, b;
+struct huge { unsigned char d[1 << 20]; } h1, h2;
+struct big get(void) { return a; }
+int copy(unsigned i)
+{
+    a.d[i % 8192u] = 3;
+    b = a;
+    if (b.d[100] == 3)
+        return 1;
+    return 0;
+}
+void copy_huge(void) { h2 = h1; }
+int first(struct big *p)
+{
+    if (p->n == 5 && p[1].d[7] == 9)
+        return 1;
+    return 0;
+}
+""")
+    unit.assert_fully_covered("get", "copy", "first")
+    (case,) = unit.functions["get"].cases
+    assert isinstance(case.expected.returns, FilledBytesValue)
+    assert "a copy of 1048576 bytes of the large object 'h1'" in \
+        (unit.functions["copy_huge"].skip_reason or "")
