@@ -95,6 +95,17 @@ class BytesValue:
 
 
 @dataclass(frozen=True)
+class FilledBytesValue:
+    """A large object by its bytes, sparsely: all `size` are `fill` but those listed in
+    `at`, (offset, byte) pairs by offset. JSON: `{"@bytes": {"size": n, "fill": b,
+    "at": {"offset": byte, ...}}}`."""
+
+    size: int
+    fill: int
+    at: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
 class PointerValue:
     """NULL when `target` is None; otherwise `offset` bytes into the object named `target`,
     or, for a `function` pointer, the function `target` (of the unit, a stub, or one of
@@ -105,7 +116,8 @@ class PointerValue:
     function: bool = False
 
 
-Value: TypeAlias = IntValue | FloatValue | RecordValue | ArrayValue | BytesValue | PointerValue
+Value: TypeAlias = (IntValue | FloatValue | RecordValue | ArrayValue | BytesValue
+                    | FilledBytesValue | PointerValue)
 
 
 def leaf_values(v: Value) -> list[Value]:
@@ -495,6 +507,9 @@ def value_to_json(v: Value) -> Any:
         return [value_to_json(x) for x in v.elements]
     if isinstance(v, BytesValue):
         return {"@bytes": v.data.hex()}
+    if isinstance(v, FilledBytesValue):
+        return {"@bytes": {"size": v.size, "fill": v.fill,
+                           "at": {str(k): b for k, b in v.at}}}
     if isinstance(v, PointerValue):
         if v.function:
             return {"@function": v.target}

@@ -12,6 +12,7 @@ from .cases import (
     CALLBACK_PREFIX,
     ArrayValue,
     BytesValue,
+    FilledBytesValue,
     FloatValue,
     IntValue,
     PointerValue,
@@ -19,7 +20,11 @@ from .cases import (
     Value,
 )
 from .export_schema import MAX_NESTING, Field, shown
-from .value_shapes import ANY, INT_MIN, Shape
+from .value_shapes import ANY, INT_MIN, Shape, byte_size
+
+#: The largest object a `FilledBytesValue` may describe, and the most bytes it may list.
+MAX_FILLED_SIZE = 1 << 40
+MAX_FILLED_ENTRIES = 1 << 16
 
 
 @dataclass
@@ -102,6 +107,33 @@ def _function_pointer(f: Field, scope: ValueScope) -> PointerValue:
     return PointerValue(name, function=True)
 
 
+def _filled_bytes(f: Field, shape: Shape) -> FilledBytesValue:
+    """`{"size": n, "fill": b, "at": {"offset": byte, ...}}`: an object of n bytes (as
+    large as its declaration says where that shows it), each b but those listed at
+    offsets inside it (decimal, as the generator writes them)."""
+    if set(f.obj()) != {"size", "fill", "at"}:
+        f.fail("filled bytes are {\"size\": bytes, \"fill\": byte, \"at\": "
+               "{\"offset\": byte, ...}}")
+    if shape.kind in ("int", "float", "double", "pointer"):
+        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found bytes")
+    size = f["size"].integer(1, MAX_FILLED_SIZE)
+    expected = byte_size(shape)
+    if expected is not None and size != expected:
+        f["size"].fail(f"{size} bytes, the object {expected}")
+    fill = f["fill"].integer(0, 255)
+    entries = list(f["at"].members())
+    if len(entries) > MAX_FILLED_ENTRIES:
+        f["at"].fail(f"lists {len(entries)} bytes, more than {MAX_FILLED_ENTRIES}")
+    at = []
+    for key, byte in entries:
+        if not (key.isascii() and key.isdigit()) or key != str(int(key)):
+            byte.fail(f"{shown(key)} is not an offset (a decimal number)")
+        if int(key) >= size:
+            byte.fail(f"offset {key} is outside the object ({size} bytes)")
+        at.append((int(key), byte.integer(0, 255)))
+    return FilledBytesValue(size, fill, tuple(sorted(at)))
+
+
 _SHOWN_KINDS = {"int": "an integer", "float": "a float", "double": "a double",
                 "pointer": "a pointer", "array": "an array", "any": "a value"}
 
@@ -137,6 +169,8 @@ def read_value(f: Field, shape: Shape, scope: ValueScope, depth: int = 0) -> Val
     if "@bytes" in j:
         if len(j) != 1:
             f.fail("bytes are {\"@bytes\": hex} alone")
+        if isinstance(j["@bytes"], dict):
+            return _filled_bytes(f["@bytes"], shape)
         text = f["@bytes"].string()
         try:
             return BytesValue(bytes.fromhex(text))

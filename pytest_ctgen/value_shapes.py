@@ -78,3 +78,20 @@ def template_shape(template: str) -> Shape:
     if after:
         return ANY
     return _scalar_shape(words)
+
+
+def byte_size(shape: Shape) -> int | None:
+    """The size in bytes of a value of `shape` where the shape shows it (an integer by
+    its range, a float, a pointer, an array of those), None otherwise."""
+    if shape.kind == "int":
+        bits = max(shape.high.bit_length(), (-shape.low - 1).bit_length() + 1
+                   if shape.low < 0 else 0)
+        return next(n for n in (1, 2, 4, 8, 16) if 8 * n >= bits)
+    if shape.kind in ("float", "pointer"):
+        return 4 if shape.kind == "float" else 8
+    if shape.kind == "double":
+        return 8
+    if shape.kind == "array" and shape.count is not None and shape.element is not None:
+        element = byte_size(shape.element)
+        return None if element is None else shape.count * element
+    return None

@@ -13,6 +13,7 @@ from dataclasses import replace
 from ..cases import (
     ArrayValue,
     BytesValue,
+    FilledBytesValue,
     FloatValue,
     IntValue,
     PointerValue,
@@ -158,6 +159,8 @@ def set_statements(lvalue: str, v: Value, top: bool = True) -> list[str]:
     elif isinstance(v, BytesValue):
         out.append(f"ctgen_copy_bytes((void *)&({lvalue}), {c_bytes(v.data)}, "
                    f"{byte_count(lvalue, len(v.data))});")
+    elif isinstance(v, FilledBytesValue):
+        out.extend(fill_statements(lvalue, v))
     else:
         raise TypeError(f"not a case value: {v!r}")
     return out
@@ -179,9 +182,26 @@ def byte_count(lvalue: str, n: int) -> str:
 def declare_with_value(declaration: str, var: str, v: Value) -> list[str]:
     """A local `var` declared from a template and holding `v` (const-qualified types too)."""
     decl = declare(declaration, var)
-    if not _contains(v, (BytesValue,)):
+    if not _contains(v, (BytesValue, FilledBytesValue)):
         return [f"{decl} = {initializer(v)};"]
     return [f"{decl} = {{ 0 }};"] + set_statements(var, v)
+
+
+def size_is(lvalue: str, size: int) -> str:
+    """A statement that does not compile unless `lvalue` is `size` bytes large."""
+    return f"(void)sizeof (char[sizeof ({lvalue}) == {size}u ? 1 : -1]);"
+
+
+def fill_statements(lvalue: str, v: FilledBytesValue) -> list[str]:
+    """Statements giving `lvalue` the bytes of `v`: every byte its fill, then one store per
+    listed byte (an export's object of another size is a compile error)."""
+    out = ["{", f"{INDENT}unsigned char *ctgen_b = (unsigned char *)&({lvalue});",
+           f"{INDENT}ctgen_size ctgen_k;",
+           f"{INDENT}{size_is(lvalue, v.size)}",
+           f"{INDENT}for (ctgen_k = 0; ctgen_k < {v.size}u; ctgen_k++)",
+           f"{INDENT * 2}ctgen_b[ctgen_k] = {v.fill};"]
+    out += [f"{INDENT}ctgen_b[{k}] = {b};" for k, b in v.at]
+    return out + ["}"]
 
 
 def pointer_targets(v: Value) -> set[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from ..cases import (
     ArrayValue,
     BytesValue,
+    FilledBytesValue,
     FloatValue,
     FunctionCases,
     FunctionSignature,
@@ -24,6 +25,7 @@ from .c_values import (
     c_int_literal,
     c_string,
     pointer_expr,
+    size_is,
 )
 from .harness_names import callee
 
@@ -53,7 +55,33 @@ def check_statements(ctx: str, what: str, lvalue: str, v: Value) -> list[str]:
     if isinstance(v, BytesValue):
         return [(f"ctgen_check_bytes({ctx}, {w}, (const void *)&({lvalue}), "
                  f"{c_bytes(v.data)}, {byte_count(lvalue, len(v.data))});")]
+    if isinstance(v, FilledBytesValue):
+        return filled_checks(ctx, what, lvalue, v)
     raise TypeError(f"not a case value: {v!r}")
+
+
+def filled_checks(ctx: str, what: str, lvalue: str, v: FilledBytesValue) -> list[str]:
+    """Checks of every byte of `lvalue` against `v`: each listed byte, and the offset of
+    the first byte that is neither listed nor the fill (predicted: none, the size)."""
+    first = c_string(f"{what}: offset of the first byte not listed and not {v.fill}")
+    listed = ", ".join(f"{k}u" for k, _ in v.at)
+    out = ["{", f"{INDENT}const unsigned char *ctgen_b = "
+                f"(const unsigned char *)&({lvalue});"]
+    if v.at:
+        out.append(f"{INDENT}static const ctgen_size ctgen_at[] = {{ {listed} }};")
+    out += [f"{INDENT}ctgen_size ctgen_k, ctgen_j = 0;",
+            f"{INDENT}{size_is(lvalue, v.size)}",
+            f"{INDENT}for (ctgen_k = 0; ctgen_k < {v.size}u; ctgen_k++) {{"]
+    if v.at:
+        out += [f"{INDENT * 2}if (ctgen_j < {len(v.at)}u && ctgen_at[ctgen_j] == ctgen_k) {{",
+                f"{INDENT * 3}ctgen_j++;", f"{INDENT * 3}continue;", f"{INDENT * 2}}}"]
+    out += [f"{INDENT * 2}if (ctgen_b[ctgen_k] != {v.fill})",
+            f"{INDENT * 3}break;", f"{INDENT}}}",
+            f"{INDENT}(void)ctgen_j;",
+            f"{INDENT}ctgen_check_int({ctx}, {first}, ctgen_k, {v.size}u);"]
+    out += [f"{INDENT}ctgen_check_int({ctx}, {c_string(f'{what} byte {k}')}, "
+            f"ctgen_b[{k}], {b});" for k, b in v.at]
+    return out + ["}"]
 
 
 def contract_lines(fn: FunctionCases, signature: FunctionSignature) -> list[str]:

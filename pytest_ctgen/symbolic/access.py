@@ -10,12 +10,13 @@ from typing import TYPE_CHECKING, NoReturn
 
 import z3
 
-from ..errors import SourceLocation
+from ..errors import SourceLocation, UnsupportedError
 from ..frontend.ctype import Field, IntType, PointerType
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import CFG
 from ..ir.expr import Deref, Expr, Member, StringLit, VarRef, describe
 from . import contracts, expressions, inputs, memory
+from .large_objects import LARGE_OBJECT, SparseCells
 from .memory import MemObject
 from .paths import BoundReached, NeedChoice, OffsetChoice, PathError
 from .state import Frame, State
@@ -95,7 +96,11 @@ def fixed_offset(state: State, obj: MemObject, offset: z3.BitVecRef, size: int, 
     k = state.fixed_offsets.get(off.get_id())
     if k is not None:
         return z3.BitVecVal(k, 64)
-    values = tuple(range(start % max(1, align), obj.size - size + 1, max(1, align)))
+    positions = range(start % max(1, align), obj.size - size + 1, max(1, align))
+    if len(positions) > LARGE_OBJECT and isinstance(obj.cells, SparseCells):
+        raise UnsupportedError(f"an access of {size} bytes at one of {len(positions)} "
+                               f"computed positions in the large object '{obj.name}'")
+    values = tuple(positions)
     if not values:
         raise memory.OutOfBounds(f"access of {size} bytes in '{obj.name}' "
                                  f"({obj.size} bytes)", obj.id)
@@ -137,6 +142,11 @@ def load(ex: Executor, state: State, lv: Expr) -> SymValue:
                        lambda: memory.read(obj, offset, lv.type))
     if lv.type.is_scalar and inputs.holds_garbage(value):
         uninitialized_read(ex, state, lv)
+    if lv.type.is_scalar and not z3.is_bv_value(z3.simplify(offset)):
+        where = memory.unwritten(obj, offset, lv.type.size)
+        if where is not None:  # the computed offset may pick a byte nothing wrote
+            contracts.finding(ex, state, where, f"read of the uninitialized {describe(lv)}")
+            state.assume(z3.Not(where))
     return value
 
 

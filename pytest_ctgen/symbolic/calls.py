@@ -15,6 +15,7 @@ from ..ir.expr import Expr, describe
 from ..ir.spec import StubSpec
 from . import access, contracts, expressions, inputs, libc, memory
 from .function_pointers import StubSignature
+from .large_objects import LARGE_OBJECT, SparseCells, copy_cells
 from .memory import cells_of, value_cells
 from .paths import BoundReached, NeedChoice, PathError, ProgramEnds
 from .state import Frame, State, StubCallRecord, StubWrite
@@ -192,8 +193,9 @@ def stub_writes(ex: Executor, state: State, fn: StubSignature, index: int,
             count = target.size
         else:
             continue
-        if count <= 0 or start < 0 or start + count > obj.size:
-            continue
+        if count <= 0 or start < 0 or start + count > obj.size or \
+                (count > LARGE_OBJECT and isinstance(obj.cells, SparseCells)):
+            continue  # a stub writes no large part of an object
         if is_buffer:
             fresh = z3.BitVec(name, count * 8)
             cells = value_cells(fresh, count)
@@ -215,11 +217,12 @@ def stub_global_writes(ex: Executor, state: State, name: str, index: int
     writes = []
     for var in ex.spec_globals.get(name, ex.stub_globals):
         oid = inputs.global_object(ex, state, var)
-        cells = inputs.input_cells(ex, state, f"{var.name}@{name}#{index}", var.type)
+        cells = inputs.object_cells(ex, state, f"{var.name}@{name}#{index}", var.type)
         obj = state.writable(oid)
-        obj.cells = list(cells)
+        obj.cells = copy_cells(cells)
         state.written_objects.add(oid)
-        writes.append(StubWrite(var.name, var.type, tuple(cells)))
+        writes.append(StubWrite(var.name, var.type, cells if isinstance(cells, SparseCells)
+                                else tuple(cells)))
     return tuple(writes)
 
 

@@ -14,6 +14,7 @@ from ..ir.cfg import Call, Check, Return
 from ..ir.expr import VarRef
 from ..ir.spec import Condition
 from . import access, expressions, memory, statements
+from .large_objects import SparseCells
 from .memory import MemObject
 from .state import State, StubCallRecord
 from .values import Errors, truth
@@ -129,6 +130,11 @@ def note_write(ex: Executor, state: State, object_id: int) -> None:
 def changed(obj: MemObject) -> z3.BoolRef:
     """Where the bytes of `obj` differ from its contents on entry (as the run sees it)."""
     assert obj.initial is not None
+    if isinstance(obj.cells, SparseCells) and isinstance(obj.initial, SparseCells):
+        try:
+            return memory.sparse_array(obj.cells) != memory.sparse_array(obj.initial)
+        except UnsupportedError:  # a pointer was written: assume it changed
+            return z3.BoolVal(True)
     diffs = []
     for now, before in zip(obj.cells, obj.initial):
         if now is before:

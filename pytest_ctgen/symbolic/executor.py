@@ -21,6 +21,7 @@ from ..ir.lower import Program
 from ..ir.spec import Condition
 from . import access, contracts, inputs, memory, statements
 from .function_pointers import Callback
+from .large_objects import SparseCells, copy_cells
 from .memory import Cell, MemObject
 from .paths import (
     AliasChoice,
@@ -96,8 +97,8 @@ class Executor:
 
     # ----------------------------------------------------------------- objects
 
-    def new_object(self, state: State, name: str, cells: list[Cell], readonly: bool = False
-                   ) -> int:
+    def new_object(self, state: State, name: str, cells: list[Cell] | SparseCells,
+                   readonly: bool = False) -> int:
         oid = self.reserve_object()
         self.add_object(state, oid, name, cells, readonly)
         return oid
@@ -106,10 +107,10 @@ class Executor:
         self._next_object += 1
         return self._next_object
 
-    def add_object(self, state: State, oid: int, name: str, cells: list[Cell],
+    def add_object(self, state: State, oid: int, name: str, cells: list[Cell] | SparseCells,
                    readonly: bool = False) -> None:
-        state.memory[oid] = MemObject(oid, name, len(cells), list(cells), readonly,
-                                      state.token, initial=list(cells))
+        state.memory[oid] = MemObject(oid, name, len(cells), copy_cells(cells), readonly,
+                                      state.token, initial=copy_cells(cells))
 
     def initial_state(self) -> State:
         """A state at the entry of the function under test, with symbolic parameters."""
@@ -141,7 +142,7 @@ class Executor:
             if access.in_memory(frame.cfg, v):
                 size = v.type.size
                 frame.objects[v] = self.new_object(state, v.name,
-                                                   inputs.garbage(self, v, size))
+                                                   inputs.garbage_object(self, v, size))
 
     # --------------------------------------------------------------- advancing
 

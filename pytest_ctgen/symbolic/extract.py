@@ -2,18 +2,20 @@
 `cases.Value` trees, and the preferences that make the solver choose readable inputs."""
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import replace
 
 import z3
 
 from ..cases import (
-    ArrayValue, Binding, BytesValue, Expected, FloatValue, IntValue, PointerValue,
-    RecordValue, StubCall, StubScript, UNDEFINED_BEHAVIOUR, Value)
+    ArrayValue, Binding, BytesValue, Expected, FilledBytesValue, FloatValue, IntValue,
+    PointerValue, RecordValue, StubCall, StubScript, UNDEFINED_BEHAVIOUR, Value)
 from ..frontend.ctype import (
     INT, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
     declaration_of)
 from ..frontend.unit import GLOBAL, Variable
 from . import memory
+from .large_objects import SparseCells, array_bytes, is_large
 from .memory import Cell, MemObject
 from .state import Pointee, State
 from .values import AggVal, AliasPtr, PtrVal, SymValue, input_bits
@@ -42,12 +44,18 @@ def effective_pointer(v: SymValue, aliases: dict[str, PtrVal]) -> PtrVal:
     return v
 
 
-def value_of(model: z3.ModelRef, cells: list[Cell], ctype: CType,
+def value_of(model: z3.ModelRef, cells: list[Cell] | SparseCells, ctype: CType,
              names: dict[int, PointerValue] | None = None,
              aliases: dict[str, PtrVal] | None = None) -> Value:
     """The concrete case value of an object of type `ctype` with contents `cells`; `names`
     gives how the case names each object or function a pointer may point to (see
-    `object_names`), `aliases` the path's aliasing decisions."""
+    `object_names`), `aliases` the path's aliasing decisions. A large object is given by
+    its bytes, sparsely."""
+    if isinstance(cells, SparseCells):
+        return FilledBytesValue(cells.size,
+                                *array_bytes(model, memory.sparse_array(cells), cells.size))
+    if is_large(ctype):  # a large value, not in an object (a struct returned)
+        return _filled_bytes(model, cells)
     if isinstance(ctype, IntType):
         v = memory.value_from_cells(cells, ctype)
         assert isinstance(v, z3.BitVecRef)
@@ -94,6 +102,16 @@ def value_of(model: z3.ModelRef, cells: list[Cell], ctype: CType,
     raise NotImplementedError(f"case value of type {ctype}")
 
 
+def _filled_bytes(model: z3.ModelRef, cells: list[Cell]) -> FilledBytesValue:
+    """The bytes of `cells` as their most frequent byte (the smallest of equals) and the
+    bytes that differ from it."""
+    data = [_eval_bits(model, memory.byte_of(c)) for c in cells]
+    counts = Counter(data)
+    fill = min(counts, key=lambda b: (-counts[b], b))
+    return FilledBytesValue(len(data), fill,
+                            tuple((k, b) for k, b in enumerate(data) if b != fill))
+
+
 def symbolic_cells(value: SymValue, ctype: CType) -> list[Cell]:
     return list(value.cells) if isinstance(value, AggVal) else memory.cells_of(value, ctype)
 
@@ -118,13 +136,15 @@ def _root_cells(state: State) -> list[list[Cell]]:
     for call in state.stub_calls:
         if call.result is not None:
             out.append(symbolic_cells(call.result, call.result_type))
-        out.extend(list(w.cells) for w in call.writes)
+        out.extend(list(w.cells) for w in call.writes if not isinstance(w.cells, SparseCells))
     for root in state.inputs:
         if root.object_id is not None:
             if root.kind == "global" and root.object_id not in state.read_objects and \
                     root.object_id not in state.written_objects:
                 continue
-            out.append(_initial(state.memory[root.object_id]))
+            initial = _initial(state.memory[root.object_id])
+            if not isinstance(initial, SparseCells):  # a large object holds no pointer
+                out.append(initial)
         else:
             assert root.value is not None
             out.append(memory.cells_of(root.value, root.var.type))
@@ -146,11 +166,13 @@ def case_pointees(model: z3.ModelRef, state: State) -> list[Pointee]:
             base = effective_pointer(value, state.aliases).base
             if base in by_object and base not in reached:
                 reached.add(base)
-                work.append(_initial(state.memory[base]))
+                initial = _initial(state.memory[base])
+                if not isinstance(initial, SparseCells):
+                    work.append(initial)
     return [p for p in state.pointees if p.object_id is not None and p.object_id in reached]
 
 
-def _initial(obj: MemObject) -> list[Cell]:
+def _initial(obj: MemObject) -> list[Cell] | SparseCells:
     return obj.initial if obj.initial is not None else obj.cells
 
 
@@ -236,7 +258,8 @@ def expected(model: z3.ModelRef, state: State, result_type: CType,
 
 
 def _written(state: State, pointees: list[Pointee]
-             ) -> tuple[list[tuple[Variable, list]], list[tuple[Pointee, list]]]:
+             ) -> tuple[list[tuple[Variable, list[Cell] | SparseCells]],
+                        list[tuple[Pointee, list[Cell] | SparseCells]]]:
     """The globals and case objects the path wrote, with their contents: what a case
     checks after the call besides its result."""
     globals_ = [(var, state.memory[oid].cells) for var, oid in state.globals.items()
@@ -256,11 +279,15 @@ def output_terms(state: State, pointees: list[Pointee]) -> list[z3.ExprRef]:
         cells += list(state.result.cells) if isinstance(state.result, AggVal) \
             else [(state.result, 0)]
     globals_written, objects_written = _written(state, pointees)
+    terms: dict[int, z3.ExprRef] = {}
     for _, contents in (*globals_written, *objects_written):
-        cells += contents
+        if isinstance(contents, SparseCells):
+            array = memory.sparse_array(contents)
+            terms[array.get_id()] = array
+        else:
+            cells += contents
     if state.ending is not None and isinstance(state.ending[1], z3.BitVecRef):
         cells.append((state.ending[1], 0))
-    terms: dict[int, z3.ExprRef] = {}
     for value, _ in cells:
         if isinstance(value, (PtrVal, AliasPtr)):
             pointer = effective_pointer(value, state.aliases)
@@ -288,8 +315,9 @@ def stub_scripts(model: z3.ModelRef, state: State) -> tuple[StubScript, ...]:
                 data = bytes(_eval_bits(model, memory.byte_of(c)) for c in w.cells)
                 writes.append(Binding(w.target, "unsigned char @[]", BytesValue(data)))
             else:
+                contents = w.cells if isinstance(w.cells, SparseCells) else list(w.cells)
                 writes.append(Binding(w.target, declaration_of(w.type),
-                                      value_of(model, list(w.cells), w.type, names,
+                                      value_of(model, contents, w.type, names,
                                                state.aliases)))
         scripts.setdefault(call.name, []).append(StubCall(ret, tuple(writes)))
     return tuple(StubScript(name, tuple(calls)) for name, calls in sorted(scripts.items()))
@@ -336,8 +364,9 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
     leaves: list[tuple[SymValue, CType]] = []
     for root in state.inputs:
         if root.object_id is not None:
-            obj = state.memory[root.object_id]
-            leaves.extend(_leaves(obj.initial or obj.cells, root.var.type))
+            initial = _initial(state.memory[root.object_id])
+            if not isinstance(initial, SparseCells):  # a large object's bytes: no wishes
+                leaves.extend(_leaves(initial, root.var.type))
         elif root.value is not None:
             leaves.extend(_leaves(memory.cells_of(root.value, root.var.type), root.var.type))
     for call in state.stub_calls:
@@ -345,7 +374,7 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
             leaves.extend(_leaves(symbolic_cells(call.result, call.result_type),
                                   call.result_type))
         for w in call.writes:
-            if w.type is not None:
+            if w.type is not None and not isinstance(w.cells, SparseCells):
                 leaves.extend(_leaves(list(w.cells), w.type))
     # pointers in parameters and globals are set, pointers inside what they point to are
     # NULL unless the path needs them: short, readable structures

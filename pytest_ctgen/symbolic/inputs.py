@@ -22,7 +22,8 @@ from ..frontend.ctype import (
 )
 from ..frontend.unit import GLOBAL, Variable, is_unsized_array
 from . import function_pointers, statements
-from .memory import Cell, value_cells, zero_cells
+from .large_objects import LARGE_OBJECT, SparseCells, copy_cells, holds_pointer, is_large
+from .memory import GARBAGE, Cell, is_garbage, value_cells, zero_cells
 from .paths import AliasChoice, NeedChoice, PathError
 from .state import InputRoot, Pointee, State
 from .values import AliasPtr, PtrVal, SymValue, null_pointer, zero64
@@ -79,6 +80,15 @@ def input_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int 
     raise PathError(f"input '{name}' of type {ctype}", unsupported=True)
 
 
+def object_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int = 0
+                 ) -> list[Cell] | SparseCells:
+    """Fresh symbolic contents for an input object of type `ctype` (see `input_cells`):
+    of a large one, an array of bytes named `name` (see large_objects.py)."""
+    if is_large(ctype):
+        return SparseCells.named(name, ctype.size)
+    return input_cells(ex, state, name, ctype, depth)
+
+
 def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, depth: int
                   ) -> list[Cell]:
     """An input pointer: NULL (a solver choice), or into an object of `array_size`
@@ -101,7 +111,7 @@ def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, dep
         oid = ex.reserve_object()
         ex.building.append((oid, array))
         try:
-            cells = input_cells(ex, state, f"{name}[]", array, depth + 1)
+            cells = object_cells(ex, state, f"{name}[]", array, depth + 1)
         finally:
             ex.building.pop()
         ex.add_object(state, oid, f"*{name}", cells)
@@ -201,8 +211,6 @@ def resolve_arguments(ex: Executor, state: State, args: list[SymValue]) -> list[
     return [a if is_function_pointer(a) else resolve(ex, state, a) for a in args]
 
 
-#: The start of the names of the terms that stand for uninitialized bytes.
-GARBAGE = "uninit."
 
 
 def garbage(ex: Executor, var: Variable, size: int) -> list[Cell]:
@@ -212,21 +220,33 @@ def garbage(ex: Executor, var: Variable, size: int) -> list[Cell]:
         return [(null_pointer(), i) for i in range(size)]  # a pointer of its own per byte
     if size == 0:
         return []
-    name = ex.garbage_names.setdefault(
-        var, f"{GARBAGE}{var.name}.{len(ex.garbage_names)}")
-    v = z3.BitVec(name, size * 8)
+    v = z3.BitVec(_garbage_name(ex, var), size * 8)
     return value_cells(v, size)
+
+
+def garbage_object(ex: Executor, var: Variable, size: int) -> list[Cell] | SparseCells:
+    """`garbage` for the object of `var` in memory, of `size` bytes: sparse when large."""
+    if size > LARGE_OBJECT and not holds_pointer(var.type):
+        return SparseCells.named(_garbage_name(ex, var), size)
+    return garbage(ex, var, size)
+
+
+def _garbage_name(ex: Executor, var: Variable) -> str:
+    return ex.garbage_names.setdefault(var, f"{GARBAGE}{var.name}.{len(ex.garbage_names)}")
 
 
 def holds_garbage(value: SymValue) -> bool:
     """Whether `value`, as a read of an object's bytes makes it, holds bytes of an
-    uninitialized object (see `garbage`): the term itself, or bytes of it next to others.
-    A value computed from such bytes no longer shows it."""
+    uninitialized object (see `garbage`): the term itself, bytes of it next to others, or
+    a byte of a large one never written. A value computed from such bytes no longer
+    shows it."""
     if not isinstance(value, z3.ExprRef) or not z3.is_app(value):
         return False
     if z3.is_const(value):
-        return value.decl().name().startswith(GARBAGE)
+        return is_garbage(value)
     kind = value.decl().kind()
+    if kind == z3.Z3_OP_SELECT:  # of a sparse object's bytes (large_objects.py)
+        return is_garbage(value.arg(0))
     if kind in (z3.Z3_OP_EXTRACT, z3.Z3_OP_FPA_TO_FP):
         return holds_garbage(value.arg(value.num_args() - 1))
     if kind == z3.Z3_OP_CONCAT:
@@ -249,8 +269,11 @@ def global_object(ex: Executor, state: State, var: Variable) -> int:
     if is_input and is_unsized_array(var.type):
         raise PathError(f"extern array '{var.name}' of unknown size, defined by no file "
                         "of the build", unsupported=True)
+    cells: list[Cell] | SparseCells
     if is_input:
-        cells = input_cells(ex, state, var.name, var.type)
+        cells = object_cells(ex, state, var.name, var.type)
+    elif is_large(var.type):
+        cells = SparseCells.filled(var.type.size, z3.BitVecVal(0, 8))
     else:
         cells = zero_cells(var.type.size)
     oid = ex.new_object(state, var.name, cells, readonly=var.is_const)
@@ -262,7 +285,7 @@ def global_object(ex: Executor, state: State, var: Variable) -> int:
         for stmt in inits:
             statements.execute(ex, state, stmt, initializing=True)
         ex.location = location
-        state.memory[oid].initial = list(state.memory[oid].cells)
+        state.memory[oid].initial = copy_cells(state.memory[oid].cells)
     elif var.is_const and var.is_extern:
         raise PathError(f"const global '{var.name}' has no initializer in the unit",
                         unsupported=True)

@@ -23,6 +23,7 @@ from ..errors import UnsupportedError
 from ..cases import PROGRAM_ENDS
 from ..frontend.ctype import UCHAR, FunctionType, IntType
 from . import access, contracts, memory
+from .large_objects import LARGE_OBJECT, SparseCells
 from .state import State
 from .values import PtrVal, SymValue, int_const
 
@@ -91,6 +92,19 @@ def _room(ex: Executor, state: State, p: PtrVal, name: str) -> int:
         return max(0, size - off.as_signed_long())
     _inside(ex, state, [p], z3.ULE(p.offset, size), f"{name} starts past the end of")
     return size
+
+
+def _considered(state: State, pointers: Sequence[PtrVal], count: int, name: str) -> int:
+    """`count`, the bytes `name` considers one by one at each of `pointers`; more than
+    LARGE_OBJECT of them in a large object are not modelled (the cost would be the
+    object's size, not what the path touches)."""
+    for p in pointers:
+        assert p.base is not None  # a `_target`
+        obj = state.memory[p.base]
+        if count > LARGE_OBJECT and isinstance(obj.cells, SparseCells):
+            raise UnsupportedError(f"{name} of up to {count} bytes of the large object "
+                                   f"'{obj.name}'")
+    return count
 
 
 def _byte(state: State, p: PtrVal, k: int) -> z3.BitVecRef:
@@ -180,15 +194,33 @@ def _memset(ex: Executor, state: State, args: list[SymValue], ftype: FunctionTyp
     assert isinstance(c, z3.BitVecRef)
     n, count = _length(ex, state, args[2], (), (p,), "memset")
     byte = z3.Extract(7, 0, c)
-    for k in range(count):
+    if _fill_object(state, p, n, byte):
+        return p
+    for k in range(_considered(state, [p], count, "memset")):
         _store_byte_where(state, p, k, _within(k, n), byte)
     return p
+
+
+def _fill_object(state: State, p: PtrVal, n: z3.BitVecRef, byte: z3.BitVecRef) -> bool:
+    """`memset(p, byte, n)` in one step where it sets every byte of a large object;
+    False, doing nothing, otherwise."""
+    assert p.base is not None  # a `_target`
+    if not isinstance(state.memory[p.base].cells, SparseCells) or \
+            not z3.is_true(z3.simplify(z3.And(p.offset == 0,
+                                              n == state.memory[p.base].size))):
+        return False
+    obj = state.writable(p.base)
+    state.written_objects.add(obj.id)
+    assert isinstance(obj.cells, SparseCells)
+    obj.cells.fill(byte)
+    return True
 
 
 def _memcpy(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
     dst = _target(ex, state, args[0], "memcpy")
     src = _target(ex, state, args[1], "memcpy")
     n, count = _length(ex, state, args[2], (src,), (dst,), "memcpy")
+    _considered(state, [src, dst], count, "memcpy")
     incoming = [_byte(state, src, k) for k in range(count)]  # all read first: memmove too
     for k, byte in enumerate(incoming):
         _store_byte_where(state, dst, k, _within(k, n), byte)
@@ -199,6 +231,7 @@ def _memcmp(ex: Executor, state: State, args: list[SymValue], ftype: FunctionTyp
     a = _target(ex, state, args[0], "memcmp")
     b = _target(ex, state, args[1], "memcmp")
     n, count = _length(ex, state, args[2], (a, b), (), "memcmp")
+    _considered(state, [a, b], count, "memcmp")
     result: z3.BitVecRef = z3.BitVecVal(0, 32)
     for k in reversed(range(count)):
         x, y = _byte(state, a, k), _byte(state, b, k)
@@ -211,6 +244,7 @@ def _terminated(ex: Executor, state: State, p: PtrVal, name: str) -> list[z3.Bit
     room = _room(ex, state, p, name)
     if room == 0:
         raise UnsupportedError(f"{name} on a pointer to the end of an object")
+    _considered(state, [p], room, name)
     chars = [_byte(state, p, k) for k in range(room)]
     _inside(ex, state, [p], z3.Or(*[ch == 0 for ch in chars]),
             f"{name} reads past the end of")
@@ -225,7 +259,8 @@ def _compare_strings(ex: Executor, state: State, args: list[SymValue], limit: z3
                      name: str) -> SymValue:
     a = _target(ex, state, args[0], name)
     b = _target(ex, state, args[1], name)
-    room = min(_room(ex, state, a, name), _room(ex, state, b, name))
+    room = _considered(state, [a, b], min(_room(ex, state, a, name),
+                                          _room(ex, state, b, name)), name)
     xs = [_byte(state, a, k) for k in range(room)]
     ys = [_byte(state, b, k) for k in range(room)]
     # the comparison ends inside both objects: at a difference, a NUL or the limit
@@ -283,7 +318,7 @@ def _copy_string(ex: Executor, state: State, args: list[SymValue], limit: SymVal
         writes = [(k, z3.ULE(z3.BitVecVal(k, 64), length), chars[k]) for k in range(count)]
     else:
         n, count = _length(ex, state, limit, (), (dst,), name)
-        count = min(count, room_dst)
+        count = _considered(state, [dst, src], min(count, room_dst), name)
         readable = min(count, room_src)
         chars = [_byte(state, src, k) for k in range(readable)]
         # reading stops at the first NUL or at n: both must come inside the source

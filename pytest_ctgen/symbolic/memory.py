@@ -4,7 +4,8 @@ An object is a list of byte cells. A cell is `(value, i)`: byte `i` (little-endi
 typed value (an n-bit vector, an IEEE term or a `PtrVal`). Storing a value puts all its
 cells in place; reading the same span back with the same type returns the very same term, so
 ordinary loads and stores stay as simple as with plain variables, while unions, casts between
-pointer types and bit-fields read the exact bytes gcc would read.
+pointer types and bit-fields read the exact bytes gcc would read. A large object keeps its
+cells sparse, over a z3 array (see large_objects.py).
 """
 from __future__ import annotations
 
@@ -14,11 +15,43 @@ import z3
 
 from ..errors import UnsupportedError
 from ..frontend.ctype import ArrayType, CType, FloatType, IntType, PointerType, RecordType
+from .large_objects import LARGEST_COPY, SparseCells, copy_cells
 from .values import (
     AggVal, AliasPtr, PtrVal, ScalarValue, SymValue, fp_sort, null_pointer)
 from .work import tally
 
 Cell = tuple[ScalarValue, int]  # (value, byte index)
+
+#: The start of the names of the terms that stand for uninitialized bytes
+#: (inputs.garbage): a bit-vector per variable, or an array for a large one.
+GARBAGE = "uninit."
+#: A read at a computed offset of an object with more bytes stored than this is not
+#: looked at for unwritten bytes (each stored byte is one more disequality).
+_MOST_STORED = 64
+
+
+def is_garbage(term: object) -> bool:
+    """Whether `term` is the contents of an uninitialized object itself."""
+    return isinstance(term, z3.ExprRef) and z3.is_const(term) and \
+        term.decl().name().startswith(GARBAGE)
+
+
+def unwritten(obj: MemObject, offset: z3.BitVecRef, n: int) -> z3.BoolRef | None:
+    """Where a read of `n` bytes at the computed `offset` of `obj` reads a byte nothing
+    wrote (None: nowhere, or not looked at)."""
+    if isinstance(obj.cells, SparseCells):
+        # the bytes stored: at fixed offsets in the cells, others in the base's stores
+        written: list[z3.BitVecRef] = [z3.BitVecVal(k, 64) for k in sorted(obj.cells.cells)]
+        base = obj.cells.base
+        while z3.is_app_of(base, z3.Z3_OP_STORE) and len(written) <= _MOST_STORED:
+            written.append(base.arg(1))
+            base = base.arg(0)
+        if not is_garbage(base) or len(written) > _MOST_STORED:
+            return None
+        return z3.Or(*[z3.And(*[offset + j != k for k in written]) for j in range(n)])
+    hits = [offset == k for k in _positions(obj, offset, n)
+            if any(is_garbage(value) for value, _ in obj.cells[k:k + n])]
+    return z3.Or(*hits) if hits else None
 
 
 class OutOfBounds(IndexError):
@@ -38,16 +71,17 @@ class MemObject:
     id: int
     name: str
     size: int
-    cells: list[Cell]
+    cells: list[Cell] | SparseCells
     readonly: bool = False
     owner: object = None  # the state allowed to mutate `cells` in place
-    initial: list[Cell] | None = field(default=None, repr=False)  # contents at the start
+    # contents at the start
+    initial: list[Cell] | SparseCells | None = field(default=None, repr=False)
     # the C function this (empty, read-only) object stands for: a function of the unit,
     # or a callback the harness generates; pointers to it are function pointers
     function: str | None = None
 
     def clone(self, owner: object) -> MemObject:
-        return MemObject(self.id, self.name, self.size, list(self.cells), self.readonly,
+        return MemObject(self.id, self.name, self.size, copy_cells(self.cells), self.readonly,
                          owner, self.initial, self.function)
 
 
@@ -177,11 +211,17 @@ def read(obj: MemObject, offset: z3.BitVecRef, ctype: CType
         if k < 0 or k + n > obj.size:
             raise OutOfBounds(f"read of {n} bytes at offset {k} of '{obj.name}' "
                               f"({obj.size} bytes)", obj.id)
+        if n > LARGEST_COPY and isinstance(obj.cells, SparseCells):
+            raise UnsupportedError(f"a copy of {n} bytes of the large object '{obj.name}'")
         return value_from_cells(obj.cells[k:k + n], ctype), None, None
     if n > obj.size:
         raise OutOfBounds(f"read of {n} bytes from '{obj.name}' ({obj.size} bytes)", obj.id)
     if isinstance(ctype, (PointerType, RecordType, ArrayType)):
         raise UnsupportedError("pointer or struct read at a symbolic offset")
+    if isinstance(obj.cells, SparseCells):
+        array = folded(obj.cells)
+        cells: list[Cell] = [(z3.Select(array, off + j if j else off), 0) for j in range(n)]
+        return value_from_cells(cells, ctype), z3.ULE(off, obj.size - n), None
     positions = _positions(obj, off, n)
     tally(len(positions) * n)
     # offsets whose bytes are (part of) a pointer cannot be read as a number: excluded
@@ -219,6 +259,12 @@ def write(obj: MemObject, offset: z3.BitVecRef, ctype: CType, value: SymValue
         return None, None
     if n > obj.size:
         raise OutOfBounds(f"write of {n} bytes to '{obj.name}' ({obj.size} bytes)", obj.id)
+    if isinstance(obj.cells, SparseCells):
+        array = folded(obj.cells)
+        for j, c in enumerate(new_cells):
+            array = z3.Store(array, off + j if j else off, byte_of(c))
+        obj.cells.base = array
+        return z3.ULE(off, obj.size - n), None
     positions = _positions(obj, off, n)
     tally(len(positions) * n)
     new_bytes = [byte_of(c) for c in new_cells]
@@ -242,6 +288,40 @@ def write(obj: MemObject, offset: z3.BitVecRef, ctype: CType, value: SymValue
     in_bounds = z3.ULE(off, obj.size - n)
     return in_bounds, None if len(possible) == len(positions) else \
         z3.Or(*[off == k for k in possible])
+
+
+def folded(cells: SparseCells) -> z3.ArrayRef:
+    """The array of all the bytes of a large object, which its base then is (with no
+    cells over it: the same contents, so a state sharing the object sees no change)."""
+    tally(1 + len(cells.cells))
+    cells.base = sparse_array(cells)
+    cells.cells = {}
+    return cells.base
+
+
+def sparse_array(cells: SparseCells) -> z3.ArrayRef:
+    """The array of all the bytes of a large object: its cells stored into its base."""
+    array = cells.base
+    for k in sorted(cells.cells):
+        try:
+            byte = byte_of(cells.cells[k])
+        except UnsupportedError:
+            raise UnsupportedError("the bytes of a pointer in a large object accessed at "
+                                   "a symbolic offset") from None
+        array = z3.Store(array, z3.BitVecVal(k, 64), byte)
+    return array
+
+
+def zero_filled(obj: MemObject, offset: z3.BitVecRef, size: int) -> bool:
+    """Set the `size` bytes at `offset` to zero when that is all of a large object (in
+    one step); False, doing nothing, otherwise."""
+    off = z3.simplify(offset)
+    if not isinstance(obj.cells, SparseCells) or size != obj.size or \
+            not z3.is_bv_value(off) or off.as_long() != 0:
+        return False
+    tally(1)
+    obj.cells.fill(z3.BitVecVal(0, 8))
+    return True
 
 
 def read_bitfield(obj: MemObject, byte_offset: int, bit_offset: int, width: int,

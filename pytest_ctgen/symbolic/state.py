@@ -14,6 +14,7 @@ from ..frontend.unit import Variable
 from ..ir.cfg import CFG, Block, Edge
 from ..ir.expr import Expr
 from .addresses import Address
+from .large_objects import SparseCells
 from .memory import Cell, MemObject
 from .values import AliasPtr, PtrVal, SymValue
 
@@ -74,7 +75,7 @@ class StubWrite:
 
     target: str
     type: CType | None
-    cells: tuple[Cell, ...]
+    cells: tuple[Cell, ...] | SparseCells  # a large global's: sparse
 
 
 class State:

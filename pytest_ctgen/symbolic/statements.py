@@ -74,9 +74,10 @@ def _zero_fill(ex: Executor, state: State, stmt: ZeroFill, initializing: bool) -
     loc = access.locate(ex, state, stmt.target)
     assert isinstance(loc, access.InMemory)
     obj = state.writable(loc.object_id)
-    access.checked(ex, state, loc, obj, "write to", lambda: memory.write(
-        obj, loc.offset, stmt.target.type,
-        AggVal(tuple(zero_cells(stmt.target.type.size)))))
+    if not memory.zero_filled(obj, loc.offset, stmt.target.type.size):
+        access.checked(ex, state, loc, obj, "write to", lambda: memory.write(
+            obj, loc.offset, stmt.target.type,
+            AggVal(tuple(zero_cells(stmt.target.type.size)))))
     if not initializing:
         state.written_objects.add(loc.object_id)
 
@@ -90,10 +91,10 @@ def _init(ex: Executor, state: State, stmt: Init, initializing: bool) -> None:
         if not z3.is_bv_value(size):  # its counts are fixed by `Length`
             raise PathError(f"an object of size {size}", unsupported=True)
         frame.objects[stmt.var] = ex.new_object(
-            state, stmt.var.name, inputs.garbage(ex, stmt.var, size.as_long()))
+            state, stmt.var.name, inputs.garbage_object(ex, stmt.var, size.as_long()))
     elif stmt.var in frame.objects:
         obj = state.writable(frame.objects[stmt.var])
-        obj.cells = inputs.garbage(ex, stmt.var, obj.size)
+        obj.cells = inputs.garbage_object(ex, stmt.var, obj.size)
     else:
         frame.registers[stmt.var] = memory.value_from_cells(
             inputs.garbage(ex, stmt.var, stmt.var.type.size), stmt.var.type)

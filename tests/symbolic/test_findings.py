@@ -661,6 +661,30 @@ int assigned(int c)
     y = c * 2;
     return y > 4;
 }
+
+int computed(int i)
+{
+    int t[4];
+    t[0] = 5;
+    t[1] = 6;
+    if (i >= 0 && i < 2) {
+        return t[i];
+    }
+    if (i >= 0 && i < 4) {
+        return t[i] + 1;
+    }
+    return 0;
+}
+
+int large(int i)
+{
+    char buf[8192];
+    buf[0] = 1;
+    if (i > 0 && i < 8192) {
+        return buf[i];
+    }
+    return buf[0];
+}
 """
 
 # (function, the text on the line of the read, what is read)
@@ -668,6 +692,8 @@ UNINITIALIZED_READS = [
     ("pick", "    return x;", "x"),
     ("half", "    return p.a + p.b;", "p.b"),
     ("first_two", "    return t[0] + (c > 5 ? t[1] : 0);", "t[1]"),
+    ("computed", "        return t[i] + 1;", "t[(long)i]"),  # an index picks one
+    ("large", "        return buf[i];", "buf[(long)i]"),  # of a sparse object
 ]
 
 
@@ -676,7 +702,8 @@ def test_a_read_of_an_uninitialized_variable_is_a_finding(
     """What an automatic variable holds before anything is written to it is whatever
     the stack held: a read of it is a finding (a case can predict nothing), for a
     variable, a member and an element; a bit-field written next to unwritten ones and a
-    variable written before its read are no finding."""
+    variable written before its read are no finding; nor is an index that picks only
+    written elements (`t[i]` for i < 2)."""
     unit = generated_unit("uninit.c", UNINITIALIZED)
     lines = UNINITIALIZED.splitlines()
     for function, text, what in UNINITIALIZED_READS:
