@@ -9,6 +9,8 @@ of a condition is a condition of its own (`a && !a` has two), as DO-178C counts 
 Contexts C does not evaluate, or evaluates at compile time, hold no decision: the operands
 of `sizeof`, `_Alignof` and `__typeof__`, type names, case labels, the initializers of
 static locals, the first operand of `__builtin_choose_expr` and `__builtin_constant_p`.
+Nor do annotations (`__rtt_precondition(...)` and the rest, reaching the parser as
+`__ctg_` calls): they state what the code must do, they are no code of the function.
 
 Decisions are numbered from 0 in the order of the unit's function definitions and, in a
 function, of a pre-order walk (a decision before those inside its conditions); the
@@ -25,6 +27,7 @@ from typing import TypeAlias
 from pycparser import c_ast, c_generator
 
 from ..errors import SourceLocation
+from .annotations import RESERVED_PREFIX
 from .gnu_ast import CHOOSE_EXPR, TYPES_COMPATIBLE, GenericSelection, is_elvis
 from .locations import coord_location
 from .unit import Unit
@@ -201,6 +204,8 @@ class _Finder:
         skipped = 0
         if isinstance(node, c_ast.FuncCall):
             name = _called_name(node)
+            if name is not None and name.startswith(RESERVED_PREFIX):
+                return
             if name in _UNEVALUATED_CALLS:
                 skipped = _UNEVALUATED_CALLS[name] or len(node.args.exprs if node.args else ())
             if skipped and node.args is not None:

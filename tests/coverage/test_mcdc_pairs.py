@@ -115,3 +115,11 @@ def test_where_decisions_are(tmp_path: Path) -> None:
     assert copy.count("ctgen_mcdc_begin(") == 9
     assert ") ?: (c)" in copy  # `?:` still evaluates its condition once
     assert "#line 14\n" in copy  # the lines after the body stay where they were
+
+
+def test_annotations_hold_no_decision(tmp_path: Path) -> None:
+    unit = tmp_path / "a.c"
+    unit.write_text("int f(int a, int b)\n{\n    __rtt_precondition(a > 0 && b > 0);\n"
+                    "    return a > 1 || b > 1;\n}\n")
+    found = unit_decisions(load_unit(unit, [], probe=False))
+    assert [(d.text, d.location.line) for d in found] == [("a > 1 || b > 1", 4)]
