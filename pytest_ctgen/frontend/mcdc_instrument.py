@@ -34,7 +34,7 @@ from pathlib import Path
 from pycparser import c_ast, c_generator
 
 from ..c_harness_files import MCDC_RUNTIME
-from .annotations import code_only
+from .annotations import RESERVED_PREFIX, USER_PREFIX, code_only
 from .decisions import Decision, DecisionNodes, function_decisions, unit_definitions
 from .gnu_ast import ASM_MARKER, case_range, index_range, is_elvis
 from .preprocess import VA_ARG_MARKER
@@ -125,6 +125,14 @@ class _BodyText(c_generator.CGenerator):
             else:
                 parts.append("[" + self.visit(designator) + "]")
         return "".join(parts) + " = " + self._visit_expr(n.expr)
+
+    def visit_ID(self, n: c_ast.ID) -> str:
+        # an annotation as the user spells it: the copy renames it for the run again
+        # (codegen/unit_copy.py), which also tells the copy to define the annotations
+        name = str(n.name)
+        if name.startswith(RESERVED_PREFIX):
+            return USER_PREFIX + name[len(RESERVED_PREFIX):]
+        return name
 
     def visit_UnaryOp(self, n: c_ast.UnaryOp) -> str:
         va = _va_arg(n)

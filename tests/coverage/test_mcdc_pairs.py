@@ -123,3 +123,16 @@ def test_annotations_hold_no_decision(tmp_path: Path) -> None:
                     "    return a > 1 || b > 1;\n}\n")
     found = unit_decisions(load_unit(unit, [], probe=False))
     assert [(d.text, d.location.line) for d in found] == [("a > 1 || b > 1", 4)]
+
+
+def test_annotations_in_a_rewritten_body_are_defined_for_the_run(tmp_path: Path) -> None:
+    from pytest_ctgen.codegen.unit_copy import unit_copy_text
+
+    unit = tmp_path / "a.c"
+    unit.write_text("int f(int a, int b)\n{\n    __rtt_assert(a < 1000);\n"
+                    "    return a > 1 || b > 1;\n}\n")
+    text = instrument_unit(load_unit(unit, [], probe=False)).text
+    assert "__rtt_assert(a < 1000);" in text  # spelled as the user did
+    copy = unit_copy_text(unit, str(unit), (), text=text)
+    assert copy is not None and "#define __ctg_assert" in copy
+    assert "__ctg_assert(a < 1000);" in copy
