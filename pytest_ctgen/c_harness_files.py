@@ -22,6 +22,10 @@ ANALYSIS_HEADER = "ctgen_analysis.h"
 #: and linked beside the harness.
 RUNTIME = "ctgen_runtime.h"
 RUNTIME_SOURCE = "ctgen_runtime.c"
+#: What an MC/DC-instrumented copy of a unit includes, and the runtime that records its
+#: decisions' evaluations (built beside the harness only for an MC/DC measurement).
+MCDC_RUNTIME = "ctgen_mcdc.h"
+MCDC_RUNTIME_SOURCE = "ctgen_mcdc.c"
 
 
 def harness_dir() -> Path:

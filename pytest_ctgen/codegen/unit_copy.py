@@ -117,22 +117,26 @@ def _declaration(stub: StubPrototype) -> str:
 
 
 def unit_copy_text(unit: Path, display_path: str, stubs: Iterable[StubPrototype],
-                        shown_as: str = "") -> str | None:
+                        shown_as: str = "", text: str | None = None) -> str | None:
     """The text of the copy of `unit` with its annotations defined for the run, the
     definitions of those `stubs` that are specified in the unit renamed and, when it is
     preprocessed, its line markers pointing into it; None when none of these applies (the
     unit is compiled as it is). `display_path` is the file name compiler messages and gcov
     should show, `shown_as` the one failing annotations show (the same by default).
+    `text`, when given, is the unit's text as the caller changed it (the MC/DC
+    instrumented copy, frontend/mcdc_instrument.py): the copy is then always made.
 
     Raises:
         CtgenError: a definition cannot be found in the text (its name or its body's
         braces come from a macro).
     """
     specified = [s for s in stubs if s.specified_in_unit]
-    text = unit.read_text(encoding="utf-8", errors="surrogateescape")
+    changed = text is not None
+    if text is None:
+        text = unit.read_text(encoding="utf-8", errors="surrogateescape")
     annotated = has_annotations(text)
     preprocessed = is_preprocessed(unit)
-    if not specified and not annotated and not preprocessed:
+    if not specified and not annotated and not preprocessed and not changed:
         return None
     if preprocessed:
         text = located_in_itself(text, display_path)

@@ -137,7 +137,7 @@ def build_harness(harness_source: str, *, cflags: Sequence[str] = (),
                   ldflags: Sequence[str] = (), key_material: str | bytes = "",
                   cache_dir: Path | None = None, cc: str = "gcc",
                   extra_files: Mapping[str, str] | None = None,
-                  prune_others: bool = False) -> Build:
+                  prune_others: bool = False, extra_sources: Sequence[Path] = ()) -> Build:
     """Compile `harness_source` into a shared library with coverage, or reuse a finished build.
 
     `cflags` are the user's flags (include dirs, defines; relative paths are taken from the
@@ -145,10 +145,14 @@ def build_harness(harness_source: str, *, cflags: Sequence[str] = (),
     unit's preprocessed text, since the harness only #includes the unit by path);
     `extra_files` are written beside the harness (name -> text), for it to include. With
     `prune_others`, a new build leaves only the last few others in `cache_dir` (one unit's
-    builds, see cache_bound). Raises BuildError with gcc's first error."""
+    builds, see cache_bound). `extra_sources` are C files of ours built like the runtime
+    and linked beside it (the MC/DC runtime, c_harness/ctgen_mcdc.c). Raises BuildError
+    with gcc's first error."""
     cflags, ldflags = list(cflags), list(ldflags)
     extra = dict(sorted((extra_files or {}).items()))
-    key = build_key(harness_source + "".join(f"\0{n}\0{t}" for n, t in extra.items()),
+    sources = [Path(p) for p in extra_sources]
+    key = build_key(harness_source + "".join(f"\0{n}\0{t}" for n, t in extra.items())
+                    + "".join(f"\0{p}\0{p.read_text(encoding='utf-8')}" for p in sources),
                     key_material, cflags, ldflags, cc)
     root = (cache_dir or default_cache_dir()).resolve()
     directory = root / key[:32]
@@ -177,8 +181,13 @@ def build_harness(harness_source: str, *, cflags: Sequence[str] = (),
         # -z defs: an undefined symbol (a global the unit only declares) fails here, not at load.
         # -Bsymbolic: the unit's calls reach the unit's functions and the stubs even when the
         # process has a function of the same name (libc's send, zlib's crc32...).
-        _run([cc, "-shared", "--coverage", "-o", str(build.library), str(obj),
-              str(runtime_obj), *ldflags, "-lm", "-Wl,-z,defs", "-Wl,-Bsymbolic"],
+        objects = [str(obj), str(runtime_obj)]
+        for source in sources:
+            objects.append(str(directory / (source.stem + ".o")))
+            _run([cc, *runtime_flags(cflags), "-c", str(source), "-o", objects[-1], "-fPIC",
+                  "-O0", "-g", f"-I{harness_dir()}"], f"compiling {source.name}")
+        _run([cc, "-shared", "--coverage", "-o", str(build.library), *objects,
+              *ldflags, "-lm", "-Wl,-z,defs", "-Wl,-Bsymbolic"],
              "linking the harness")
         (directory / _DONE).write_text(key + "\n", encoding="utf-8")
     if prune_others:

@@ -1,0 +1,280 @@
+"""The MC/DC-instrumented copy of a unit: its source text in which the body of each function
+with decisions (decisions.py) is written again from the AST with every condition and every
+decision reporting to the runtime of c_harness/ctgen_mcdc.h:
+
+    ctgen_mcdc_decision(d, ctgen_mcdc_begin(d) ? (... ctgen_mcdc_cond(d, k, (c) != 0) ...) : 0)
+
+C's own `&&`, `||` and `!` still join the conditions, so short-circuit evaluation is kept
+(a condition not evaluated is recorded as such), each condition is evaluated once, in the
+same order, and the decision's value is the same int. Everything outside those bodies
+(includes, macros, declarations, attributes, other functions) stays as the user wrote it,
+and a `#line` after each rewritten body keeps the rest of the file at its lines.
+
+A body is written from the analysis AST, where macros are expanded and a few GNU
+spellings were changed for the parser (frontend/preprocess.py): `va_arg` is written back as
+`__builtin_va_arg`, `a ?: b`, statement expressions and case ranges as GNU C spells them.
+A function is left as it is, its decisions not measured, when its body cannot be written
+again faithfully: an `asm` statement (the parser keeps only a marker), an auxiliary
+annotation variable, or a definition whose name and braces are not written out in the file.
+Attributes inside a body (the parser drops them) are lost.
+
+This is the route for any gcc. gcc 14 and newer can measure the same evaluations itself
+(`-fcondition-coverage`, read through `gcov --conditions` or gcovr), which would replace
+this copy and its runtime by a flag of the harness build; see `gcc_condition_coverage`.
+"""
+from __future__ import annotations
+
+import copy
+import re
+import subprocess
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from pycparser import c_ast, c_generator
+
+from ..c_harness_files import MCDC_RUNTIME
+from .annotations import RESERVED_PREFIX, USER_PREFIX, code_only
+from .decisions import Decision, DecisionNodes, function_decisions, unit_definitions
+from .gnu_ast import ASM_MARKER, case_range, index_range, is_elvis
+from .preprocess import VA_ARG_MARKER
+from .unit import Unit
+
+#: What the instrumented copy calls (c_harness/ctgen_mcdc.h).
+BEGIN, CONDITION, DECISION = "ctgen_mcdc_begin", "ctgen_mcdc_cond", "ctgen_mcdc_decision"
+#: What an auxiliary annotation variable is initialized with in the analysis.
+_AUX_DECLARATION = "__ctg_aux_declaration"
+#: The first gcc with -fcondition-coverage.
+CONDITION_COVERAGE_GCC = 14
+
+
+def gcc_condition_coverage(cc: str = "gcc") -> bool:
+    """Whether `cc` is a gcc that measures MC/DC itself (`-fcondition-coverage`, gcc 14).
+
+    With it, the harness would be built from the unit as it is, with
+    `-fcondition-coverage` beside `--coverage`, and the condition outcomes read from
+    `gcov --conditions --json-format` (or gcovr's conditions) instead of this copy's
+    records; gcc reports which condition outcomes lack an independence pair (masking
+    MC/DC), not the evaluation vectors, so the unique-cause/masking distinction of
+    coverage/mcdc.py would not be available on that route. Not implemented: this copy
+    works with every gcc."""
+    try:
+        done = subprocess.run([cc, "-dumpversion"], capture_output=True, text=True,
+                              check=False)
+    except OSError:
+        return False
+    major = done.stdout.strip().split(".")[0]
+    return major.isdigit() and int(major) >= CONDITION_COVERAGE_GCC
+
+
+@dataclass(frozen=True)
+class InstrumentedUnit:
+    """The instrumented copy's text and what it measures."""
+
+    text: str
+    decisions: tuple[Decision, ...]
+    #: the functions the unit file defines, in order
+    functions: tuple[str, ...] = ()
+    #: functions with decisions that the copy leaves as they are, and why
+    not_instrumented: dict[str, str] = field(default_factory=dict)
+
+
+class _StatementExpression(c_ast.Node):
+    """GNU `({ ... })`: a compound statement where an expression stands."""
+
+    __slots__ = ("__weakref__", "body", "coord")
+    attr_names = ()
+
+    def __init__(self, body: c_ast.Compound) -> None:
+        self.body = body
+        self.coord = body.coord
+
+    def children(self) -> tuple[tuple[str, c_ast.Node]]:
+        return (("body", self.body),)
+
+    def __iter__(self) -> Iterator[c_ast.Node]:
+        yield self.body
+
+
+class _BodyText(c_generator.CGenerator):
+    """C text of a function body as gcc reads it (see the module docstring)."""
+
+    def visit__StatementExpression(self, n: _StatementExpression) -> str:
+        return "(" + str(_BodyText().visit(n.body)).strip() + ")"
+
+    def visit_TernaryOp(self, n: c_ast.TernaryOp) -> str:
+        if is_elvis(n):
+            return f"({self._visit_expr(n.cond)}) ?: ({self._visit_expr(n.iffalse)})"
+        return str(super().visit_TernaryOp(n))
+
+    def visit_Case(self, n: c_ast.Case) -> str:
+        bounds = case_range(n)
+        if bounds is None:
+            return str(super().visit_Case(n))
+        s = f"case {self.visit(bounds[0])} ... {self.visit(bounds[1])}:\n"
+        return s + "".join(self._generate_stmt(stmt, add_indent=True) for stmt in n.stmts)
+
+    def visit_NamedInitializer(self, n: c_ast.NamedInitializer) -> str:
+        parts = []
+        for designator in n.name:
+            bounds = index_range(designator)
+            if bounds is not None:
+                parts.append(f"[{self.visit(bounds[0])} ... {self.visit(bounds[1])}]")
+            elif isinstance(designator, c_ast.ID):
+                parts.append("." + designator.name)
+            else:
+                parts.append("[" + self.visit(designator) + "]")
+        return "".join(parts) + " = " + self._visit_expr(n.expr)
+
+    def visit_ID(self, n: c_ast.ID) -> str:
+        # an annotation as the user spells it: the copy renames it for the run again
+        # (codegen/unit_copy.py), which also tells the copy to define the annotations
+        name = str(n.name)
+        if name.startswith(RESERVED_PREFIX):
+            return USER_PREFIX + name[len(RESERVED_PREFIX):]
+        return name
+
+    def visit_UnaryOp(self, n: c_ast.UnaryOp) -> str:
+        va = _va_arg(n)
+        if va is not None:
+            return f"__builtin_va_arg({self.visit(va[0])}, {self.visit(va[1])})"
+        return str(super().visit_UnaryOp(n))
+
+
+def _va_arg(n: c_ast.UnaryOp) -> tuple[c_ast.Node, c_ast.Node] | None:
+    """The list and the type of `va_arg` as the parser sees it:
+    `*(T *)__ctgen_va_arg(&(ap), sizeof(T))`."""
+    if n.op != "*" or not isinstance(n.expr, c_ast.Cast):
+        return None
+    call = n.expr.expr
+    if not (isinstance(call, c_ast.FuncCall) and isinstance(call.name, c_ast.ID)
+            and call.name.name == VA_ARG_MARKER and call.args and len(call.args.exprs) == 2):
+        return None
+    address, size = call.args.exprs
+    if not (isinstance(address, c_ast.UnaryOp) and address.op == "&"
+            and isinstance(size, c_ast.UnaryOp) and size.op == "sizeof"):
+        return None
+    return address.expr, size.expr
+
+
+_STATEMENT_PARENTS = (c_ast.Compound, c_ast.If, c_ast.While, c_ast.DoWhile, c_ast.For,
+                      c_ast.Switch, c_ast.Case, c_ast.Default, c_ast.Label, c_ast.FuncDef)
+
+
+def _mark_statement_expressions(node: c_ast.Node) -> None:
+    """Wrap each compound statement that stands where an expression does."""
+    for slot, child in node.children():
+        if isinstance(child, c_ast.Compound) and not isinstance(node, _STATEMENT_PARENTS):
+            match = re.fullmatch(r"(\w+)\[(\d+)\]", slot)
+            wrapped = _StatementExpression(child)
+            if match:
+                getattr(node, match.group(1))[int(match.group(2))] = wrapped
+            else:
+                setattr(node, slot, wrapped)
+        _mark_statement_expressions(child)
+
+
+def _why_not(definition: c_ast.FuncDef) -> str | None:
+    """Why the body of `definition` cannot be written again faithfully, or None."""
+    for node in _walk(definition.body):
+        if isinstance(node, c_ast.ID) and node.name == ASM_MARKER:
+            return "it holds an asm statement"
+        if isinstance(node, c_ast.ID) and node.name == _AUX_DECLARATION:
+            return "it declares an auxiliary annotation variable"
+    return None
+
+
+def _walk(node: c_ast.Node) -> list[c_ast.Node]:
+    out, stack = [], [node]
+    while stack:
+        n = stack.pop()
+        out.append(n)
+        stack.extend(child for _, child in n.children())
+    return out
+
+
+def _int(value: int) -> c_ast.Constant:
+    return c_ast.Constant("int", str(value))
+
+
+def _call(name: str, *args: c_ast.Node) -> c_ast.FuncCall:
+    return c_ast.FuncCall(c_ast.ID(name), c_ast.ExprList(list(args)))
+
+
+def _instrument(found: DecisionNodes) -> None:
+    """Rewrite one decision's nodes in place (see the module docstring)."""
+    d = found.decision.id
+    for k, (leaf, set_leaf) in enumerate(found.conditions):
+        set_leaf(_call(CONDITION, _int(d), _int(k), c_ast.BinaryOp("!=", leaf, _int(0))))
+    began = c_ast.TernaryOp(_call(BEGIN, _int(d)), found.node, _int(0))
+    found.set_node(_call(DECISION, _int(d), began))
+
+
+def body_span(text: str, definition: c_ast.FuncDef) -> tuple[int, int] | None:
+    """Where the body of `definition` is in the unit's `text`: the index of its `{` and
+    of its `}`; None when its name and braces are not written out at its line."""
+    code = code_only(text)
+    line = definition.decl.coord.line if definition.decl.coord else 0
+    start = 0
+    for _ in range(max(0, line - 1)):
+        start = code.find("\n", start) + 1
+        if start == 0:
+            return None
+    name = re.compile(rf"(?<![\w$]){re.escape(str(definition.decl.name))}\s*\(")
+    match = name.search(code, start)
+    if match is None or code.count("\n", start, match.start()) > 0:
+        return None
+    close = _matching(code, match.end() - 1, "(", ")")
+    body = code.find("{", close + 1) if close >= 0 else -1
+    if body < 0 or ";" in code[close:body]:
+        return None
+    end = _matching(code, body, "{", "}")
+    return (body, end) if end >= 0 else None
+
+
+def _matching(code: str, start: int, open_ch: str, close_ch: str) -> int:
+    depth = 0
+    for i in range(start, len(code)):
+        if code[i] == open_ch:
+            depth += 1
+        elif code[i] == close_ch:
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def instrument_unit(unit: Unit, text: str | None = None) -> InstrumentedUnit:
+    """The instrumented copy of `unit` (its file's `text`, read if not given)."""
+    if text is None:
+        text = Path(unit.path).read_text(encoding="utf-8", errors="surrogateescape")
+    decisions: list[Decision] = []
+    skipped: dict[str, str] = {}
+    edits: list[tuple[int, int, str]] = []
+    for original in unit_definitions(unit):
+        definition = copy.deepcopy(original)
+        found = function_decisions(definition, len(decisions), str(unit.path))
+        decisions += [f.decision for f in found]
+        if not found:
+            continue
+        name = str(definition.decl.name)
+        why = _why_not(definition)
+        span = body_span(text, original) if why is None else None
+        if why is None and span is None:
+            why = "its name and braces are not written out in the file"
+        if why is not None or span is None:
+            skipped[name] = why or ""
+            continue
+        for f in found:
+            _instrument(f)
+        _mark_statement_expressions(definition)
+        body = _BodyText().visit(definition.body).rstrip("\n")
+        end_line = text.count("\n", 0, span[1]) + 1
+        edits.append((span[0], span[1] + 1, f"{body}\n#line {end_line}\n"))
+    out, position = [f'#include "{MCDC_RUNTIME}"\n#line 1\n'], 0
+    for start, end, replacement in sorted(edits):
+        out += [text[position:start], replacement]
+        position = end
+    out.append(text[position:])
+    functions = tuple(str(d.decl.name) for d in unit_definitions(unit))
+    return InstrumentedUnit("".join(out), tuple(decisions), functions, skipped)
