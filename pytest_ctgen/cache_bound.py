@@ -17,7 +17,7 @@ KEEP_PER_UNIT = 4
 
 def unit_group(unit: str) -> str:
     """The directory name a unit's cache entries share (its path as shown, hashed)."""
-    return hashlib.sha256(unit.encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256(unit.encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 def used(entry: Path) -> None:

@@ -73,7 +73,7 @@ def c_float_literal(v: FloatValue) -> str:
 def c_string(text: str) -> str:
     """A C string literal of `text` (UTF-8; anything unusual as an octal escape)."""
     out = []
-    for byte in text.encode("utf-8"):
+    for byte in text.encode("utf-8", "surrogateescape"):
         ch = chr(byte)
         if ch in '"\\':
             out.append("\\" + ch)

@@ -338,7 +338,7 @@ def _owned(path: Path, source: str, force: bool) -> None:
 
 
 def _write(path: Path, text: str) -> None:
-    data = text.encode("utf-8")
+    data = text.encode("utf-8", "surrogateescape")  # a byte of the unit that is no UTF-8
     if path.is_file() and path.read_bytes() == data:
         return
     tmp = path.with_name(path.name + ".tmp")

@@ -73,7 +73,8 @@ def _decode(body: str, wide: bool) -> list[int]:
     read with `surrogateescape`) and stands for itself in a narrow literal.
 
     Raises:
-        ValueError: such a byte in a wide literal (gcc rejects it too).
+        ValueError: such a byte in a wide literal, or a universal character name of a
+            surrogate or beyond U+10FFFF (gcc rejects both).
     """
     units: list[int] = []
     i = 0
@@ -109,6 +110,8 @@ def _decode(body: str, wide: bool) -> list[int]:
         elif esc in "uU":
             n = 4 if esc == "u" else 8
             code = int(body[i + 1:i + 1 + n], 16)
+            if 0xD800 <= code <= 0xDFFF or code > 0x10FFFF:
+                raise ValueError(f"\\{esc}{body[i + 1:i + 1 + n]} is no character")  # as gcc
             units.extend([code] if wide else list(chr(code).encode("utf-8")))
             i += 1 + n
         else:

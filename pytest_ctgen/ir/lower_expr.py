@@ -220,7 +220,10 @@ class ExpressionLowerer:
                 base = self.lvalue(node.name)
             return self.member(base, node.field.name, node)
         if isinstance(node, c_ast.Constant) and node.type == "string":
-            data = string_bytes(node.value)
+            try:
+                data = string_bytes(node.value)
+            except ValueError as err:  # what gcc rejects too
+                raise CtgenError(f"string literal: {err}", self.builder.loc(node)) from None
             return StringLit(ArrayType(INT_CHAR, len(data)), data)
         if isinstance(node, c_ast.FuncCall):
             e = self.rvalue(node)

@@ -166,9 +166,10 @@ def build_harness(harness_source: str, *, cflags: Sequence[str] = (),
         for stale in directory.iterdir():
             if stale.is_file():
                 stale.unlink()
-        build.source.write_text(harness_source, encoding="utf-8")
+        # C text keeps a byte that is no UTF-8 as itself (surrogateescape, as it was read)
+        build.source.write_text(harness_source, encoding="utf-8", errors="surrogateescape")
         for name, text in extra.items():
-            (directory / name).write_text(text, encoding="utf-8")
+            (directory / name).write_text(text, encoding="utf-8", errors="surrogateescape")
         obj, runtime_obj = directory / OBJECT, directory / RUNTIME_OBJECT
         # The user's flags first: ours (-O0, coverage) must win over e.g. their -O2.
         _run([cc, *cflags, "-c", str(build.source), "-o", str(obj), "-fPIC", "-O0", "-g",

@@ -4,11 +4,14 @@ function as at file scope. Every case passes against the compiled code."""
 from __future__ import annotations
 
 import math
+import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from generated_unit import GeneratedUnit
 
+from pytest_ctgen.codegen.export import write_export
 from pytest_ctgen.frontend.ctype import DOUBLE, FLOAT, FLOAT32, FLOAT64, LONGDOUBLE
 from pytest_ctgen.frontend.literals import float_literal, is_imaginary
 
@@ -168,3 +171,30 @@ def test_a_byte_that_is_no_utf8_stands_for_itself_in_a_string_literal(
     fn = unit.functions["second_byte"]
     assert fn.stop_reason == "exhausted" and not fn.unreachable
     assert {case.expected.returns.value for case in fn.cases} == {1, 0xB0}
+
+
+# an annotated unit is compiled from a copy (codegen/unit_copy.py), written back with its bytes
+ANNOTATED_NOT_UTF8 = """#include <string.h>
+#include "ctgen.h"
+
+int degrees(const char *s)
+{
+    __rtt_precondition(s != 0);
+    if (strcmp(s, "\udcb0C") == 0) {
+        return 1;
+    }
+    return 0;
+}
+"""
+
+
+def test_a_unit_compiled_from_its_copy_keeps_its_bytes_in_the_run_and_the_export(
+        generated_unit: Callable[[str, str], GeneratedUnit], tmp_path: Path) -> None:
+    unit = generated_unit("deg.c", ANNOTATED_NOT_UTF8)  # every case ran against gcc
+    fn = unit.functions["degrees"]
+    assert {case.expected.returns.value for case in fn.cases} == {0, 1}
+    out = write_export(unit.run.generated.cases, unit.run.path, tmp_path / "export")
+    done = subprocess.run(["make", "-s", "-C", str(out), "run"], capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[-1] == f"{len(fn.cases)} passed, 0 failed"
