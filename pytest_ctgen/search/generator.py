@@ -394,6 +394,8 @@ class Generator:
         if model is None:
             if self.solver.check(state.constraints) != UNSAT:
                 self.solver_gave_up = True  # its outcomes are not proved unreachable
+            elif state.not_null:  # infeasible since its last fork, perhaps by assumption
+                self.assumption_pruned(state)
             return
         if self.add_case(state, model):
             self.goals.covered(state.edges)

@@ -714,3 +714,29 @@ def test_a_read_of_an_uninitialized_variable_is_a_finding(
         assert findings[0].endswith(f": read of the uninitialized {what}"), findings
         assert not unit.functions[function].unreachable
     assert "narrow" not in unit.findings and "assigned" not in unit.findings
+
+
+POINTER_AS_INTEGER = r"""
+#include <stdint.h>
+
+int null_by_address(int *p)
+{
+    if ((uintptr_t)p == 0) {
+        *p = 1;
+        return 1;
+    }
+    return 0;
+}
+"""
+
+
+def test_a_path_infeasible_only_by_an_assumed_pointer_is_never_unreachable(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """Only a NULL `p` reaches the true side, where `*p` assumes it is not NULL (the
+    address test is no NULL test of `p`): the path's last step is infeasible by that
+    assumption alone, so its outcome is not reached, never unreachable."""
+    unit = generated_unit("address.c", POINTER_AS_INTEGER)
+    fn = unit.functions["null_by_address"]
+    line = POINTER_AS_INTEGER.splitlines().index("    if ((uintptr_t)p == 0) {") + 1
+    assert not fn.unreachable, fn.unreachable
+    assert [(o.line, o.label) for o in fn.not_reached] == [(line, "true")]
