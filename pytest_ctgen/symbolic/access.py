@@ -136,8 +136,12 @@ def load(ex: Executor, state: State, lv: Expr) -> SymValue:
         off = bitfield_offset(state, obj, lv, loc)
         assert isinstance(f.type, IntType)
         assert f.bit_offset is not None and f.bit_width is not None
-        return memory.read_bitfield(obj, off.as_signed_long(), f.bit_offset,
-                                    f.bit_width, f.type)
+        field = memory.read_bitfield(obj, off.as_signed_long(), f.bit_offset, f.bit_width,
+                                     f.type)
+        # its bits come from the storage unit; simplified, those nothing wrote show
+        if inputs.holds_garbage(z3.simplify(field)):
+            uninitialized_read(ex, state, lv)
+        return field
     (value,) = checked(ex, state, loc, obj, "read from",
                        lambda: memory.read(obj, offset, lv.type))
     if lv.type.is_scalar and inputs.holds_garbage(value):

@@ -247,7 +247,7 @@ def holds_garbage(value: SymValue) -> bool:
     kind = value.decl().kind()
     if kind == z3.Z3_OP_SELECT:  # of a sparse object's bytes (large_objects.py)
         return is_garbage(value.arg(0))
-    if kind in (z3.Z3_OP_EXTRACT, z3.Z3_OP_FPA_TO_FP):
+    if kind in (z3.Z3_OP_EXTRACT, z3.Z3_OP_FPA_TO_FP, z3.Z3_OP_ZERO_EXT, z3.Z3_OP_SIGN_EXT):
         return holds_garbage(value.arg(value.num_args() - 1))
     if kind == z3.Z3_OP_CONCAT:
         return any(holds_garbage(part) for part in value.children())

@@ -676,6 +676,16 @@ int computed(int i)
     return 0;
 }
 
+int half_bits(void)
+{
+    struct {
+        unsigned a : 4;
+        unsigned b : 4;
+    } s;
+    s.a = 1;
+    return s.b;
+}
+
 int large(int i)
 {
     char buf[8192];
@@ -694,6 +704,7 @@ UNINITIALIZED_READS = [
     ("first_two", "    return t[0] + (c > 5 ? t[1] : 0);", "t[1]"),
     ("computed", "        return t[i] + 1;", "t[(long)i]"),  # an index picks one
     ("large", "        return buf[i];", "buf[(long)i]"),  # of a sparse object
+    ("half_bits", "    return s.b;", "s.b"),  # a bit-field beside a written one
 ]
 
 
