@@ -27,6 +27,7 @@ from pathlib import Path
 from ..cases import StubPrototype
 from ..errors import CtgenError
 from ..frontend.annotations import (
+    closing_bracket,
     code_only,
     has_annotations,
     line_directive,
@@ -72,30 +73,17 @@ NEVER_RUN_DEFINITION = f"""\
 """
 
 
-def _closing(code: str, start: int, open_ch: str, close_ch: str) -> int:
-    """The index of the bracket closing the one at `start`, or -1."""
-    depth = 0
-    for i in range(start, len(code)):
-        if code[i] == open_ch:
-            depth += 1
-        elif code[i] == close_ch:
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
-
-
 def definition_span(code: str, name: str) -> tuple[int, int] | None:
     """Where the name of the definition of function `name` is and where its body ends
     (the index of the closing brace), in comment-free `code`."""
     for match in re.finditer(rf"(?<![\w$]){re.escape(name)}\s*\(", code):
-        close = _closing(code, match.end() - 1, "(", ")")
+        close = closing_bracket(code, match.end() - 1, "(", ")")
         if close < 0:
             return None
         rest = code[close + 1:]
         body = close + 1 + len(rest) - len(rest.lstrip())
         if body < len(code) and code[body] == "{":
-            end = _closing(code, body, "{", "}")
+            end = closing_bracket(code, body, "{", "}")
             if end >= 0:
                 return match.start(), end
     return None

@@ -34,6 +34,19 @@ def code_only(text: str) -> str:
     return _COMMENT_OR_LITERAL.sub(_blank, text)
 
 
+def closing_bracket(code: str, start: int, open_ch: str, close_ch: str) -> int:
+    """In `code_only` text, the index of the bracket closing the one at `start`, or -1."""
+    depth = 0
+    for i in range(start, len(code)):
+        if code[i] == open_ch:
+            depth += 1
+        elif code[i] == close_ch:
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
 def _statements_only(text: str) -> str:
     """`text` with comments, literals and preprocessor directives blanked out: a
     `#define __rtt_X` of the unit's own must keep defining the user's name."""

@@ -34,7 +34,7 @@ from pathlib import Path
 from pycparser import c_ast, c_generator
 
 from ..c_harness_files import MCDC_RUNTIME
-from .annotations import RESERVED_PREFIX, USER_PREFIX, code_only
+from .annotations import RESERVED_PREFIX, USER_PREFIX, closing_bracket, code_only
 from .decisions import Decision, DecisionNodes, function_decisions, unit_definitions
 from .gnu_ast import ASM_MARKER, case_range, index_range, is_elvis
 from .preprocess import VA_ARG_MARKER
@@ -224,24 +224,12 @@ def body_span(text: str, definition: c_ast.FuncDef) -> tuple[int, int] | None:
     match = name.search(code, start)
     if match is None or code.count("\n", start, match.start()) > 0:
         return None
-    close = _matching(code, match.end() - 1, "(", ")")
+    close = closing_bracket(code, match.end() - 1, "(", ")")
     body = code.find("{", close + 1) if close >= 0 else -1
     if body < 0 or ";" in code[close:body]:
         return None
-    end = _matching(code, body, "{", "}")
+    end = closing_bracket(code, body, "{", "}")
     return (body, end) if end >= 0 else None
-
-
-def _matching(code: str, start: int, open_ch: str, close_ch: str) -> int:
-    depth = 0
-    for i in range(start, len(code)):
-        if code[i] == open_ch:
-            depth += 1
-        elif code[i] == close_ch:
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
 
 
 def instrument_unit(unit: Unit, text: str | None = None) -> InstrumentedUnit:
