@@ -146,7 +146,7 @@ class Solver:
         """Solve `constraints` (and `wishes`, which may be dropped). With floating-point
         terms, a candidate from real arithmetic is tried first (see approx.py)."""
         wishes = wishes or []
-        if any(self._has_float(c) for c in constraints):
+        if self.on_floats(constraints):
             # proving a floating-point path infeasible can take very long: bounded tighter
             steps = min(steps or self.query_steps, _FLOAT_STEPS)
             pins = self._float_pins(constraints, wishes)
@@ -225,7 +225,7 @@ class Solver:
         if self._cached(constraints) is not None:
             return SAT
         if quick:
-            if not any(self._has_float(c) for c in constraints):
+            if not self.on_floats(constraints):
                 return UNKNOWN
             pins = self._float_pins(constraints, [])
             if pins is None:
@@ -299,7 +299,7 @@ class Solver:
         kept as the path allows, tier by tier (see `_keep_compatible`), so one input that
         must be large does not make the others large too. With floating point the first
         tier that holds as a whole wins. The answer of its last query is `model_answer`."""
-        if not any(self._has_float(c) for c in constraints):
+        if not self.on_floats(constraints):
             wishes = [w for tier in preferences for w in tier]
             model = self._cached([*constraints, *wishes]) if wishes else None
             if model is None and wishes:
