@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import resource
-import time
 
 import pytest
 
@@ -46,20 +45,18 @@ void clear(void)
 GIB = 1 << 30
 
 
-def _export(pytester: pytest.Pytester) -> tuple[pytest.RunResult, float]:
+def _export(pytester: pytest.Pytester) -> pytest.RunResult:
     pytester.makeini("[pytest]\n")
     (pytester.path / "big.c").write_text(UNIT, encoding="utf-8")
-    start = time.monotonic()
-    result = run_ctgen(pytester, "-q", "--ctgen-export", "exp", "big.c")
-    return result, time.monotonic() - start
+    return run_ctgen(pytester, "-q", "--ctgen-export", "exp", "big.c")
 
 
 def test_a_16_mib_buffer_costs_little_and_replays(pytester: pytest.Pytester) -> None:
-    result, seconds = _export(pytester)
+    result = _export(pytester)
     text = output(result)
     assert result.ret == 0, text
-    # generation, build and runs of all cases; the budget is 60 s per function
-    assert seconds < 60, seconds
+    # within the budget: every function's search is exhausted below (the time safety net
+    # would say "time budget"); no wall-clock bound, which a loaded machine would break
     # the largest process of the run, generation children included (Linux: kilobytes)
     assert resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * 1024 < GIB
     for name in ("touch", "lookup", "clear"):
@@ -80,7 +77,7 @@ def test_a_16_mib_buffer_costs_little_and_replays(pytester: pytest.Pytester) -> 
 
 
 def test_a_crafted_sparse_value_is_refused_at_replay(pytester: pytest.Pytester) -> None:
-    result, _ = _export(pytester)
+    result = _export(pytester)
     assert result.ret == 0, output(result)
     cases = pytester.path / "exp/big/big.ctgen.json"
     doc = json.loads(cases.read_text())

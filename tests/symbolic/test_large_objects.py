@@ -4,7 +4,6 @@ tables, locals, structs and memset on large objects. Each case passes against gc
 build, gcov sees every branch, and a case lists only the bytes that matter."""
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 
 import pytest
@@ -50,9 +49,9 @@ def filled_values(unit: GeneratedUnit, name: str) -> list[FilledBytesValue]:
 @pytest.mark.parametrize("size", [1 << 16, 1 << 20, 1 << 24], ids=["64KiB", "1MiB", "16MiB"])
 def test_a_large_global_buffer_costs_what_the_path_touches(generated_unit: Generate,
                                                           size: int) -> None:
-    start = time.monotonic()
     unit = generated_unit("big.c", buffer_unit(size))
-    assert time.monotonic() - start < 30  # generation, build and runs of both functions
+    # exhausted within the deterministic work budget (no wall-clock bound: a loaded
+    # machine would break it; the times are measured in the issue's note)
     unit.assert_fully_covered("f", "g")
     values = filled_values(unit, "f") + filled_values(unit, "g")
     assert values and all(v.size == size for v in values)
