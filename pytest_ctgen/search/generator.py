@@ -206,7 +206,7 @@ class Generator:
                 self.executor.objects_too_small = True
                 self.cut_reason = (f"input pointers point to {self.executor.array_size} "
                                    "elements")
-            elif state.not_null:
+            elif state.pointer_assumptions:
                 self.assumption_pruned(state)
             return False
         if result != SAT:
@@ -216,13 +216,13 @@ class Generator:
 
     def assumption_pruned(self, state: State) -> None:
         """The infeasible `state` may be infeasible only because of what it assumed of
-        input pointers (`State.not_null`): then what follows its last outcome is not
-        proved unreachable. One query, unless that is known already."""
+        input pointers (`State.pointer_assumptions`): then what follows its last outcome is
+        not proved unreachable. One query, unless that is known already."""
         block = state.edges[-1].block if state.edges else self.cfg.entry.id
         if block in self.cfg.reachable_from(self.assumed_blocks):
             return
-        if self.solver.check(_without(state.constraints, state.bounds + state.not_null)) \
-                == SAT:
+        assumed = state.bounds + state.pointer_assumptions
+        if self.solver.check(_without(state.constraints, assumed)) == SAT:
             self.assumed_blocks.add(block)
 
     def bounded_by_objects(self, state: State) -> bool:
@@ -394,7 +394,7 @@ class Generator:
         if model is None:
             if self.solver.check(state.constraints) != UNSAT:
                 self.solver_gave_up = True  # its outcomes are not proved unreachable
-            elif state.not_null:  # infeasible since its last fork, perhaps by assumption
+            elif state.pointer_assumptions:  # infeasible since its last fork, perhaps by them
                 self.assumption_pruned(state)
             return
         if self.add_case(state, model):

@@ -247,7 +247,7 @@ def dereference(ex: Executor, state: State, p: PtrVal, error: str) -> None:
             return
         before = len(state.constraints)
         state.assume(z3.Not(p.null))
-        state.not_null.extend(state.constraints[before:])
+        state.pointer_assumptions.extend(state.constraints[before:])
 
 
 def into_one_object(ex: Executor, state: State, a: PtrVal, b: PtrVal, names: tuple[str, str],
@@ -268,7 +268,7 @@ def into_one_object(ex: Executor, state: State, a: PtrVal, b: PtrVal, names: tup
                           f"pointers into different objects in {text}")
         raise PathError(f"pointers into different objects in {text}")
     state.assume(z3.BoolVal(False))
-    state.not_null.append(z3.BoolVal(False))
+    state.pointer_assumptions.append(z3.BoolVal(False))
 
 
 def within_depth(ex: Executor, v: SymValue) -> None:

@@ -90,9 +90,10 @@ class State:
         # the constraints that keep accesses inside the objects of input pointers, whose
         # size is a bound of the search, not a property of the function
         self.bounds: list[z3.BoolRef] = []
-        # that an input pointer the path dereferenced before testing it is not NULL: an
-        # assumption, so what it alone excludes is never called unreachable
-        self.not_null: list[z3.BoolRef] = []
+        # what the path assumed of input pointers the code does not test (not NULL where it
+        # dereferenced one, into one object where it ordered two): assumptions, so what
+        # they alone exclude is never called unreachable
+        self.pointer_assumptions: list[z3.BoolRef] = []
         self.inputs: list[InputRoot] = []
         self.pointees: list[Pointee] = []
         self.aliases: dict[str, PtrVal] = {}  # AliasPtr.choice -> the PtrVal it is here
@@ -144,7 +145,7 @@ class State:
         s.strings = dict(self.strings)
         s.constraints = list(self.constraints)
         s.bounds = list(self.bounds)
-        s.not_null = list(self.not_null)
+        s.pointer_assumptions = list(self.pointer_assumptions)
         s.inputs = list(self.inputs)
         s.pointees = list(self.pointees)
         s.aliases = dict(self.aliases)
