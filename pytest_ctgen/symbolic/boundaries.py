@@ -101,5 +101,7 @@ def with_boundaries(state: State, tiers: list[list[z3.BoolRef]]) -> list[list[z3
     wishes = boundary_wishes(state.branch_conditions)
     if not wishes or not tiers:
         return tiers
+    # the first tier starts with these wishes too; the repeat is harmless, and dropping it
+    # changes the models z3 gives (a change of cases, for a session that re-baselines)
     defined = [z3.Not(c) for c in state.overflows]
     return [[*defined, *wishes, *tiers[0]], *tiers[1:]]
