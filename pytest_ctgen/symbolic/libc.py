@@ -107,35 +107,57 @@ def _considered(state: State, pointers: Sequence[PtrVal], count: int, name: str)
     return count
 
 
-def _byte(state: State, p: PtrVal, k: int) -> z3.BitVecRef:
+# Byte k of a pointer at a computed offset may lie outside its object: each access says
+# where it is inside (`inside`, a list the call collects), needed only where the call
+# really reaches byte k (`needed`); the call then checks them all at once with `_inside`.
+# Assumed byte by byte, they would pin the offset (`strlen(s + i)` reading the room of the
+# whole object made i 0, and called what a larger i reaches unreachable).
+Inside = list[z3.BoolRef]
+
+
+def _placed(in_bounds: z3.BoolRef | None, needed: z3.BoolRef | None, inside: Inside) -> None:
+    if in_bounds is not None:
+        inside.append(in_bounds if needed is None else z3.Implies(needed, in_bounds))
+
+
+def _byte(state: State, p: PtrVal, k: int, inside: Inside,
+          needed: z3.BoolRef | None = None) -> z3.BitVecRef:
     assert p.base is not None  # a `_target`
     obj = state.memory[p.base]
     state.read_objects.add(obj.id)
     value, in_bounds, readable = memory.read(obj, p.offset + k, UCHAR)
-    state.assume_in_bounds(obj.id, in_bounds)
+    _placed(in_bounds, needed, inside)
     state.assume(readable)
     assert isinstance(value, z3.BitVecRef)
     return value
 
 
-def _store_byte(state: State, p: PtrVal, k: int, value: z3.BitVecRef) -> None:
+def _store_byte(state: State, p: PtrVal, k: int, value: z3.BitVecRef, inside: Inside,
+                needed: z3.BoolRef | None = None) -> None:
     assert p.base is not None  # a `_target`
     obj = state.writable(p.base)
     state.written_objects.add(obj.id)
     in_bounds, writable = memory.write(obj, p.offset + k, UCHAR, value)
-    state.assume_in_bounds(obj.id, in_bounds)
+    _placed(in_bounds, needed, inside)
     state.assume(writable)
 
 
 def _store_byte_where(state: State, p: PtrVal, k: int, condition: z3.BoolRef,
-                      value: z3.BitVecRef) -> None:
+                      value: z3.BitVecRef, inside: Inside) -> None:
     """Byte k of `p` becomes `value` where `condition` holds and keeps its contents
     elsewhere."""
     if z3.is_true(z3.simplify(condition)):  # the old contents (a pointer's bytes) unread
-        _store_byte(state, p, k, value)
+        _store_byte(state, p, k, value, inside)
         return
-    old = _byte(state, p, k)
-    _store_byte(state, p, k, z3.simplify(z3.If(condition, value, old)))
+    old = _byte(state, p, k, inside, condition)
+    _store_byte(state, p, k, z3.simplify(z3.If(condition, value, old)), inside, condition)
+
+
+def _within_objects(ex: Executor, state: State, p: PtrVal, inside: Inside, what: str,
+                    also: z3.BoolRef | None = None) -> None:
+    """The bytes a call reached at `p` (and `also`) lie inside its object (`_inside`)."""
+    if inside or also is not None:
+        _inside(ex, state, [p], z3.And(*([also] if also is not None else []), *inside), what)
 
 
 def _length(ex: Executor, state: State, n: SymValue, reads: Sequence[PtrVal],
@@ -196,8 +218,10 @@ def _memset(ex: Executor, state: State, args: list[SymValue], ftype: FunctionTyp
     byte = z3.Extract(7, 0, c)
     if _fill_object(state, p, n, byte):
         return p
+    inside: Inside = []
     for k in range(_considered(state, [p], count, "memset")):
-        _store_byte_where(state, p, k, _within(k, n), byte)
+        _store_byte_where(state, p, k, _within(k, n), byte, inside)
+    _within_objects(ex, state, p, inside, "memset writes past the end of")
     return p
 
 
@@ -221,9 +245,14 @@ def _memcpy(ex: Executor, state: State, args: list[SymValue], ftype: FunctionTyp
     src = _target(ex, state, args[1], "memcpy")
     n, count = _length(ex, state, args[2], (src,), (dst,), "memcpy")
     _considered(state, [src, dst], count, "memcpy")
-    incoming = [_byte(state, src, k) for k in range(count)]  # all read first: memmove too
+    read: Inside = []
+    written: Inside = []
+    # all read first: memmove too
+    incoming = [_byte(state, src, k, read, _within(k, n)) for k in range(count)]
     for k, byte in enumerate(incoming):
-        _store_byte_where(state, dst, k, _within(k, n), byte)
+        _store_byte_where(state, dst, k, _within(k, n), byte, written)
+    _within_objects(ex, state, src, read, "memcpy reads past the end of")
+    _within_objects(ex, state, dst, written, "memcpy writes past the end of")
     return dst
 
 
@@ -233,9 +262,14 @@ def _memcmp(ex: Executor, state: State, args: list[SymValue], ftype: FunctionTyp
     n, count = _length(ex, state, args[2], (a, b), (), "memcmp")
     _considered(state, [a, b], count, "memcmp")
     result: z3.BitVecRef = z3.BitVecVal(0, 32)
+    inside_a: Inside = []
+    inside_b: Inside = []
     for k in reversed(range(count)):
-        x, y = _byte(state, a, k), _byte(state, b, k)
+        x = _byte(state, a, k, inside_a, _within(k, n))
+        y = _byte(state, b, k, inside_b, _within(k, n))
         result = z3.If(z3.And(_within(k, n), x != y), _diff(x, y), result)
+    _within_objects(ex, state, a, inside_a, "memcmp reads past the end of")
+    _within_objects(ex, state, b, inside_b, "memcmp reads past the end of")
     return result
 
 
@@ -245,14 +279,34 @@ def _terminated(ex: Executor, state: State, p: PtrVal, name: str) -> list[z3.Bit
     if room == 0:
         raise UnsupportedError(f"{name} on a pointer to the end of an object")
     _considered(state, [p], room, name)
-    chars = [_byte(state, p, k) for k in range(room)]
-    _inside(ex, state, [p], z3.Or(*[ch == 0 for ch in chars]),
-            f"{name} reads past the end of")
+    inside: Inside = []
+    chars: list[z3.BitVecRef] = []
+    going: z3.BoolRef = z3.BoolVal(True)  # no NUL before byte k: it is read
+    for k in range(room):
+        chars.append(_byte(state, p, k, inside, going))
+        going = z3.And(going, chars[-1] != 0)
+    _within_objects(ex, state, p, inside, f"{name} reads past the end of",
+                    z3.Or(*[ch == 0 for ch in chars]))
     return chars
 
 
 def _strlen(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-    return _first_nul(_terminated(ex, state, _target(ex, state, args[0], "strlen"), "strlen"))
+    s = _target(ex, state, args[0], "strlen")
+    return _measured(state, s, "strlen", _first_nul(_terminated(ex, state, s, "strlen")))
+
+
+def _measured(state: State, p: PtrVal, name: str, value: z3.BitVecRef) -> z3.BitVecRef:
+    """`value`, a position in the object of `p` that a call found among its bytes. In an
+    object an input pointer points to it is a fresh variable equal to `value` under a
+    bound of the search: the object's size caps `value`, and a path that needs more (a
+    string longer than the object) must make the search grow the object, not end as
+    unreachable."""
+    assert p.base is not None  # a `_target`
+    if p.base not in state.input_objects():
+        return value
+    result = z3.BitVec(f"ctgen.{name}.{state.steps}.{len(state.constraints)}", value.size())
+    state.assume_in_bounds(p.base, result == value)
+    return result
 
 
 def _compare_strings(ex: Executor, state: State, args: list[SymValue], limit: z3.BitVecRef | None,
@@ -261,14 +315,21 @@ def _compare_strings(ex: Executor, state: State, args: list[SymValue], limit: z3
     b = _target(ex, state, args[1], name)
     room = _considered(state, [a, b], min(_room(ex, state, a, name),
                                           _room(ex, state, b, name)), name)
-    xs = [_byte(state, a, k) for k in range(room)]
-    ys = [_byte(state, b, k) for k in range(room)]
+    xs: list[z3.BitVecRef] = []
+    ys: list[z3.BitVecRef] = []
+    inside: Inside = []
+    going: z3.BoolRef = z3.BoolVal(True)  # no difference or NUL before byte k
+    for k in range(room):
+        needed = going if limit is None else z3.And(going, _within(k, limit))
+        xs.append(_byte(state, a, k, inside, needed))
+        ys.append(_byte(state, b, k, inside, needed))
+        going = z3.And(going, xs[-1] == ys[-1], xs[-1] != 0)
     # the comparison ends inside both objects: at a difference, a NUL or the limit
     ends = [z3.Or(x != y, x == 0) for x, y in zip(xs, ys)]
     ended = z3.Or(*ends) if ends else z3.BoolVal(False)
     if limit is not None:
         ended = z3.Or(z3.ULE(limit, room), ended)
-    _inside(ex, state, [a, b], ended, f"{name} reads past the end of")
+    _inside(ex, state, [a, b], z3.And(ended, *inside), f"{name} reads past the end of")
     result: z3.BitVecRef = z3.BitVecVal(0, 32)
     for k in reversed(range(room)):
         step = z3.If(xs[k] != ys[k], _diff(xs[k], ys[k]),
@@ -300,6 +361,7 @@ def _strchr(ex: Executor, state: State, args: list[SymValue], ftype: FunctionTyp
         found = z3.If(chars[k] == wanted, z3.BoolVal(True),
                       z3.If(chars[k] == 0, z3.BoolVal(False), found))
         index = z3.If(chars[k] == wanted, z3.BitVecVal(k, 64), index)
+    index = _measured(state, s, "strchr", index)
     return PtrVal(s.base, z3.simplify(s.offset + index), z3.simplify(z3.Not(found)))
 
 
@@ -320,10 +382,15 @@ def _copy_string(ex: Executor, state: State, args: list[SymValue], limit: SymVal
         n, count = _length(ex, state, limit, (), (dst,), name)
         count = _considered(state, [dst, src], min(count, room_dst), name)
         readable = min(count, room_src)
-        chars = [_byte(state, src, k) for k in range(readable)]
+        read: Inside = []
+        chars = []
+        going: z3.BoolRef = z3.BoolVal(True)  # no NUL before byte k
+        for k in range(readable):
+            chars.append(_byte(state, src, k, read, z3.And(going, _within(k, n))))
+            going = z3.And(going, chars[-1] != 0)
         # reading stops at the first NUL or at n: both must come inside the source
-        _inside(ex, state, [src], z3.Or(z3.ULE(n, readable), *[ch == 0 for ch in chars]),
-                f"{name} reads past the end of")
+        _within_objects(ex, state, src, read, f"{name} reads past the end of",
+                        z3.Or(z3.ULE(n, readable), *[ch == 0 for ch in chars]))
         writes = []
         ended: z3.BoolRef = z3.BoolVal(False)
         zero = z3.BitVecVal(0, 8)
@@ -332,8 +399,10 @@ def _copy_string(ex: Executor, state: State, args: list[SymValue], limit: SymVal
             writes.append((k, _within(k, n), value))
             if k < readable:
                 ended = z3.Or(ended, chars[k] == 0)
+    written: Inside = []
     for k, taken, value in writes:
-        _store_byte_where(state, dst, k, taken, value)
+        _store_byte_where(state, dst, k, taken, value, written)
+    _within_objects(ex, state, dst, written, f"{name} writes past the end of")
     return dst
 
 

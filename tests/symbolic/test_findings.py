@@ -751,3 +751,87 @@ def test_a_path_infeasible_only_by_an_assumed_pointer_is_never_unreachable(
     line = POINTER_AS_INTEGER.splitlines().index("    if ((uintptr_t)p == 0) {") + 1
     assert not fn.unreachable, fn.unreachable
     assert [(o.line, o.label) for o in fn.not_reached] == [(line, "true")]
+
+
+COMPUTED_OFFSETS = r"""
+#include <string.h>
+
+static char line[16];
+
+int tail_length(unsigned i)
+{
+    char s[8] = "abcdefg";
+    if (i > 7) {
+        return -1;
+    }
+    if (strlen(s + i) < 3) {
+        return 1;
+    }
+    return 0;
+}
+
+int clear_at(unsigned i)
+{
+    if (i > 16) {
+        return -1;
+    }
+    memset(line + i, 0, 4);
+    if (i > 12) {
+        return 1;
+    }
+    return 0;
+}
+"""
+
+
+def test_a_library_call_at_a_computed_offset_reaches_every_offset(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """`strlen(s + i)` is correct for every i up to 7: each outcome is reached (the bytes
+    the call might read were assumed inside one by one, which made i 0 and called
+    `< 3` unreachable). `memset(line + i, 0, 4)` past the end for i > 12 is a finding."""
+    unit = generated_unit("offsets.c", COMPUTED_OFFSETS)
+    tail = unit.functions["tail_length"]
+    assert tail.stop_reason == "exhausted" and not tail.unreachable
+    assert {c.expected.returns.value for c in tail.cases} == {-1, 0, 1}
+    line = COMPUTED_OFFSETS.splitlines().index("    memset(line + i, 0, 4);") + 1
+    assert unit.findings["clear_at"] == [
+        f"undefined behaviour at offsets.c:{line}:5: memset writes past the end of 'line' "
+        "(16 bytes)"]
+    assert not unit.functions["clear_at"].unreachable
+
+
+LONG_STRINGS = r"""
+#include <string.h>
+
+int too_long(const char *s)
+{
+    if (strlen(s) > 24u) {
+        return 1;
+    }
+    return 0;
+}
+
+int late_separator(const char *s)
+{
+    const char *eq = strchr(s, '=');
+    if (eq == NULL) {
+        return -1;
+    }
+    if (eq - s > 20) {
+        return 1;
+    }
+    return 0;
+}
+"""
+
+
+def test_a_string_longer_than_the_input_array_grows_the_array(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """What strlen or strchr find in an input string is capped by the array the generator
+    made; a path that needs a longer string grows the array instead of being called
+    unreachable (a position the call found is a bound of the search, not a fact)."""
+    unit = generated_unit("long.c", LONG_STRINGS)
+    assert {c.expected.returns.value for c in unit.functions["too_long"].cases} == {0, 1}
+    late = unit.functions["late_separator"]
+    assert {c.expected.returns.value for c in late.cases} == {-1, 0, 1}
+    assert not late.unreachable and not unit.functions["too_long"].unreachable
