@@ -116,8 +116,15 @@ class PointerValue:
     function: bool = False
 
 
+@dataclass(frozen=True)
+class UnsetValue:
+    """A predicted value nothing set: what an uninitialized object held (a member of a
+    struct returned by value that the function never wrote). C gives it no value, so the
+    run leaves it unchecked; never an input. JSON: `{"@unset": true}`."""
+
+
 Value: TypeAlias = (IntValue | FloatValue | RecordValue | ArrayValue | BytesValue
-                    | FilledBytesValue | PointerValue)
+                    | FilledBytesValue | PointerValue | UnsetValue)
 
 
 def leaf_values(v: Value) -> list[Value]:
@@ -514,6 +521,8 @@ def value_to_json(v: Value) -> Any:
         if v.function:
             return {"@function": v.target}
         return None if v.target is None else {"@pointer": v.target, "offset": v.offset}
+    if isinstance(v, UnsetValue):
+        return {"@unset": True}
     raise TypeError(f"not a case value: {v!r}")
 
 

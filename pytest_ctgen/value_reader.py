@@ -17,6 +17,7 @@ from .cases import (
     IntValue,
     PointerValue,
     RecordValue,
+    UnsetValue,
     Value,
 )
 from .export_schema import MAX_NESTING, Field, shown
@@ -166,6 +167,12 @@ def read_value(f: Field, shape: Shape, scope: ValueScope, depth: int = 0) -> Val
             if shape.kind not in (kind, "any"):
                 f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a {kind}")
             return _float(f, kind, size)
+    if "@unset" in j:
+        if j != {"@unset": True}:
+            f.fail("a value nothing set is {\"@unset\": true} alone")
+        if scope.input:
+            f.fail("an input must have a value: \"@unset\" is only predicted")
+        return UnsetValue()
     if "@bytes" in j:
         if len(j) != 1:
             f.fail("bytes are {\"@bytes\": hex} alone")

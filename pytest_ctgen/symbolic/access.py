@@ -123,8 +123,7 @@ def load(ex: Executor, state: State, lv: Expr) -> SymValue:
         if value is None:
             value = memory.value_from_cells(inputs.garbage(ex, loc.var, loc.var.type.size),
                                             loc.var.type)
-        if inputs.holds_garbage(value):
-            uninitialized_read(ex, state, lv)
+        garbage_read(ex, state, lv, value)
         return value
     obj = state.memory[loc.object_id]
     state.read_objects.add(loc.object_id)
@@ -139,13 +138,12 @@ def load(ex: Executor, state: State, lv: Expr) -> SymValue:
         field = memory.read_bitfield(obj, off.as_signed_long(), f.bit_offset, f.bit_width,
                                      f.type)
         # its bits come from the storage unit; simplified, those nothing wrote show
-        if inputs.holds_garbage(z3.simplify(field)):
-            uninitialized_read(ex, state, lv)
+        garbage_read(ex, state, lv, z3.simplify(field))
         return field
     (value,) = checked(ex, state, loc, obj, "read from",
                        lambda: memory.read(obj, offset, lv.type))
-    if lv.type.is_scalar and inputs.holds_garbage(value):
-        uninitialized_read(ex, state, lv)
+    if lv.type.is_scalar:
+        garbage_read(ex, state, lv, value)
     if lv.type.is_scalar and not z3.is_bv_value(z3.simplify(offset)):
         where = memory.unwritten(obj, offset, lv.type.size)
         if where is not None:  # the computed offset may pick a byte nothing wrote
@@ -154,13 +152,20 @@ def load(ex: Executor, state: State, lv: Expr) -> SymValue:
     return value
 
 
-def uninitialized_read(ex: Executor, state: State, lv: Expr) -> NoReturn:
-    """`lv` reads bytes nothing wrote (an automatic variable, or part of one, without a
-    value): the compiled code reads what the stack held, no case can predict it. A
-    finding, and this path ends."""
+def garbage_read(ex: Executor, state: State, lv: Expr, value: SymValue) -> None:
+    """Where `value`, read from `lv`, holds bytes nothing wrote (an automatic variable, or
+    part of one, without a value): the compiled code reads what the stack held, no case
+    can predict it. A finding; this path ends, or goes on where the bytes were written."""
+    if not ex.garbage_names:
+        return  # no object was uninitialized
+    where = memory.garbage_where(value)
+    if where is None:
+        return
     what = f"read of the uninitialized {describe(lv)}"
-    contracts.finding(ex, state, z3.BoolVal(True), what)
-    raise PathError(what)
+    contracts.finding(ex, state, where, what)
+    if z3.is_true(z3.simplify(where)):
+        raise PathError(what)
+    state.assume(z3.Not(where))
 
 
 def store(ex: Executor, state: State, lv: Expr, value: SymValue, initializing: bool = False

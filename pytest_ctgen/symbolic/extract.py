@@ -9,7 +9,7 @@ import z3
 
 from ..cases import (
     ArrayValue, Binding, BytesValue, Expected, FilledBytesValue, FloatValue, IntValue,
-    PointerValue, RecordValue, StubCall, StubScript, UNDEFINED_BEHAVIOUR, Value)
+    PointerValue, RecordValue, StubCall, StubScript, UNDEFINED_BEHAVIOUR, UnsetValue, Value)
 from ..frontend.ctype import (
     INT, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
     declaration_of)
@@ -46,11 +46,14 @@ def effective_pointer(v: SymValue, aliases: dict[str, PtrVal]) -> PtrVal:
 
 def value_of(model: z3.ModelRef, cells: list[Cell] | SparseCells, ctype: CType,
              names: dict[int, PointerValue] | None = None,
-             aliases: dict[str, PtrVal] | None = None) -> Value:
+             aliases: dict[str, PtrVal] | None = None,
+             garbage: memory.GarbageMemo | None = None) -> Value:
     """The concrete case value of an object of type `ctype` with contents `cells`; `names`
     gives how the case names each object or function a pointer may point to (see
     `object_names`), `aliases` the path's aliasing decisions. A large object is given by
-    its bytes, sparsely."""
+    its bytes, sparsely. Where `garbage` is given (what is known of the terms of the
+    values of one state, see memory.garbage_where), bytes nothing set are `UnsetValue`s;
+    inputs hold none."""
     if isinstance(cells, SparseCells):
         return FilledBytesValue(cells.size,
                                 *array_bytes(model, memory.sparse_array(cells), cells.size))
@@ -59,11 +62,15 @@ def value_of(model: z3.ModelRef, cells: list[Cell] | SparseCells, ctype: CType,
     if isinstance(ctype, IntType):
         v = memory.value_from_cells(cells, ctype)
         assert isinstance(v, z3.BitVecRef)
+        if _unset(model, v, garbage):
+            return UnsetValue()
         raw = _eval_bits(model, v)
         return IntValue(ctype.wrap(raw))
     if isinstance(ctype, FloatType):
         v = memory.value_from_cells(cells, ctype)
         assert isinstance(v, z3.FPRef)
+        if _unset(model, v, garbage):
+            return UnsetValue()
         return FloatValue(_float_bits(model, v, ctype.size), ctype.size)
     if isinstance(ctype, PointerType):
         v = effective_pointer(memory.value_from_cells(cells, ctype), aliases or {})
@@ -79,7 +86,7 @@ def value_of(model: z3.ModelRef, cells: list[Cell] | SparseCells, ctype: CType,
     if isinstance(ctype, ArrayType):
         n = ctype.element.size
         return ArrayValue(tuple(value_of(model, cells[i * n:(i + 1) * n], ctype.element, names,
-                                         aliases)
+                                         aliases, garbage)
                                 for i in range(ctype.count or 0)))
     if isinstance(ctype, RecordType):
         if ctype.is_union:
@@ -94,12 +101,23 @@ def value_of(model: z3.ModelRef, cells: list[Cell] | SparseCells, ctype: CType,
                 bits = memory.read_bitfield(obj, f.offset, f.bit_offset, f.bit_width or 0,
                                             f.type)
                 assert isinstance(bits, z3.BitVecRef)
-                fields.append((f.name, IntValue(f.type.wrap(_eval_bits(model, bits)))))
+                fields.append((f.name, UnsetValue() if _unset(model, z3.simplify(bits), garbage)
+                               else IntValue(f.type.wrap(_eval_bits(model, bits)))))
             else:
                 fields.append((f.name, value_of(model, cells[f.offset:f.offset + f.type.size],
-                                                f.type, names, aliases)))
+                                                f.type, names, aliases, garbage)))
         return RecordValue(tuple(fields))
     raise NotImplementedError(f"case value of type {ctype}")
+
+
+def _unset(model: z3.ModelRef, term: z3.ExprRef, garbage: memory.GarbageMemo | None
+           ) -> bool:
+    """Whether the value `term` holds bytes nothing set in the case of `model` (a member
+    of a local struct the function returns and never wrote): C gives it no value."""
+    if garbage is None:
+        return False
+    where = memory.garbage_where(term, garbage)
+    return where is not None and z3.is_true(model.eval(where, model_completion=True))
 
 
 def _filled_bytes(model: z3.ModelRef, cells: list[Cell]) -> FilledBytesValue:
@@ -224,27 +242,31 @@ def placement(model: z3.ModelRef, state: State, object_id: int | None) -> int | 
 
 
 def expected(model: z3.ModelRef, state: State, result_type: CType,
-             pointees: list[Pointee] | None = None) -> Expected:
+             pointees: list[Pointee] | None = None, unset_possible: bool = True
+             ) -> Expected:
     """The return value, the written globals and pointed-to objects after the call, and
-    the stub call counts; `pointees`: the case's objects (`case_pointees`) if known."""
+    the stub call counts; `pointees`: the case's objects (`case_pointees`) if known;
+    `unset_possible`: whether the path may hold bytes nothing set (the executor made an
+    uninitialized object; else they are not looked for)."""
     if state.ending is not None and state.ending[0] == UNDEFINED_BEHAVIOUR:
         return Expected(None, ending=UNDEFINED_BEHAVIOUR)  # nothing after it is defined
     if pointees is None:
         pointees = case_pointees(model, state)
     names = object_names(state)
+    garbage: memory.GarbageMemo | None = {} if unset_possible else None
     returns = None
     if state.result is not None:
         returns = value_of(model, symbolic_cells(state.result, result_type), result_type,
-                           names, state.aliases)
+                           names, state.aliases, garbage)
     globals_written, objects_written = _written(state, pointees)
     written = sorted((Binding(var.name, var.declaration,
-                              value_of(model, cells, var.type, names, state.aliases))
+                              value_of(model, cells, var.type, names, state.aliases, garbage))
                       for var, cells in globals_written), key=lambda b: b.name)
     objects = []
     for p, cells in objects_written:
         _, array = _case_object(p)
         objects.append(Binding(p.name, declaration_of(array),
-                               value_of(model, cells, array, names, state.aliases)))
+                               value_of(model, cells, array, names, state.aliases, garbage)))
     counts: dict[str, int] = {}
     for call in state.stub_calls:
         counts[call.name] = counts.get(call.name, 0) + 1

@@ -23,7 +23,7 @@ from ..frontend.ctype import (
 from ..frontend.unit import GLOBAL, Variable, is_unsized_array
 from . import function_pointers, statements
 from .large_objects import LARGE_OBJECT, SparseCells, copy_cells, holds_pointer, is_large
-from .memory import GARBAGE, Cell, is_garbage, value_cells, zero_cells
+from .memory import GARBAGE, Cell, value_cells, zero_cells
 from .paths import AliasChoice, NeedChoice, PathError
 from .state import InputRoot, Pointee, State
 from .values import AliasPtr, PtrVal, SymValue, null_pointer, zero64
@@ -233,25 +233,6 @@ def garbage_object(ex: Executor, var: Variable, size: int) -> list[Cell] | Spars
 
 def _garbage_name(ex: Executor, var: Variable) -> str:
     return ex.garbage_names.setdefault(var, f"{GARBAGE}{var.name}.{len(ex.garbage_names)}")
-
-
-def holds_garbage(value: SymValue) -> bool:
-    """Whether `value`, as a read of an object's bytes makes it, holds bytes of an
-    uninitialized object (see `garbage`): the term itself, bytes of it next to others, or
-    a byte of a large one never written. A value computed from such bytes no longer
-    shows it."""
-    if not isinstance(value, z3.ExprRef) or not z3.is_app(value):
-        return False
-    if z3.is_const(value):
-        return is_garbage(value)
-    kind = value.decl().kind()
-    if kind == z3.Z3_OP_SELECT:  # of a sparse object's bytes (large_objects.py)
-        return is_garbage(value.arg(0))
-    if kind in (z3.Z3_OP_EXTRACT, z3.Z3_OP_FPA_TO_FP, z3.Z3_OP_ZERO_EXT, z3.Z3_OP_SIGN_EXT):
-        return holds_garbage(value.arg(value.num_args() - 1))
-    if kind == z3.Z3_OP_CONCAT:
-        return any(holds_garbage(part) for part in value.children())
-    return False
 
 
 def global_object(ex: Executor, state: State, var: Variable) -> int:

@@ -36,6 +36,82 @@ def is_garbage(term: object) -> bool:
         term.decl().name().startswith(GARBAGE)
 
 
+#: The operators that move bytes without computing on them (a read's parts), which
+#: `garbage_where` looks through, besides concatenation and the arms of conditionals.
+_BYTE_MOVES = (z3.Z3_OP_EXTRACT, z3.Z3_OP_FPA_TO_FP, z3.Z3_OP_ZERO_EXT, z3.Z3_OP_SIGN_EXT)
+#: The most subterms `garbage_where` looks at for one value: beyond, the value counts as
+#: set (the terms of many writes at computed offsets into one object grow quadratically).
+GARBAGE_LOOK = 4096
+
+GarbageMemo = dict[int, "z3.BoolRef | None"]
+
+
+def garbage_where(value: object, memo: GarbageMemo | None = None) -> z3.BoolRef | None:
+    """Where `value`, as a read of an object's bytes makes it, holds bytes of an
+    uninitialized object (inputs.garbage): always (the term itself, bytes of it next to
+    others, a byte of a large one never written), under a condition (a store or a library
+    call wrote the byte only where a condition held: `a[c != 0] = 5` then `a[0]`), or
+    nowhere (None), also when more than GARBAGE_LOOK subterms would have to be looked at.
+    A value computed from such bytes no longer shows it. `memo` (by term id) may be
+    shared by the values of one state."""
+    if not isinstance(value, z3.ExprRef):
+        return None
+    memo = {} if memo is None else memo
+    todo: list[tuple[z3.ExprRef, bool]] = [(value, False)]
+    looked = 0
+    while todo:
+        term, parts_done = todo.pop()
+        key = term.get_id()
+        if key in memo:
+            continue
+        parts = _byte_parts(term)
+        if parts is None:
+            memo[key] = _garbage_leaf(term)
+        elif parts_done:
+            memo[key] = _garbage_of_parts(term, parts, memo)
+        else:
+            looked += 1
+            if looked > GARBAGE_LOOK:
+                return None
+            todo.append((term, True))
+            todo.extend((part, False) for part in parts if part.get_id() not in memo)
+    return memo[value.get_id()]
+
+
+def _byte_parts(term: z3.ExprRef) -> list[z3.ExprRef] | None:
+    """The subterms whose bytes make up `term`'s (None: none, `term` is a leaf)."""
+    if not z3.is_app(term) or z3.is_const(term):
+        return None
+    kind = term.decl().kind()
+    if kind in _BYTE_MOVES:
+        return [term.arg(term.num_args() - 1)]
+    if kind == z3.Z3_OP_CONCAT:
+        return term.children()
+    if kind == z3.Z3_OP_ITE:
+        return term.children()[1:]
+    return None
+
+
+def _garbage_leaf(term: z3.ExprRef) -> z3.BoolRef | None:
+    if is_garbage(term):
+        return z3.BoolVal(True)
+    if z3.is_app_of(term, z3.Z3_OP_SELECT) and is_garbage(term.arg(0)):
+        return z3.BoolVal(True)  # a byte of a large object never written
+    return None
+
+
+def _garbage_of_parts(term: z3.ExprRef, parts: list[z3.ExprRef],
+                      memo: GarbageMemo) -> z3.BoolRef | None:
+    wheres = [memo[part.get_id()] for part in parts]
+    if z3.is_app_of(term, z3.Z3_OP_ITE):
+        condition = term.arg(0)
+        in_then, in_other = wheres
+        wheres = [None if in_then is None else z3.And(condition, in_then),
+                  None if in_other is None else z3.And(z3.Not(condition), in_other)]
+    present = [w for w in wheres if w is not None]
+    return None if not present else present[0] if len(present) == 1 else z3.Or(*present)
+
+
 def unwritten(obj: MemObject, offset: z3.BitVecRef, n: int) -> z3.BoolRef | None:
     """Where a read of `n` bytes at the computed `offset` of `obj` reads a byte nothing
     wrote (None: nowhere, or not looked at)."""
