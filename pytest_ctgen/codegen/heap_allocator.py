@@ -184,7 +184,7 @@ def _end(name: str, declaration: str) -> int:
     match = HEAP_NAME.fullmatch(name)
     start = int(match.group(2) or 0) if match else 0
     array = _ARRAY.search(declaration)
-    return start + (int(array.group(1)) if array else 8)
+    return start + (int(array.group(1)) if array else 1) * (8 if "*" in declaration else 1)
 
 
 def _largest_block(cases: list[Case]) -> int:

@@ -432,7 +432,9 @@ def expected_objects(model: z3.ModelRef, state: State,
         k = 0
         while k < len(cells):
             if _pointer_at(cells, k) is not None:
-                out.append(Binding(heap_name(a, k), "void *@", pointer(cells[k:k + 8])))
+                # an array, as every object of a case: its name is its address too
+                out.append(Binding(heap_name(a, k), "void *@[1]",
+                                   ArrayValue((pointer(cells[k:k + 8]),))))
                 k += 8
                 continue
             start = k
