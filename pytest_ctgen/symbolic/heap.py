@@ -423,6 +423,8 @@ def expected_objects(model: z3.ModelRef, state: State,
     the function wrote, and each pointer it stored (`pointer` gives its case value), as
     an object of its own: `ctgen_heap_K` from the start, `ctgen_heap_K_at_N` from byte
     N."""
+    if not state.allocations:  # nothing to evaluate: z3 makes no term (see README)
+        return ()
     reached = caller_reaches(model, state)
     out = []
     for a in _live(model, state):
