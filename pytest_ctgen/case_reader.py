@@ -28,6 +28,7 @@ from .c_text_rules import (
 from .cases import (
     ARGUMENT_KINDS,
     CALLBACK_PREFIX,
+    ALLOCATOR_FUNCTIONS,
     CHECK_KINDS,
     ENDINGS,
     FORMAT_VERSION,
@@ -62,7 +63,7 @@ from .export_schema import (
     path_problem,
     shown,
 )
-from .value_reader import ValueScope, read_value
+from .value_reader import ValueScope, is_heap_name, read_value
 from .value_shapes import ANY, INT_MAX, Shape, template_shape
 
 __all__ = ["SchemaError", "UnitNames", "build_from_json", "file_cases_from_doc",
@@ -81,8 +82,9 @@ def _template(f: Field) -> str:
 
 def _binding(f: Field, scope: ValueScope, *, name_rule: str = "identifier",
              placed: bool = False) -> Binding:
-    """A binding; `name_rule`: "identifier", "object" (OBJECT_PREFIX...), "global" (of
-    the unit, when known) or "write" (an lvalue a stub writes)."""
+    """A binding; `name_rule`: "identifier", "object" (OBJECT_PREFIX...), "output" (an
+    object, or one of the unit's heap objects: HEAP_PREFIX...), "global" (of the unit,
+    when known) or "write" (an lvalue a stub writes)."""
     name_field = f["name"]
     if name_rule == "write":
         name = name_field.string()
@@ -91,7 +93,9 @@ def _binding(f: Field, scope: ValueScope, *, name_rule: str = "identifier",
                             "(*param) or *(unsigned char *)param)")
     else:
         name = name_field.identifier()
-        if name_rule == "object" and not name.startswith(OBJECT_PREFIX):
+        heap = name_rule == "output" and is_heap_name(name)
+        if name_rule in ("object", "output") and not heap and \
+                not name.startswith(OBJECT_PREFIX):
             name_field.fail(f"{name} is not an object's name ({OBJECT_PREFIX}...)")
         if name_rule == "global" and scope.globals is not None and \
                 name not in scope.globals:
@@ -133,6 +137,7 @@ class _File:
     globals: frozenset[str] | None
     signatures: Mapping[str, FunctionSignature]  # of the unit's functions, when known
     seen: set[str] = field(default_factory=set)  # names of the functions read so far
+    allocator: tuple[str, ...] = ()  # the allocation functions the unit calls
 
 
 def _return_shape(signature: FunctionSignature | None) -> Shape | None:
@@ -151,9 +156,9 @@ def _expected(f: Field, scope: ValueScope, file: _File, returns: Shape | None,
         if returns is None:
             f["returns"].fail("a void function returns nothing (\"void\": true)")
         result = read_value(f["returns"], returns, scope)
-    expected_objects = _bindings(f.get("objects", []), scope, name_rule="object")
+    expected_objects = _bindings(f.get("objects", []), scope, name_rule="output")
     for o, where in zip(expected_objects, f.get("objects", []).items()):
-        if o.name not in objects:
+        if o.name not in objects and not (file.allocator and is_heap_name(o.name)):
             where["name"].fail(f"{o.name} is not an object of the case")
     counts = []
     for name, count in f.get("stub_calls", {}).members():
@@ -215,7 +220,7 @@ def _case(f: Field, function: str, returns: Shape | None, file: _File) -> Case:
         objects_field.fail("lists an object twice")
     inputs = ValueScope(frozenset(names), file.functions, file.callbacks, file.globals)
     outputs = ValueScope(frozenset(names), file.functions, file.callbacks, file.globals,
-                     input=False)
+                         input=False, heap=bool(file.allocator))
     objects = _bindings(objects_field, inputs, name_rule="object", placed=True)
     number = f["number"].integer(1, _COUNT[1])
     return Case(
@@ -231,7 +236,19 @@ def _case(f: Field, function: str, returns: Shape | None, file: _File) -> Case:
         objects=objects,
         violations=tuple(_violation(v) for v in f.get("violations", []).items()),
         robustness=f.get("robustness", False).boolean(),
+        failing_allocations=_failing_allocations(f.get("failing_allocations", []), file),
     )
+
+
+def _failing_allocations(f: Field, file: _File) -> tuple[int, ...]:
+    """The allocation calls a case fails: numbers in increasing order, of a unit that
+    allocates."""
+    calls = tuple(k.integer(*_COUNT) for k in f.items())
+    if calls and not file.allocator:
+        f.fail("the unit calls no allocation function (\"allocator\")")
+    if list(calls) != sorted(set(calls)):
+        f.fail("allocation calls are listed once each, in increasing order")
+    return calls
 
 
 def _violation(f: Field) -> Violation:
@@ -447,8 +464,9 @@ def file_cases_from_doc(doc: Any, unit: UnitNames | None = None,
     if unit is not None:
         targets = unit.defined | frozenset(by_name) | frozenset(known) | \
             frozenset(PROGRAM_ENDS)
+    allocator = _allocator(root.get("allocator", []), by_name)
     file = _File(unit, by_name, frozenset(known), targets,
-                 unit.globals if unit is not None else None, signatures)
+                 unit.globals if unit is not None else None, signatures, allocator=allocator)
     return FileCases(
         source=root["source"].string(),
         functions=tuple(_function(fn, file, cbs)
@@ -457,4 +475,18 @@ def file_cases_from_doc(doc: Any, unit: UnitNames | None = None,
         build=build,
         global_stubs=tuple(_global_stub(g, unit)
                            for g in root.get("global_stubs", []).items()),
+        allocator=allocator,
     )
+
+
+def _allocator(f: Field, stubs: Mapping[str, StubPrototype]) -> tuple[str, ...]:
+    """The allocation functions the unit calls, each once, in ALLOCATOR_FUNCTIONS' order,
+    none a stub."""
+    names = tuple(k.one_of(frozenset(ALLOCATOR_FUNCTIONS)) for k in f.items())
+    if list(names) != [n for n in ALLOCATOR_FUNCTIONS if n in names]:
+        f.fail(f"lists allocation functions more than once or out of the order "
+               f"{', '.join(ALLOCATOR_FUNCTIONS)}")
+    for i, name in enumerate(names):
+        if name in stubs:
+            f.items()[i].fail(f"{name} is a stub of the file")
+    return names

@@ -252,6 +252,9 @@ class Case:
     # the inputs violate the function's precondition (proof mode's robustness cases): the
     # run checks the predicted outputs but no postcondition or test case
     robustness: bool = False
+    # the allocation calls (0-based, over malloc, calloc, realloc, aligned_alloc) that
+    # fail, returning NULL; the others allocate (their objects are HEAP_PREFIX + number)
+    failing_allocations: tuple[int, ...] = ()
 
     @property
     def finding(self) -> str | None:
@@ -442,6 +445,13 @@ class StubPrototype:
 CALLBACK_PREFIX = "ctgen_cb_"
 #: How the names of the objects pointer inputs point to (`Case.objects`) start.
 OBJECT_PREFIX = "ctgen_obj_"
+#: How the objects the unit allocates (`Case.failing_allocations`) are named: the number
+#: of the allocation call after it, `ctgen_heap_0` for the first.
+HEAP_PREFIX = "ctgen_heap_"
+#: The C library's allocation functions and free: the harness renames those a unit
+#: calls (`FileCases.allocator`) to an allocator of its own, which fails the calls a
+#: case names.
+ALLOCATOR_FUNCTIONS = ("malloc", "calloc", "realloc", "aligned_alloc", "free")
 #: How a stub logs an argument (`StubPrototype.params`).
 ArgumentKind = Literal["signed", "unsigned", "float", "pointer", "function", "other"]
 ARGUMENT_KINDS: frozenset[ArgumentKind] = frozenset(get_args(ArgumentKind))
@@ -476,6 +486,8 @@ class FileCases:
     stubs: tuple[StubPrototype, ...] = ()
     build: BuildRecipe | None = None  # set in an export, for replaying it
     global_stubs: tuple[GlobalStub, ...] = ()
+    # the allocation functions the unit calls (of ALLOCATOR_FUNCTIONS): the harness's own
+    allocator: tuple[str, ...] = ()
 
     def all_cases(self) -> list[Case]:
         return [c for f in self.functions for c in f.cases]
@@ -557,6 +569,8 @@ def case_to_json(c: Case) -> dict[str, Any]:
             **({"ends": {"how": c.expected.ending, "status": c.expected.exit_status}}
                if c.expected.ending else {}),
         },
+        **({"failing_allocations": list(c.failing_allocations)}
+           if c.failing_allocations else {}),
         "covered": _outcomes_to_json(c.covered),
         "notes": list(c.notes),
         **({"violations": [{"kind": v.kind, "at": v.at, "detail": v.detail}
@@ -600,6 +614,7 @@ def file_cases_to_json(fc: FileCases) -> str:
         **({"build": {"unit": fc.build.unit, "cflags": list(fc.build.cflags),
                       "sources": list(fc.build.sources)}} if fc.build else {}),
         "stubs": [_stub_to_json(s) for s in fc.stubs],
+        **({"allocator": list(fc.allocator)} if fc.allocator else {}),
         **({"global_stubs": [{"name": g.name, "declaration": g.declaration}
                              for g in fc.global_stubs]} if fc.global_stubs else {}),
         "functions": [{

@@ -23,7 +23,8 @@ from .c_harness_files import harness_dir
 from .cache_bound import prune, unit_group, used
 from .case_reader import build_from_json, file_cases_from_doc, file_cases_from_json, load_json
 from .cases import (
-    FORMAT_VERSION, STOP_MEMORY, STOP_SKIPPED, STOP_TIME, FileCases, FunctionCases, GlobalStub,
+    ALLOCATOR_FUNCTIONS, FORMAT_VERSION, STOP_MEMORY, STOP_SKIPPED, STOP_TIME, FileCases,
+    FunctionCases, GlobalStub,
     Outcome, StopReason, StubPrototype, file_cases_to_json)
 from .compile_db import read_compile_database as read_compile_database
 from .errors import CtgenError, SourceLocation
@@ -225,7 +226,8 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
         stubs = tuple(replace(s, macro=True) if s.name in macros and not s.specified_in_unit
                       else s for s in stubs)
     return with_signatures(FileCases(display, tuple(functions), stubs,
-                                     global_stubs=global_stubs), unit), seconds
+                                     global_stubs=global_stubs,
+                                     allocator=allocator_of(program)), unit), seconds
 
 
 def _generate_function(program: Program, fn: Function, search: SearchOptions, path: Path,
@@ -272,9 +274,7 @@ def stubs_of(program: Program, path: Path | None = None, display: str = ""
     functions with a specification. Locations are shown relative as `display` is."""
     from .symbolic.libc import is_modelled  # z3: generation only
 
-    called = {s.function for cfg in program.cfgs.values() for b in cfg.blocks
-              for s in b.stmts if isinstance(s, Call)}
-    called.update(program.designated_functions)  # a function pointer may call them
+    called = _called(program)
 
     def shown(location: SourceLocation) -> str:
         file = shown_path(location.file, path, display) if path else location.file
@@ -294,6 +294,23 @@ def stubs_of(program: Program, path: Path | None = None, display: str = ""
         elif not f.is_defined and not is_modelled(f.name, f.is_library):
             stubs.append(stub_prototype(f))
     return tuple(stubs)
+
+
+def _called(program: Program) -> set[str]:
+    """The functions the unit calls, or may call through a function pointer."""
+    called = {s.function for cfg in program.cfgs.values() for b in cfg.blocks
+              for s in b.stmts if isinstance(s, Call)}
+    return called | set(program.designated_functions)
+
+
+def allocator_of(program: Program) -> tuple[str, ...]:
+    """The C library's allocation functions (and free) the unit calls: the harness
+    renames them to its allocator (codegen/heap_allocator.py)."""
+    called = _called(program)
+    functions = program.unit.functions
+    return tuple(name for name in ALLOCATOR_FUNCTIONS if name in called and
+                 name in functions and functions[name].is_library and
+                 not functions[name].is_defined and name not in program.specs)
 
 
 def stub_prototype(fn: Function) -> StubPrototype:

@@ -4,12 +4,14 @@ shape of the declaration it is given for and against what the case may point to
 """
 from __future__ import annotations
 
+import re
 import struct
 from dataclasses import dataclass
 from typing import Any
 
 from .cases import (
     CALLBACK_PREFIX,
+    HEAP_PREFIX,
     ArrayValue,
     BytesValue,
     FilledBytesValue,
@@ -39,6 +41,16 @@ class ValueScope:
     callbacks: frozenset[str] = frozenset()
     globals: frozenset[str] | None = None  # `&name` targets (None: any identifier)
     input: bool = True  # an input: a pointer names an object, never "*"
+    heap: bool = False  # a prediction of a unit that allocates: it may name heap objects
+
+
+_HEAP_NAME = re.compile(re.escape(HEAP_PREFIX) + r"\d{1,10}(_at_\d{1,10})?")
+
+
+def is_heap_name(name: str) -> bool:
+    """Whether `name` names an object the unit allocates (or a part of one), as a case's
+    predictions do: `ctgen_heap_K`, `ctgen_heap_K_at_N`."""
+    return _HEAP_NAME.fullmatch(name) is not None
 
 
 def _float(f: Field, kind: str, size: int) -> FloatValue:
@@ -88,6 +100,8 @@ def _pointer(f: Field, scope: ValueScope) -> PointerValue:
         Field(name, where.where).identifier()
         if scope.globals is not None and name not in scope.globals:
             where.fail(f"{name} is not a global of the unit")
+    elif scope.heap and not scope.input and is_heap_name(target):
+        pass
     elif target not in scope.objects:
         where.fail(f"{shown(target)} is not an object of the case (nor \"*\" or "
                    f"\"&global\")")

@@ -30,6 +30,7 @@ from .c_values import (
     set_statements,
 )
 from .checks import check_statements
+from .heap_allocator import case_heap_lines
 from .harness_names import call_counter, callee, case_name, object_slots
 from .stubs import refers_to_objects
 
@@ -111,14 +112,16 @@ def case_lines(index: int, c: Case, signature: FunctionSignature, stub_names: se
         assert contract is not None
         body += _entry_lines(c, contract, args)
     before, call = _call_lines(index, c, signature, args, checked)
-    body += call + _output_checks(c, stub_names)
+    heap_before, failing, heap_after = case_heap_lines(c, ctx)
+    body = failing + body + call + _output_checks(c, stub_names)
     if checked:
         assert contract is not None
         body += _contract_checks(c, contract, signature, args)
-    return (before + [f"/* {case_name(c)} */",
-                      f"static void ctgen_case_{index}(ctgen_ctx *{ctx})", "{"]
+    return (before + heap_before + [f"/* {case_name(c)} */",
+                                    f"static void ctgen_case_{index}(ctgen_ctx *{ctx})", "{"]
             + [f"{INDENT}{s}" for s in body] + [f"{INDENT}(void){ctx};", "}"]
-            + [f"#undef {o.name}" for o in c.objects if o.placement is not None])
+            + [f"#undef {o.name}" for o in c.objects if o.placement is not None]
+            + heap_after)
 
 
 def _input_lines(c: Case, bounds: Sequence[int | None]) -> tuple[list[str], list[str]]:
@@ -254,9 +257,11 @@ def _ending_call_lines(index: int, c: Case, signature: FunctionSignature) -> lis
     return out + [f"{INDENT}{call}", "}", ""]
 
 
-def table_lines(cases: list[Case], stubs: Sequence[StubPrototype]) -> list[str]:
+def table_lines(cases: list[Case], stubs: Sequence[StubPrototype], heap: bool = False
+                ) -> list[str]:
     """The table of the harness's cases and the functions the runtime runs them with
-    (`ctgen_run_case` resets the call counters of `stubs`)."""
+    (`ctgen_run_case` resets the call counters of `stubs`, and with `heap` the
+    allocator)."""
     out = ["", "/* ------------------------------------------------------------ table */", ""]
     out.append(f"#define CTGEN_CASES {len(cases)}")
     out.append("static void (*const ctgen_cases[])(ctgen_ctx *) = {")
@@ -270,6 +275,7 @@ def table_lines(cases: list[Case], stubs: Sequence[StubPrototype]) -> list[str]:
         or [f"{INDENT}0"]
     out.append("};")
     resets = [f"{INDENT}{call_counter(s.name)} = 0;" for s in stubs]
+    resets += [f"{INDENT}ctgen_heap_reset();"] if heap else []
     return out + [
         "",
         "int ctgen_case_count(void)",

@@ -40,6 +40,7 @@ from .harness_names import (
     stub_symbol,
     with_symbols,
 )
+from .heap_allocator import allocator_lines, renames
 from .stubs import refers_to_objects, stub_section
 
 
@@ -91,6 +92,7 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
     if slots:
         out += ["/* The running case's objects, for stubs that return pointers to them. */",
                 f"static void *ctgen_objects[{slots}];"]
+    out += allocator_lines(fc, cases)
     out += stub_section(fc.stubs, callbacks, cases)
     if contracts:
         out += ["", "/* -------------------------------------------------------- annotations */",
@@ -102,9 +104,12 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
         out += ["#if defined(__GNUC__)", "#pragma GCC diagnostic pop", "#endif"]
     out += ["", "/* ------------------------------------------------------------ cases */"]
     for i, c in enumerate(cases):
+        if c.failing_allocations and not fc.allocator:
+            raise ValueError(f"{case_name(c)} fails allocation calls of a unit that "
+                             "allocates nothing")
         out += ["", *case_lines(i, c, signatures[c.function], stub_names,
                                 contracts.get(c.function))]
-    out += table_lines(cases, (*fc.stubs, *callbacks))
+    out += table_lines(cases, (*fc.stubs, *callbacks), bool(fc.allocator))
     return "\n".join(out)
 
 
@@ -124,6 +129,9 @@ def _unit_lines(fc: FileCases, unit_include: str, sources: Sequence[str]) -> lis
             "? 1 : -1]))"), ""]
     out += ["/* Ending the program in the unit returns to the running case instead. */"]
     out += [f"#define {name} {renamed}" for name, renamed in PROGRAM_END_RENAMES]
+    if fc.allocator:
+        out.append("/* Its allocation functions are the harness's allocator. */")
+        out += renames(fc)
     if fc.stubs:
         out.append("/* The functions the unit calls and does not define are stubs of their "
                    "own names. */")
@@ -137,6 +145,7 @@ def _unit_lines(fc: FileCases, unit_include: str, sources: Sequence[str]) -> lis
         out += ["/* The implementations of external functions the unit is tested with. */"]
         out += [f"#include {include_text(path)}" for path in sources]
     out += [f"#undef {name}" for name, _ in PROGRAM_END_RENAMES]
+    out += [f"#undef {name}" for name in fc.allocator]
     out += [f"#undef {stub.name}" for stub in fc.stubs if not stub.macro]
     if fc.global_stubs:
         out += ["", ("/* The globals the unit declares extern and no file of the build "

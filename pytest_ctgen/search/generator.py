@@ -26,7 +26,7 @@ from ..errors import UnsupportedError
 from ..frontend.preprocess import is_va_list
 from ..ir.cfg import CFG, Edge
 from ..ir.lower import Program
-from ..symbolic import addresses, boundaries, extract
+from ..symbolic import addresses, boundaries, extract, heap
 from ..symbolic.executor import Executor
 from ..symbolic.paths import (
     BoundReached, Finished, Fork, PathError, ViolationLedger)
@@ -474,6 +474,7 @@ class Generator:
             objects=objects,
             violations=tuple(violations),
             robustness=state.robustness,
+            failing_allocations=heap.failing(model, state),
         )
         self.violated.update(violations)
         self.testcases_met.update(met)

@@ -15,7 +15,7 @@ from ..frontend.ctype import Field, IntType, PointerType
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import CFG
 from ..ir.expr import Deref, Expr, Member, StringLit, VarRef, describe
-from . import contracts, expressions, inputs, memory
+from . import contracts, expressions, heap, inputs, memory
 from .large_objects import LARGE_OBJECT, SparseCells
 from .memory import MemObject
 from .paths import BoundReached, NeedChoice, OffsetChoice, PathError
@@ -245,6 +245,7 @@ def dereference(ex: Executor, state: State, p: PtrVal, error: str) -> None:
     if p.is_null:
         contracts.finding(ex, state, z3.BoolVal(True), error)
         raise PathError(error)
+    heap.check_live(ex, state, p)  # a freed object: a finding
     if p.null is not None:
         if str(p.null) in state.null_tested:
             contracts.finding(ex, state, p.null, error)

@@ -11,10 +11,10 @@ from ..cases import (
     ArrayValue, Binding, BytesValue, Expected, FilledBytesValue, FloatValue, IntValue,
     PointerValue, RecordValue, StubCall, StubScript, UNDEFINED_BEHAVIOUR, UnsetValue, Value)
 from ..frontend.ctype import (
-    INT, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
+    INT, VOID, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
     declaration_of)
 from ..frontend.unit import GLOBAL, Variable
-from . import memory
+from . import heap, memory
 from .large_objects import SparseCells, array_bytes, is_large
 from .memory import Cell, MemObject
 from .state import Pointee, State
@@ -144,6 +144,7 @@ def object_names(state: State) -> dict[int, PointerValue]:
                   if p.object_id is not None})
     names.update({oid: PointerValue(obj.function, function=True)
                   for oid, obj in state.memory.items() if obj.function is not None})
+    names.update(heap.object_names(state))
     return names
 
 
@@ -264,6 +265,8 @@ def expected(model: z3.ModelRef, state: State, result_type: CType,
                       for var, cells in globals_written), key=lambda b: b.name)
     objects = []
     for p, cells in objects_written:
+        if p.object_id is not None and heap.freed_in(model, state, p.object_id):
+            continue  # the function freed it: its contents are gone
         _, array = _case_object(p)
         objects.append(Binding(p.name, declaration_of(array),
                                value_of(model, cells, array, names, state.aliases, garbage)))
@@ -275,6 +278,10 @@ def expected(model: z3.ModelRef, state: State, result_type: CType,
         ending, status = state.ending
         if isinstance(status, z3.BitVecRef):
             exit_status = INT.wrap(_eval_bits(model, status))
+    if state.ending is None:
+        pointer = PointerType(VOID)
+        objects.extend(heap.expected_objects(
+            model, state, lambda cells: value_of(model, cells, pointer, names, state.aliases)))
     return Expected(returns, tuple(written), tuple(sorted(counts.items())), tuple(objects),
                     ending, exit_status)
 
@@ -403,6 +410,7 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
     non_null = [z3.Not(p.pointer.null_condition()) if p.depth == 0
                 else p.pointer.null_condition()
                 for p in state.pointees if isinstance(p.pointer, (PtrVal, AliasPtr))]
+    non_null += heap.preferences(state)
     # an object placed in memory by the case lies aligned, or else near an alignment
     residues = [a.residue for a in state.addresses.values() if a.residue is not None]
     tiers: list[list[z3.BoolRef]] = []
@@ -446,7 +454,7 @@ def notes(model: z3.ModelRef, state: State, params: tuple[Binding, ...],
     for b in (*params, *globals_):
         if _has_nan(b.value):
             out.append(f"{b.name} is NaN")
-    return tuple(out)
+    return tuple(out) + heap.notes(model, state)
 
 
 def _has_nan(v: Value) -> bool:

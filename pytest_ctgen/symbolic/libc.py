@@ -22,7 +22,7 @@ import z3
 from ..errors import UnsupportedError
 from ..cases import PROGRAM_ENDS
 from ..frontend.ctype import UCHAR, FunctionType, IntType
-from . import access, contracts, memory
+from . import access, contracts, heap, memory
 from .large_objects import LARGE_OBJECT, SparseCells
 from .state import State
 from .values import PtrVal, SymValue, int_const
@@ -504,6 +504,7 @@ MODELS: dict[str, Model] = {
     "toupper": _case_change(_LOWER, -32),
     "tolower": _case_change(_UPPER, 32),
     **{name: _classifier(name) for name in _CLASSES},
+    **heap.MODELS,
 }
 
 def is_modelled(name: str, library: bool) -> bool:

@@ -68,6 +68,20 @@ class StubCallRecord:
 
 
 @dataclass(frozen=True)
+class Allocation:
+    """Allocation call k (0-based, over malloc, calloc, realloc and aligned_alloc) on this
+    path: its object (of `size` bytes) and the condition under which the call fails and
+    returns NULL instead (see heap.py)."""
+
+    index: int
+    function: str
+    object_id: int
+    fails: z3.BoolRef
+    size: int
+    at: str  # "file:line:col" of the call
+
+
+@dataclass(frozen=True)
 class StubWrite:
     """What a stub call wrote: `target` is the lvalue in the stub's scope (`*quality`,
     a global's name, or `*(unsigned char *)buf` for a buffer), `cells` the fresh contents,
@@ -105,6 +119,10 @@ class State:
         self.read_objects: set[int] = set()
         self.written_objects: set[int] = set()
         self.stub_calls: list[StubCallRecord] = []
+        # the allocation calls of the path, and where each freed object was freed: the
+        # condition (the pointer freed may be NULL) and "file:line:col" (see heap.py)
+        self.allocations: list[Allocation] = []
+        self.freed: dict[int, tuple[z3.BoolRef, str]] = {}
         self.visits: dict[tuple[int, int, int], int] = {}
         self.steps = 0
         self.edges: list[Edge] = []  # outcomes of the function under test on this path
@@ -155,6 +173,8 @@ class State:
         s.read_objects = set(self.read_objects)
         s.written_objects = set(self.written_objects)
         s.stub_calls = list(self.stub_calls)
+        s.allocations = list(self.allocations)
+        s.freed = dict(self.freed)
         s.visits = dict(self.visits)
         s.steps = self.steps
         s.edges = list(self.edges)
