@@ -13,7 +13,8 @@ decision with the values so far as the target has them, else nearest the decisio
 When no open edge of the search tree can lead to the targets, they are exhausted (no path
 within what the search explored gives them) and others are chosen; a condition all of
 whose pairs hold an exhausted evaluation has none, which is proved when the search was
-(search/results.py, `mcdc_notes`). Evaluations a path made that were not wanted then are
+exhaustive under the rules that prove outcomes unreachable (`McdcGoals.notes`, called by
+search/results.py). Evaluations a path made that were not wanted then are
 kept with the path, so that a path, once explored, is never needed again.
 """
 from __future__ import annotations
