@@ -32,6 +32,7 @@ from .cases import (
     CHECK_KINDS,
     ENDINGS,
     FORMAT_VERSION,
+    MCDC_VERDICTS,
     OBJECT_PREFIX,
     PLACEMENT,
     PROGRAM_ENDS,
@@ -47,6 +48,7 @@ from .cases import (
     FunctionCases,
     FunctionSignature,
     GlobalStub,
+    McdcNote,
     Outcome,
     StubCall,
     StubPrototype,
@@ -117,6 +119,15 @@ def _bindings(f: Field, scope: ValueScope, **kwargs: Any) -> tuple[Binding, ...]
 def _outcomes(f: Field) -> tuple[Outcome, ...]:
     return tuple(Outcome(o["line"].integer(0, INT_MAX), o["column"].integer(0, INT_MAX),
                          o["outcome"].string()) for o in f.items())
+
+
+def _mcdc_notes(f: Field) -> tuple[McdcNote, ...]:
+    notes = []
+    for n in f.items():
+        notes.append(McdcNote(n["line"].integer(0, INT_MAX), n["column"].integer(0, INT_MAX),
+                              n["condition"].string(), n["decision"].string(),
+                              n["verdict"].one_of(sorted(MCDC_VERDICTS))))
+    return tuple(notes)
 
 
 def _requirements(f: Field) -> tuple[str, ...]:
@@ -394,6 +405,7 @@ def _function(f: Field, file: _File, callbacks: tuple[StubPrototype, ...]) -> Fu
         outcomes_total=f.get("outcomes_total", 0).integer(0, INT_MAX),
         unreachable=_outcomes(f.get("unreachable", [])),
         not_reached=_outcomes(f.get("not_reached", [])),
+        mcdc=_mcdc_notes(f.get("mcdc", [])),
         skip_reason=f.get("skip_reason").optional_string(),
         contract=_contract(f["contract"], name, file) if f.has("contract") else None,
         callbacks=callbacks,

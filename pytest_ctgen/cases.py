@@ -390,6 +390,25 @@ STOP_APPROXIMATION: Final = "approximation"  # e.g. pointer inputs were assumed 
 STOP_SKIPPED: Final = "skipped"
 
 
+#: What became of a condition without a unique-cause pair (`McdcNote.verdict`).
+McdcVerdict = Literal["infeasible", "masking", "not reached"]
+MCDC_VERDICTS: frozenset[McdcVerdict] = frozenset(get_args(McdcVerdict))
+
+
+@dataclass(frozen=True)
+class McdcNote:
+    """A condition of a decision that the cases of `--ctgen-criterion mcdc` show without a
+    unique-cause pair: "infeasible" (proved: no inputs give a pair of either form),
+    "masking" (proved: only a masking pair is possible, and the cases show one) or "not
+    reached" (a bound or the budget stopped the search first)."""
+
+    line: int
+    column: int
+    condition: str
+    decision: str
+    verdict: str
+
+
 @dataclass(frozen=True)
 class FunctionCases:
     """Everything generation found for one function."""
@@ -402,6 +421,7 @@ class FunctionCases:
     outcomes_total: int = 0  # branch outcomes of the function in the generator's CFG
     unreachable: tuple[Outcome, ...] = ()  # proved: no input takes them
     not_reached: tuple[Outcome, ...] = ()  # left by a bound or the budget
+    mcdc: tuple[McdcNote, ...] = ()  # conditions without a unique-cause pair (criterion mcdc)
     skip_reason: str | None = None
     generation_seconds: float = field(default=0.0, compare=False)
     contract: Contract | None = None  # the function's annotations, when it has any
@@ -626,6 +646,9 @@ def file_cases_to_json(fc: FileCases) -> str:
             "outcomes_total": f.outcomes_total,
             "unreachable": _outcomes_to_json(f.unreachable),
             "not_reached": _outcomes_to_json(f.not_reached),
+            **({"mcdc": [{"line": n.line, "column": n.column, "condition": n.condition,
+                          "decision": n.decision, "verdict": n.verdict} for n in f.mcdc]}
+               if f.mcdc else {}),
             **({"contract": contract_to_json(f.contract)} if f.contract else {}),
             **({"callbacks": [_stub_to_json(s) for s in f.callbacks]} if f.callbacks else {}),
             "cases": [case_to_json(c) for c in f.cases],

@@ -8,15 +8,14 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from .compile_db import CompileDatabase
-from .search.options import SignedOverflow, StubGlobals
+from .search.options import Criterion, SignedOverflow, StubGlobals
 from .symbolic.work import DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS
 
 #: The memory a generation child may take beyond what it has when it starts, in MiB.
 DEFAULT_MEMORY_MIB = 4096
 
 # The options of a closed set, and the values each takes (its default first).
-#: `--ctgen-criterion`: the coverage goal.
-Criterion = Literal["branch", "statement"]
+#: `--ctgen-criterion`: the coverage goal (search/options.py).
 CRITERION_VALUES: tuple[Criterion, ...] = get_args(Criterion)
 #: `--ctgen-stub-globals` and `--ctgen-signed-overflow`: the search's own choices.
 STUB_GLOBALS_VALUES: tuple[StubGlobals, ...] = get_args(StubGlobals)

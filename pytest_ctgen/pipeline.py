@@ -188,7 +188,8 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
                            timeout=options.timeout,
                            array_size=options.array_size,
                            stub_globals=options.stub_globals,
-                           signed_overflow=options.signed_overflow, proof=options.proof)
+                           signed_overflow=options.signed_overflow, proof=options.proof,
+                           criterion=options.criterion)
     functions: list[FunctionCases] = []
     seconds: dict[str, float] = {}
     for fn in unit.defined_functions():

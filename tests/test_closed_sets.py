@@ -35,12 +35,13 @@ def test_the_kinds_of_checks_and_violations_and_the_verdicts() -> None:
     assert cases.UNDEFINED == "undefined"
     assert set(cases.VIOLATION_KINDS) == cases.CHECK_KINDS | {cases.UNDEFINED}
     assert set(cases.VERDICTS) == {"", "violated", "holds", "unreachable"}
+    assert set(cases.MCDC_VERDICTS) == {"infeasible", "masking", "not reached"}
     assert set(cases.ARGUMENT_KINDS) == {
         "signed", "unsigned", "float", "pointer", "function", "other"}
 
 
 def test_the_values_of_the_closed_set_options_default_first() -> None:
-    assert CRITERION_VALUES == ("branch", "statement")
+    assert CRITERION_VALUES == ("branch", "statement", "mcdc")
     assert STUB_GLOBALS_VALUES == ("modifies", "all")
     assert SIGNED_OVERFLOW_VALUES == ("note", "finding")
     assert ISOLATION_VALUES == ("fork", "none")

@@ -31,11 +31,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from ..frontend.decisions import BoolTree, Condition, Decision
+from ..frontend.decisions import Condition, Decision
+from ..frontend.independence import (  # the forms of pairs are defined there
+    MASKING, UNIQUE_CAUSE, masked as masked, masking, unique_cause)
 from .gcov import percent
 
-UNIQUE_CAUSE = "unique-cause"
-MASKING = "masking"
 
 
 @dataclass(frozen=True)
@@ -118,57 +118,6 @@ def read_records(text: str, decisions: Iterable[Decision]
     return {tag: frozenset(found) for tag, found in out.items()}
 
 
-def _value(tree: BoolTree, values: tuple[bool | None, ...]) -> bool | None:
-    """The value of a subtree in an evaluation (None: not evaluated)."""
-    if isinstance(tree, int):
-        return values[tree]
-    if tree[0] == "!":
-        inner = _value(tree[1], values)
-        return None if inner is None else not inner
-    left, right = _value(tree[1], values), _value(tree[-1], values)
-    if left is None:
-        return None
-    if tree[0] == "&&":
-        return False if not left else right
-    return True if left else right
-
-
-def _path(tree: BoolTree, k: int) -> list[tuple[str, BoolTree]] | None:
-    """The binary operators from the root to condition `k`, each with its other operand."""
-    if isinstance(tree, int):
-        return [] if tree == k else None
-    if tree[0] == "!":
-        return _path(tree[1], k)
-    for mine, other in ((tree[1], tree[-1]), (tree[-1], tree[1])):
-        below = _path(mine, k)
-        if below is not None:
-            return [(tree[0], other), *below]
-    return None
-
-
-def masked(tree: BoolTree, k: int, values: tuple[bool | None, ...]) -> bool:
-    """Whether condition `k` is masked in the evaluation `values` (see the module
-    docstring)."""
-    for op, other in _path(tree, k) or ():
-        value = _value(other, values)
-        if value is not None and value == (op == "||"):
-            return True
-    return False
-
-
-def _unique_cause(k: int, a: Evaluation, b: Evaluation) -> bool:
-    return all(j == k or x is None or y is None or x == y
-               for j, (x, y) in enumerate(zip(a.values, b.values)))
-
-
-def _masking(tree: BoolTree, k: int, a: Evaluation, b: Evaluation) -> bool:
-    if masked(tree, k, a.values) or masked(tree, k, b.values):
-        return False
-    return all(j == k or x is None or y is None or x == y
-               or (masked(tree, j, a.values) and masked(tree, j, b.values))
-               for j, (x, y) in enumerate(zip(a.values, b.values)))
-
-
 def condition_pair(decision: Decision, k: int, evaluations: Iterable[Evaluation]
                    ) -> tuple[str | None, tuple[Evaluation, Evaluation] | None]:
     """The strongest form of independence pair for condition `k` of `decision` among
@@ -182,9 +131,9 @@ def condition_pair(decision: Decision, k: int, evaluations: Iterable[Evaluation]
         for b in trues:
             if a.outcome == b.outcome:
                 continue
-            if _unique_cause(k, a, b):
+            if unique_cause(k, a.values, b.values):
                 return UNIQUE_CAUSE, (a, b)
-            if found_masking is None and _masking(decision.tree, k, a, b):
+            if found_masking is None and masking(decision.tree, k, a.values, b.values):
                 found_masking = (a, b)
     return (MASKING, found_masking) if found_masking else (None, None)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import fields, is_dataclass, replace
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from pycparser import c_ast
 
@@ -21,6 +21,9 @@ from .cfg import Assign, Block, Branch, Goto, Stmt, Terminator
 from .constants import fold
 from .expr import Const, Expr, Load, VarRef
 from .gccfold import Conditional
+
+if TYPE_CHECKING:
+    from .condition_map import ConditionRecorder
 
 _T = TypeVar("_T")
 
@@ -44,6 +47,7 @@ class CfgBuilder:
         self.condition_temps: set[Variable] = set()  # temporaries holding a `&&` or `||`
         self.here: SourceLocation | None = None  # of the expression lowered last
         self.conditionals_made = 0  # gcc Conditionals made so far (settled where used)
+        self.conditions: ConditionRecorder | None = None  # notes the decisions' conditions
 
     def loc(self, node: c_ast.Node | None) -> SourceLocation:
         return _loc(self.unit, node)

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from ..errors import SourceLocation
 from ..frontend.ctype import CType
 from ..frontend.unit import Function, Variable
 from .expr import Expr
+
+if TYPE_CHECKING:
+    from .condition_map import ConditionMap
 
 # ------------------------------------------------------------------------- statements
 
@@ -210,6 +213,8 @@ class CFG:
     #: its callers pass after the named arguments (ir/lower_call.py, `variadic_arguments`); None
     #: when the function never calls `va_start`.
     variadic_area: Variable | None = None
+    #: The branches that evaluate the conditions of the function's decisions (MC/DC).
+    conditions: ConditionMap | None = None
 
     def branch_edges(self) -> list[Edge]:
         """Every branch outcome of the function, in construction order."""

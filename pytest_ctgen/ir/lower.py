@@ -28,6 +28,7 @@ from ..errors import CtgenError, SourceLocation
 from ..frontend.unit import Function, Unit, Variable
 from .builder import CfgBuilder
 from .cfg import CFG, Return, Stmt
+from .condition_map import ConditionRecorder
 from .expr import VarRef, designated_functions
 from .lower_contract import ContractLowerer
 from .lower_expr import ExpressionLowerer
@@ -133,6 +134,7 @@ class FunctionLowerer:
         # `__typeof__` of the function's objects
         resolver.expression_type = self.exprs.types.operand_type
         resolver.variable_length = self.exprs.types.variable_length
+        self.builder.conditions = ConditionRecorder(fn.definition, str(self.unit.path))
         try:
             self.exprs.types.parameter_lengths(fn)
             self.statements.statement(fn.definition.body)
@@ -150,5 +152,6 @@ class FunctionLowerer:
         b = self.builder
         return CFG(fn, blocks, entry,
                    b.locals + b.temps + b.static_locals + self.contracts.variables(),
-                   fn.type.result, b.address_taken, self.exprs.calls.builtins.variadic_area)
+                   fn.type.result, b.address_taken, self.exprs.calls.builtins.variadic_area,
+                   b.conditions.finish(blocks) if b.conditions is not None else None)
 

@@ -38,6 +38,15 @@ class ConditionLowerer:
 
     def condition(self, node: c_ast.Node, if_true: Block, if_false: Block) -> None:
         """Branch to `if_true` or `if_false`; `&&`, `||`, `!` and `?:` become branches."""
+        recorder = self.builder.conditions
+        if recorder is None:
+            self.branches(node, if_true, if_false)
+            return
+        with recorder.region(node, if_true, if_false, self.builder.blocks, self.builder.cur):
+            self.branches(node, if_true, if_false)
+
+    def branches(self, node: c_ast.Node, if_true: Block, if_false: Block) -> None:
+        """The branches of `condition`."""
         if isinstance(node, c_ast.BinaryOp) and node.op in ("&&", "||") and \
                 self.exprs.gcc_shapes and self.decided_by_right(node):
             self.builder.goto(if_false if node.op == "&&" else if_true, node)
@@ -123,6 +132,8 @@ class ConditionLowerer:
         """Branch on the scalar `value`; a Conditional branches on its condition (where
         its arms differ in truth), an address of an object is not tested (never NULL)."""
         if isinstance(value, Conditional):
+            if self.builder.conditions is not None:
+                self.builder.conditions.tested_conditional()
             known = gccfold.truth_constant(value)
             if known is not None:
                 self.builder.goto(if_true if known else if_false, node)

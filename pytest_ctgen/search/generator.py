@@ -68,7 +68,7 @@ class Generator:
         # the order matters: attributes are freed in it, and the order z3 terms are freed
         # in decides which ids z3 gives the terms of the next function, and so its cases
         self.nodes: list[TreeNode] = []
-        self.goals = Goals(self.cfg)
+        self.goals = Goals(self.cfg, options.criterion)
         self.cases: list[Case] = []
         self.cut_reason: str | None = None
         self.unsupported: PathError | None = None
@@ -104,7 +104,7 @@ class Generator:
                 # the objects behind input pointers were too small for what is left
                 array_size = min(array_size * 4, max(_MAX_ARRAY_SIZE, array_size))
                 self.new_round(array_size)
-            if self.goals.uncovered:
+            if self.goals.uncovered or self.goals.targeted:
                 stop = self.budget_stop() or stop
         except _BudgetSpent as spent:
             stop = spent.stop
@@ -118,7 +118,8 @@ class Generator:
             stop = spent.stop
         if self.unsupported is not None and not self.cases:
             return skipped(self, self.unsupported, time.monotonic() - start)
-        if stop == STOP_EXHAUSTED and (self.goals.uncovered or not self.cases):
+        if stop == STOP_EXHAUSTED and (self.goals.uncovered or not self.cases or
+                                       self.goals.mcdc_gaps):
             if self.cut_reason is not None:
                 stop = STOP_DEPTH
             elif self.solver_gave_up:
@@ -138,9 +139,11 @@ class Generator:
         self.continue_path(root_state)
         since_case = 0
         cases = len(self.cases)
-        while self.goals.uncovered or self.options.proof or not self.cases:
+        while self.goals.uncovered or self.options.proof or not self.cases or \
+                self.goals.targeted:
             if self.budget_stop() is not None:
                 return True
+            self.finish_kept()
             if len(self.cases) != cases:
                 cases, since_case = len(self.cases), 0
             grow = self.executor.objects_too_small and \
@@ -150,6 +153,8 @@ class Generator:
             choice = self.goals.select(self.nodes, self.solver,
                                        self.options.proof or not self.cases)
             if choice is None:
+                if not grow and self.goals.exhaust():
+                    continue  # other MC/DC targets
                 if self.options.proof and not grow:
                     self.explored_all = True
                 return not grow
@@ -157,6 +162,14 @@ class Generator:
             self.explore(node, index)
             since_case += 1
         return True
+
+    def finish_kept(self) -> None:
+        """Make the cases of the paths kept for the MC/DC targets (search/mcdc_goals.py)."""
+        mcdc = self.goals.mcdc
+        kept = mcdc.kept_target() if mcdc is not None else None
+        while kept is not None:
+            self.finish(*kept)
+            kept = mcdc.kept_target() if mcdc is not None else None
 
     def new_executor(self, array_size: int) -> Executor:
         o = self.options
@@ -386,8 +399,9 @@ class Generator:
         """A complete path: a case if it covers a new outcome (or is the first path).
         `model` fixes the inputs when the path was completed concretely."""
         new = [e for e in state.edges if e in self.goals.uncovered]
-        if not new and (self.goals.order or any(not c.violations and not c.robustness
-                                           for c in self.cases)):
+        wanted = self.goals.mcdc is not None and self.goals.mcdc.wanted(state, model)
+        if not new and not wanted and (self.goals.order or any(
+                not c.violations and not c.robustness for c in self.cases)):
             return
         if model is None:
             model = self.solver.model(state.constraints, self.preferences(state))

@@ -12,6 +12,9 @@ from ..symbolic.work import DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS
 StubGlobals = Literal["modifies", "all"]
 #: What a path with signed overflow is: a note on its case, or a finding.
 SignedOverflow = Literal["note", "finding"]
+#: What the search covers: branch outcomes, statements, or MC/DC (branch outcomes and
+#: each condition's independence pair, search/mcdc_goals.py).
+Criterion = Literal["branch", "statement", "mcdc"]
 
 
 @dataclass(frozen=True)
@@ -26,3 +29,4 @@ class SearchOptions:
     # proof mode: explore every path within the bounds, so that annotations nothing
     # violates are proved, and make robustness cases that violate the precondition
     proof: bool = False
+    criterion: Criterion = "branch"  # what the search covers

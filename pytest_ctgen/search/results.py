@@ -49,11 +49,14 @@ def function_cases(gen: Generator, stop: str, seconds: float) -> FunctionCases:
     unreachable = tuple(gen.outcome(e) for e in remaining if proved and e not in behind)
     not_reached = tuple(gen.outcome(e) for e in remaining
                         if not proved or e in behind)
+    mcdc = gen.goals.mcdc
+    notes = mcdc.notes(proved, gen.cfg.reachable_from(
+        gen.finding_blocks | gen.assumed_blocks)) if mcdc is not None else ()
     return FunctionCases(
         name=fn.name, line=fn.location.line, prototype=fn.prototype,
         cases=tuple(gen.cases), stop_reason=stop, outcomes_total=len(gen.goals.order),
         unreachable=unreachable,
-        not_reached=not_reached,
+        not_reached=not_reached, mcdc=notes,
         generation_seconds=seconds, contract=contract_summary(gen, stop),
         callbacks=tuple(gen.callbacks[name] for name in sorted(gen.callbacks)))
 

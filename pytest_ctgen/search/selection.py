@@ -10,6 +10,9 @@ from __future__ import annotations
 from ..ir.cfg import CFG, Edge, Return
 from ..symbolic.solver import SAT, Solver
 from ..symbolic.state import State
+from .mcdc_goals import McdcGoals
+from .options import Criterion
+from .statement_goals import StatementGoals
 from .tree import OPEN, TreeNode
 
 _QUICK_GOALS = 4  # uncovered outcomes tried with the cheap check before the first by rank
@@ -19,12 +22,18 @@ Rank = tuple[int, ...]
 
 
 class Goals:
-    """The uncovered outcomes of `cfg` and the ranking of open tree edges by them."""
+    """The uncovered outcomes of `cfg` and the ranking of open tree edges by them. For
+    the statement criterion, the uncovered outcomes are those that lead to a line no case
+    ran (search/statement_goals.py); for MC/DC, the evaluations of decisions its cases
+    still need come after the outcomes (search/mcdc_goals.py)."""
 
-    def __init__(self, cfg: CFG) -> None:
+    def __init__(self, cfg: CFG, criterion: Criterion = "branch") -> None:
         self.cfg = cfg
         self.order = {e: i for i, e in enumerate(cfg.branch_edges())}
-        self.uncovered: set[Edge] = set(self.order)
+        self.statements = StatementGoals(cfg) if criterion == "statement" else None
+        self.uncovered: set[Edge] = \
+            self.statements.goal_edges() if self.statements else set(self.order)
+        self.mcdc = McdcGoals(cfg) if criterion == "mcdc" else None
         self.entry_distance = cfg.distances_from_entry()
         self.goal_distance: dict[int, int] = cfg.distances_to(self.uncovered)
         self.exit_distance: dict[int, dict[int, int]] = {}
@@ -35,13 +44,36 @@ class Goals:
 
     def covered(self, edges: list[Edge]) -> None:
         """A case covers `edges`."""
-        self.uncovered.difference_update(edges)
+        if self.statements is not None:
+            self.statements.cover(edges)
+            self.uncovered = self.statements.goal_edges()
+        else:
+            self.uncovered.difference_update(edges)
+        if self.mcdc is not None:
+            self.mcdc.covered(edges)
         self.goal_distance = self.cfg.distances_to(self.uncovered)
+
+    @property
+    def targeted(self) -> bool:
+        """Whether MC/DC evaluations are looked for."""
+        return self.mcdc is not None and bool(self.mcdc.targets)
+
+    @property
+    def mcdc_gaps(self) -> bool:
+        """Whether a condition is left without a unique-cause pair."""
+        return self.mcdc is not None and self.mcdc.gaps
+
+    def exhaust(self) -> bool:
+        """No open edge leads to a goal: the MC/DC targets are exhausted; whether there
+        are new ones."""
+        return self.mcdc is not None and bool(self.mcdc.targets) and self.mcdc.exhaust()
 
     def forget_tree(self) -> None:
         """The search tree starts anew: what was learnt of its nodes is gone."""
         self.decisions = {}
         self.boosted = set()
+        if self.mcdc is not None:
+            self.mcdc.forget_tree()
 
     def is_new_goal(self, node: TreeNode, index: int) -> bool:
         """Whether edge `index` of `node` is an outcome no case and not this path covers."""
@@ -58,8 +90,10 @@ class Goals:
         cannot lead to an uncovered outcome (last when `any_path`: in proof mode or before
         a first case)."""
         rank = self.goal_rank(node, index)
+        if rank is None and self.mcdc is not None:
+            rank = self.mcdc.rank(node, index)
         if rank is None and any_path:
-            return (3, node.depth)
+            return (4, node.depth)
         return rank
 
     def goal_rank(self, node: TreeNode, index: int) -> Rank | None:
@@ -168,7 +202,10 @@ class Goals:
                     ranked.append(((0, self.order[edge]), i))
                     continue
                 dist = goal_distance.get(succs[i].id)
-                ranked.append(((1, dist, to_exit) if dist is not None else (2, to_exit), i))
+                # toward the MC/DC targets (nothing for the other criteria)
+                m = self.mcdc.continuation_key(node, i) if self.mcdc is not None else ()
+                ranked.append(((1, dist, *m, to_exit) if dist is not None
+                               else (2, *m, to_exit), i))
             else:
                 ranked.append(((1, self.fresh_return_distance(node, i), to_exit), i))
         ranked.sort()

@@ -39,6 +39,8 @@ class TreeNode:
     depth: int
     choice: AliasChoice | OffsetChoice | None = None
     edges: list[EdgeStatus] = field(default_factory=list)
+    # the evaluations of decisions open at this node (search/mcdc_goals.py), once known
+    mcdc_open: dict[int, list[bool | None]] | None = None
 
     def __post_init__(self) -> None:
         self.edges = [OPEN if g is not None else PRUNED for g in self.guards]
