@@ -313,23 +313,29 @@ def _compare_strings(ex: Executor, state: State, args: list[SymValue], limit: z3
                      name: str) -> SymValue:
     a = _target(ex, state, args[0], name)
     b = _target(ex, state, args[1], name)
-    room = _considered(state, [a, b], min(_room(ex, state, a, name),
-                                          _room(ex, state, b, name)), name)
+    room_a, room_b = _room(ex, state, a, name), _room(ex, state, b, name)
+    room = _considered(state, [a, b], min(room_a, room_b), name)
     xs: list[z3.BitVecRef] = []
     ys: list[z3.BitVecRef] = []
-    inside: Inside = []
+    inside_a: Inside = []
+    inside_b: Inside = []
     going: z3.BoolRef = z3.BoolVal(True)  # no difference or NUL before byte k
     for k in range(room):
         needed = going if limit is None else z3.And(going, _within(k, limit))
-        xs.append(_byte(state, a, k, inside, needed))
-        ys.append(_byte(state, b, k, inside, needed))
+        xs.append(_byte(state, a, k, inside_a, needed))
+        ys.append(_byte(state, b, k, inside_b, needed))
         going = z3.And(going, xs[-1] == ys[-1], xs[-1] != 0)
-    # the comparison ends inside both objects: at a difference, a NUL or the limit
+    # the comparison ends inside both objects: at a difference, a NUL or the limit, before
+    # the end of the shorter one (an object the unit defines: a finding; one the generator
+    # made: a bound, and once grown the other one limits)
     ends = [z3.Or(x != y, x == 0) for x, y in zip(xs, ys)]
     ended = z3.Or(*ends) if ends else z3.BoolVal(False)
     if limit is not None:
         ended = z3.Or(z3.ULE(limit, room), ended)
-    _inside(ex, state, [a, b], z3.And(ended, *inside), f"{name} reads past the end of")
+    shorter = [p for p, room_p in ((a, room_a), (b, room_b)) if room_p == room]
+    _inside(ex, state, shorter, ended, f"{name} reads past the end of")
+    _within_objects(ex, state, a, inside_a, f"{name} reads past the end of")
+    _within_objects(ex, state, b, inside_b, f"{name} reads past the end of")
     result: z3.BitVecRef = z3.BitVecVal(0, 32)
     for k in reversed(range(room)):
         step = z3.If(xs[k] != ys[k], _diff(xs[k], ys[k]),

@@ -907,3 +907,31 @@ def test_bytes_nothing_set_in_a_copied_struct_are_predicted_unset(
             assert isinstance(v["value"], UnsetValue) == (v["valid"] == IntValue(0)), v
         if name == "sample":
             assert len(values) == 2, values
+
+
+UNTERMINATED_TAG = r"""
+#include <string.h>
+
+static const char tag[3] = {'a', 'b', 'c'};
+
+int same(const char *s)
+{
+    if (strcmp(s, tag) == 0) {
+        return 1;
+    }
+    return 0;
+}
+"""
+
+
+def test_a_comparison_past_the_end_of_the_units_object_is_a_finding(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """`strcmp(s, tag)` with a `tag` the unit left without a NUL reads past its end when
+    s starts with "abc": a finding, even though the other string is an input (whose size
+    is only a bound of the search, and which is the longer one here)."""
+    unit = generated_unit("tag.c", UNTERMINATED_TAG)
+    line = UNTERMINATED_TAG.splitlines().index("    if (strcmp(s, tag) == 0) {") + 1
+    assert unit.findings["same"] == [
+        f"undefined behaviour at tag.c:{line}:9: strcmp reads past the end of 'tag' "
+        "(3 bytes)"]
+    assert not unit.functions["same"].unreachable
