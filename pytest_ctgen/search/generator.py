@@ -480,7 +480,7 @@ class Generator:
             params=params,
             globals=globals_,
             expected=extract.expected(model, state, self.cfg.result_type, pointees,
-                                      unset_possible=bool(self.executor.garbage_names)),
+                                      unset_possible=self.executor.made_uninitialized),
             stubs=extract.stub_scripts(model, state),
             covered=tuple(self.outcome(e) for e in dict.fromkeys(state.edges)),
             requirements=tuple(dict.fromkeys(requirements)),

@@ -156,8 +156,8 @@ def garbage_read(ex: Executor, state: State, lv: Expr, value: SymValue) -> None:
     """Where `value`, read from `lv`, holds bytes nothing wrote (an automatic variable, or
     part of one, without a value): the compiled code reads what the stack held, no case
     can predict it. A finding; this path ends, or goes on where the bytes were written."""
-    if not ex.garbage_names:
-        return  # no object was uninitialized
+    if not ex.made_uninitialized:
+        return
     where = memory.garbage_where(value)
     if where is None:
         return

@@ -63,6 +63,9 @@ class Executor:
         # the name of each uninitialized local's unknown contents, numbered in the order
         # paths meet them (a memory address in a name would change z3's choices per run)
         self.garbage_names: dict[Variable, str] = {}
+        # whether a path made an object nothing initialized (a local, a malloc'd block):
+        # before that, no read can hold bytes nothing set
+        self.made_uninitialized = False
         # input objects whose contents are being made: (id, array type), outermost first
         self.building: list[tuple[int, ArrayType]] = []
         self.contract = program.contracts.get(function)

@@ -123,6 +123,7 @@ def _allocate(ex: Executor, state: State, function: str, size: int, zero: bool,
         cells = prefix + rest
     else:
         cells = _garbage(k, 0, size)
+    ex.made_uninitialized |= not zero
     oid = ex.new_object(state, f"{function}#{k}", cells)
     state.allocations.append(Allocation(k, function, oid, fails, size, ex.at(ex.location)))
     # using the pointer where the call may have failed is a finding (access.dereference)

@@ -232,6 +232,7 @@ def garbage_object(ex: Executor, var: Variable, size: int) -> list[Cell] | Spars
 
 
 def _garbage_name(ex: Executor, var: Variable) -> str:
+    ex.made_uninitialized = True
     return ex.garbage_names.setdefault(var, f"{GARBAGE}{var.name}.{len(ex.garbage_names)}")
 
 

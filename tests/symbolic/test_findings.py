@@ -935,3 +935,28 @@ def test_a_comparison_past_the_end_of_the_units_object_is_a_finding(
         f"undefined behaviour at tag.c:{line}:9: strcmp reads past the end of 'tag' "
         "(3 bytes)"]
     assert not unit.functions["same"].unreachable
+
+
+HEAP_ONLY_UNSET = r"""
+#include <stdlib.h>
+
+int second(void)
+{
+    int *p = malloc(2 * sizeof *p);
+    if (p == NULL) {
+        return -1;
+    }
+    p[0] = 1;
+    return p[1];
+}
+"""
+
+
+def test_a_read_of_a_malloc_block_nothing_set_is_a_finding_without_locals(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """Bytes nothing set are looked for once any object was made uninitialized: a malloc'd
+    block in a function with no uninitialized local too."""
+    unit = generated_unit("second.c", HEAP_ONLY_UNSET)
+    line = HEAP_ONLY_UNSET.splitlines().index("    return p[1];") + 1
+    assert unit.findings["second"] == [
+        f"undefined behaviour at second.c:{line}:5: read of the uninitialized p[1]"]
