@@ -29,6 +29,7 @@ from .cases import (
 from .compile_db import read_compile_database as read_compile_database
 from .errors import CtgenError, SourceLocation
 from .export_schema import SchemaError, UnitNames
+from .frontend.function_uses import used_functions
 from .frontend.loader import load_unit
 from .frontend.preprocess import defined_macros, preprocess
 from .frontend.signatures import UnitSignatures, with_signatures
@@ -275,7 +276,8 @@ def stubs_of(program: Program, path: Path | None = None, display: str = ""
     functions with a specification. Locations are shown relative as `display` is."""
     from .symbolic.libc import is_modelled  # z3: generation only
 
-    called = _called(program)
+    # what the lowering sees called, and what any body names (also one it cannot lower)
+    called = _called(program) | used_functions(program.unit)
 
     def shown(location: SourceLocation) -> str:
         file = shown_path(location.file, path, display) if path else location.file
@@ -521,6 +523,13 @@ def replay_run(json_path: Path, options: Options, build_dir: Path | None) -> Fil
         names = unit_names(loaded)
         signatures = UnitSignatures(loaded)  # the unit's; never the file's text
         cases = file_cases_from_doc(doc, names, signatures)
+        unaccounted = unaccounted_functions(loaded, cases)
+        if unaccounted:
+            raise ReplayError(
+                f"{json_path}: build.cflags: built with them, {recipe.unit} uses "
+                f"{', '.join(unaccounted)}, which the export neither stubs nor models "
+                "(a -D or -U may rename a call); the harness would run the system's "
+                "function of that name. Export the cases again")
         try:
             cases = with_signatures(cases, loaded, signatures)
         except CtgenError as err:  # a callback's prototype that is none in the unit
@@ -535,6 +544,24 @@ def replay_run(json_path: Path, options: Options, build_dir: Path | None) -> Fil
                         if f.cases and f.name not in names.defined)
     return FileRun(unit, Generated(cases, from_cache=True, preprocessed=preprocessed),
                    options, build_dir, cflags=cflags, sources=sources, missing=missing)
+
+
+def unaccounted_functions(unit: Unit, cases: FileCases) -> list[str]:
+    """The functions `unit` uses (frontend/function_uses.py) that it does not define,
+    `cases` do not stub, and the generator does not model: what the harness would link
+    from the system."""
+    from .symbolic.libc import is_modelled  # z3: the models are named there
+
+    stubs = {s.name for s in cases.stubs}
+    unaccounted = []
+    for name in sorted(used_functions(unit)):
+        f = unit.functions.get(name)
+        library = f is not None and f.is_library
+        if (f is not None and f.is_defined) or name in stubs or is_modelled(name, library) \
+                or (library and name in ALLOCATOR_FUNCTIONS):
+            continue
+        unaccounted.append(name)
+    return unaccounted
 
 
 def unit_names(unit: Unit) -> UnitNames:

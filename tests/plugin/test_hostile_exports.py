@@ -346,6 +346,10 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
     ("cflags-define-harness", _set(lambda d: d["build"], "cflags",
                                    ['-DCTGEN_UNIT_SRC="/etc/passwd"']),
      r"build\.cflags\[0\]: .* defines CTGEN_UNIT_SRC, a name of pytest-ctgen's harness"),
+    ("cflags-define-renames-a-call", _set(lambda d: d["build"], "cflags",
+                                          ["-Dsensor_read=popen"]),
+     r"build\.cflags: built with them, \S+ uses popen, which the export neither stubs "
+     r"nor models"),
     ("cflags-path-option", _set(lambda d: d["build"], "cflags", ["-isystem", "-wrapper"]),
      r"build\.cflags\[1\]: the argument of -isystem \"-wrapper\" starts with '-'"),
     ("cflags-not-strings", _set(lambda d: d["build"], "cflags", [["-O0"]]),

@@ -281,3 +281,34 @@ def test_the_c_files_of_an_export_are_no_units(tmp_path: Path) -> None:
     assert not collected_as_unit(driver, named=False)
     assert not collected_as_unit(export / "ctgen_runtime.c", named=False)
     assert collected_as_unit(tmp_path / "motor.c", named=False)
+
+
+UNLOWERED_CALLER = r"""
+void hal_write(int v);
+int (*variadic)(int, ...);
+
+void report(void)
+{
+    variadic(1, 2);
+    hal_write(1);
+}
+
+int twice(int x)
+{
+    if (x > 3) {
+        return 2 * x;
+    }
+    return x;
+}
+"""
+
+
+def test_what_a_skipped_function_calls_is_stubbed_for_the_others(
+        ctgen_dir: pytest.Pytester) -> None:
+    """`report` cannot be lowered, so no case sees its call of `hal_write`; the harness
+    still stubs it (the unit's code names it), or no case of the file would link."""
+    ctgen_dir.makefile(".c", skipper=UNLOWERED_CALLER)
+    result = run_ctgen(ctgen_dir, "-rs", "skipper.c")
+    out = output(result)
+    result.assert_outcomes(passed=2, skipped=1)
+    assert "undefined reference" not in out, out
