@@ -16,7 +16,7 @@ DEFAULT_MEMORY_MIB = 4096
 
 # The options of a closed set, and the values each takes (its default first).
 #: `--ctgen-criterion`: the coverage goal.
-Criterion = Literal["branch", "statement"]
+Criterion = Literal["branch", "statement", "mcdc"]
 CRITERION_VALUES: tuple[Criterion, ...] = get_args(Criterion)
 #: `--ctgen-stub-globals` and `--ctgen-signed-overflow`: the search's own choices.
 STUB_GLOBALS_VALUES: tuple[StubGlobals, ...] = get_args(StubGlobals)

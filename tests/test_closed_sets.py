@@ -40,7 +40,7 @@ def test_the_kinds_of_checks_and_violations_and_the_verdicts() -> None:
 
 
 def test_the_values_of_the_closed_set_options_default_first() -> None:
-    assert CRITERION_VALUES == ("branch", "statement")
+    assert CRITERION_VALUES == ("branch", "statement", "mcdc")
     assert STUB_GLOBALS_VALUES == ("modifies", "all")
     assert SIGNED_OVERFLOW_VALUES == ("note", "finding")
     assert ISOLATION_VALUES == ("fork", "none")
