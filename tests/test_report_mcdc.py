@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from dataclasses import replace
+from pathlib import Path
 
 from pytest_ctgen.coverage.mcdc import Evaluation
 from pytest_ctgen.coverage.mcdc_file import McdcFile, merge_mcdc_files
@@ -13,6 +15,7 @@ from pytest_ctgen.errors import SourceLocation
 from pytest_ctgen.frontend.decisions import Condition, Decision
 from pytest_ctgen.report.mcdc_table import cobertura_with_mcdc, with_mcdc
 from pytest_ctgen.report.table import Row, format_table, row_from_json, row_to_json, totals
+from pytest_ctgen.report.writers import write_json
 
 AND2 = Decision(0, "and2", SourceLocation("/abs/u.c", 3, 9), "a > 0 && b > 0", (
     Condition(0, "a > 0", SourceLocation("/abs/u.c", 3, 9)),
@@ -62,6 +65,23 @@ def test_the_table_shows_mcdc_and_a_dash_without_decisions() -> None:
     assert (t.mcdc_conditions_covered, t.mcdc_conditions_total) == (1, 6)
     # an xdist worker's row leaves the MC/DC out: the controller measures it again
     assert row_from_json(json.loads(json.dumps(row_to_json(rows[0])))).mcdc is None
+
+
+def test_conditions_proved_infeasible_are_listed_like_unreachable_outcomes(
+        tmp_path: Path) -> None:
+    proved = replace(_row("and2"), mcdc_infeasible=((3, 18),))
+    assert row_from_json(json.loads(json.dumps(row_to_json(proved)))) == proved
+    rows = with_mcdc([proved], {"u.c": _file(BOTH, A_FALSE)})
+    lines = format_table(rows, missing=True)
+    assert lines[1].split()[4:8] == ["50.0%", "MC/DC", "3:18", "b"]  # unreachable column
+    assert not any("no pair" in line for line in lines)  # not among the missing ones
+    write_json(tmp_path / "r.json", rows, totals(rows))
+    doc = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    mcdc = doc["functions"][0]["mcdc"]
+    assert (mcdc["conditions_covered"], mcdc["conditions_total"]) == (1, 2)  # still counted
+    assert mcdc["not_covered"] == []
+    assert mcdc["infeasible"] == [{"line": 3, "column": 18, "condition": "b > 0",
+                                   "decision": "a > 0 && b > 0"}]
 
 
 def test_without_mcdc_the_table_has_no_column() -> None:

@@ -4,12 +4,14 @@ total, those shown only by a masking pair, and those without any pair.
 
 A function without such a decision has nothing to cover: its MC/DC is shown as `-` and it
 adds nothing to the totals. A function whose body the instrumented copy leaves as it is
-(frontend/mcdc_instrument.py) counts its conditions, none of them shown, and says why."""
+(frontend/mcdc_instrument.py) counts its conditions, none of them shown, and says why.
+A condition the generator proved to have no pair (`Row.mcdc_infeasible`) is listed as
+infeasible, like an unreachable branch outcome, and still counts as not shown."""
 from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -48,6 +50,7 @@ class McdcRow:
     masking: tuple[McdcGap, ...] = ()  # shown by a masking pair only
     not_covered: tuple[McdcGap, ...] = ()  # without an independence pair
     not_measured: str = ""  # why the function's decisions were not measured
+    infeasible: tuple[McdcGap, ...] = ()  # without a pair, proved: no input gives one
 
     def to_json(self) -> dict[str, Any]:
         doc: dict[str, Any] = {
@@ -55,7 +58,8 @@ class McdcRow:
             "conditions_covered": self.conditions_covered,
             "unique_cause": self.conditions_covered - len(self.masking),
             "masking": [g.to_json() for g in self.masking],
-            "not_covered": [g.to_json() for g in self.not_covered]}
+            "not_covered": [g.to_json() for g in self.not_covered],
+            "infeasible": [g.to_json() for g in self.infeasible]}
         if self.not_measured:
             doc["not_measured"] = self.not_measured
         return doc
@@ -66,10 +70,15 @@ def _gap(c: ConditionCoverage) -> McdcGap:
                    c.condition.text, c.decision.text)
 
 
-def mcdc_row(cov: McdcCoverage) -> McdcRow:
+def mcdc_row(cov: McdcCoverage, infeasible: Collection[tuple[int, int]] = ()) -> McdcRow:
+    """The row of `cov`; the conditions without a pair at the `infeasible` places
+    (line, column) are listed as infeasible."""
+    missing = [_gap(c) for c in cov.missing]
     return McdcRow(cov.decisions_total, cov.conditions_total, cov.conditions_shown,
                    tuple(_gap(c) for c in cov.conditions if c.form == MASKING),
-                   tuple(_gap(c) for c in cov.missing), cov.not_measured)
+                   tuple(g for g in missing if (g.line, g.column) not in infeasible),
+                   cov.not_measured,
+                   tuple(g for g in missing if (g.line, g.column) in infeasible))
 
 
 def with_mcdc(rows: Sequence[Row], files: Mapping[str, McdcFile]) -> list[Row]:
@@ -79,7 +88,8 @@ def with_mcdc(rows: Sequence[Row], files: Mapping[str, McdcFile]) -> list[Row]:
     out = []
     for r in rows:
         cov = measured.get(r.file, {}).get(r.function)
-        out.append(replace(r, mcdc=mcdc_row(cov)) if cov is not None else r)
+        out.append(replace(r, mcdc=mcdc_row(cov, set(r.mcdc_infeasible)))
+                   if cov is not None else r)
     return out
 
 
@@ -99,6 +109,13 @@ def mcdc_notes(m: McdcRow | None) -> str:
     if m.masking:
         return f" (MC/DC by masking: {', '.join(f'{g.where} {g.condition}' for g in m.masking)})"
     return ""
+
+
+def mcdc_infeasible(m: McdcRow | None) -> str:
+    """The conditions proved to have no pair, for the unreachable column."""
+    if m is None or not m.infeasible:
+        return ""
+    return ", ".join(f"MC/DC {g.where} {g.condition}" for g in m.infeasible)
 
 
 def mcdc_missing(m: McdcRow | None) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cases import STOP_SKIPPED, Outcome
-from .mcdc_table import McdcRow, mcdc_cell, mcdc_missing, mcdc_notes
+from .mcdc_table import McdcRow, mcdc_cell, mcdc_infeasible, mcdc_missing, mcdc_notes
 
 
 @dataclass
@@ -40,6 +40,8 @@ class Row:
     # gcov outcomes ("line:branch") no case covered that no listed outcome accounts for
     without_goal: tuple[str, ...] = ()
     mcdc: McdcRow | None = None  # when MC/DC was measured (report/mcdc_table.py)
+    # (line, column) of the conditions the generator proved to have no independence pair
+    mcdc_infeasible: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass
@@ -137,8 +139,9 @@ def percent_text(covered: int, total: int) -> str:
     return f"{100.0 * covered / total:.1f}%" if total else "-"
 
 
-def _outcomes(os_: tuple[Outcome, ...]) -> str:
-    return ", ".join(f"{o.line}:{o.label}" for o in os_) or "-"
+def _outcomes(os_: tuple[Outcome, ...], more: str = "") -> str:
+    return ", ".join([*(f"{o.line}:{o.label}" for o in os_), *([more] if more else [])]) \
+        or "-"
 
 
 def format_table(rows: list[Row], missing: bool = False) -> list[str]:
@@ -158,7 +161,8 @@ def format_table(rows: list[Row], missing: bool = False) -> list[str]:
                      percent_text(r.lines_covered, r.lines_total),
                      percent_text(r.branches_covered, r.branches_total),
                      *((mcdc_cell(r.mcdc),) if mcdc else ()),
-                     _outcomes(r.unreachable), stop, f"{r.generation_seconds:.2f}s"))
+                     _outcomes(r.unreachable, mcdc_infeasible(r.mcdc)), stop,
+                     f"{r.generation_seconds:.2f}s"))
         more = mcdc_missing(r.mcdc) if mcdc else ""
         if missing and (r.missing_lines or r.missing_branches or more):
             body.append(("", "", "", "", *(("",) if mcdc else ()), "", "missing lines " + ",".join(
@@ -194,6 +198,7 @@ def row_from_json(doc: dict[str, Any]) -> Row:
         fields[key] = tuple(Outcome(*o) for o in doc[key])
     for key in ("missing_lines", "missing_branches", "without_goal"):
         fields[key] = tuple(doc.get(key, ()))
+    fields["mcdc_infeasible"] = tuple(tuple(p) for p in doc.get("mcdc_infeasible", ()))
     return Row(**fields)
 
 

@@ -17,7 +17,13 @@ from ..coverage.lines import MeasuredUnit, measure_unit
 from ..errors import CtgenError
 from .cfg_picture import LEGEND, Picture, write_pictures
 from .gcovr import HTML_INDEX, link_from_index, report_root, write_cobertura, write_html
-from .mcdc_table import cobertura_with_mcdc, mcdc_cell, mcdc_missing, mcdc_notes
+from .mcdc_table import (
+    cobertura_with_mcdc,
+    mcdc_cell,
+    mcdc_infeasible,
+    mcdc_missing,
+    mcdc_notes,
+)
 from .table import Row, Totals, percent_text
 
 #: What `--ctgen-report` accepts: kind -> whether it takes a target after "kind:".
@@ -254,7 +260,8 @@ def _index_page(out_dir: Path, rows: Sequence[Row], pictures: Mapping[tuple[str,
             drawn = " ".join(x for x in (link(pic.svg, "svg"), link(pic.dot, "dot")) if x)
         else:
             drawn = html.escape(r.skip_reason or problems.get(r.file, "no picture"))
-        unreachable = ", ".join(f"{o.line}:{o.label}" for o in r.unreachable) or "-"
+        unreachable = ", ".join([*(f"{o.line}:{o.label}" for o in r.unreachable),
+                                 *filter(None, [mcdc_infeasible(r.mcdc)])]) or "-"
         body.append(
             "<tr>" + "".join(f"<td>{cell}</td>" for cell in (
                 link(pages.get(r.file), r.file) or html.escape(r.file),

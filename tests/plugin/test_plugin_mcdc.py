@@ -90,7 +90,7 @@ def test_measured_mcdc_in_the_table_and_the_json_report(unit: pytest.Pytester) -
             for g in rows["never"]["mcdc"]["not_covered"]] == [(15, 12, "a"), (15, 18, "a")]
     assert rows["plain"]["mcdc"] == {"decisions": 0, "conditions_total": 0,
                                      "conditions_covered": 0, "unique_cause": 0,
-                                     "masking": [], "not_covered": []}
+                                     "masking": [], "not_covered": [], "infeasible": []}
     assert _mcdc(rows, "positive") == (2, 2) and _mcdc(rows, "nest") == (2, 2)
     doc = json.loads((unit.path / "r.json").read_text(encoding="utf-8"))
     assert doc["totals"]["mcdc"] == {"conditions_total": 12, "conditions_covered": 10}
