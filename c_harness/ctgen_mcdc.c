@@ -48,19 +48,22 @@ static int ctgen_mcdc_fd = -1;
 static int ctgen_mcdc_tag = -1;
 static int ctgen_mcdc_configured; /* ctgen_mcdc_output was called */
 
-static void ctgen_mcdc_forget(void) {
-    memset(ctgen_mcdc_seen, 0, sizeof ctgen_mcdc_seen);
-    ctgen_mcdc_depth = 0;
-}
-
-void ctgen_mcdc_output(const char *path, int tag) {
+/* Records go to `path` from now on, tagged `tag`; what was written before is forgotten.
+ * The evaluations under way are kept: the first record of a process opens the file of
+ * CTGEN_MCDC_FILE here while the decisions around it are still being evaluated. */
+static void ctgen_mcdc_open(const char *path, int tag) {
     if (ctgen_mcdc_fd >= 0) {
         close(ctgen_mcdc_fd);
     }
     ctgen_mcdc_fd = path ? open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644) : -1;
     ctgen_mcdc_tag = tag;
     ctgen_mcdc_configured = 1;
-    ctgen_mcdc_forget();
+    memset(ctgen_mcdc_seen, 0, sizeof ctgen_mcdc_seen);
+}
+
+void ctgen_mcdc_output(const char *path, int tag) {
+    ctgen_mcdc_open(path, tag);
+    ctgen_mcdc_depth = 0; /* between cases: no evaluation is under way */
 }
 
 int ctgen_mcdc_begin(int decision) {
@@ -127,7 +130,7 @@ static void ctgen_mcdc_record(int decision, unsigned long long evaluated,
                               unsigned long long values, int outcome) {
     if (!ctgen_mcdc_configured) {
         const char *path = getenv("CTGEN_MCDC_FILE");
-        ctgen_mcdc_output(path && *path ? path : 0, -1);
+        ctgen_mcdc_open(path && *path ? path : 0, -1);
     }
     if (ctgen_mcdc_fd < 0 || !ctgen_mcdc_new(decision, evaluated, values, outcome)) {
         return;

@@ -26,6 +26,8 @@ RUNTIME_SOURCE = "ctgen_runtime.c"
 #: decisions' evaluations (built beside the harness only for an MC/DC measurement).
 MCDC_RUNTIME = "ctgen_mcdc.h"
 MCDC_RUNTIME_SOURCE = "ctgen_mcdc.c"
+#: The program an export's `make mcdc` computes MC/DC per function with.
+MCDC_REPORT_SOURCE = "ctgen_mcdc_report.c"
 
 
 def harness_dir() -> Path:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from .c_harness_files import RUNTIME_SOURCE
+from .c_harness_files import MCDC_REPORT_SOURCE, MCDC_RUNTIME_SOURCE, RUNTIME_SOURCE
 
 #: The cases, `<name>.ctgen.json`: `pytest DIR` replays them.
 CASES_SUFFIX: Final = ".ctgen.json"
@@ -17,5 +17,10 @@ DRIVER: Final = "ctgen_driver.c"
 #: includes it by the same name.
 UNIT_COPY: Final = "ctgen_unit.c"
 MAKEFILE: Final = "Makefile"
+#: With MC/DC measured: the MC/DC-instrumented copy of the unit `make mcdc` builds the
+#: driver with, and the unit's decisions, which its report program reads.
+MCDC_UNIT_COPY: Final = "ctgen_unit_mcdc.c"
+MCDC_DECISIONS: Final = "ctgen_mcdc_decisions.txt"
 #: The C files an export writes beside its cases: not units to generate cases for.
-EXPORTED_C_FILES: Final = (DRIVER, UNIT_COPY, RUNTIME_SOURCE)
+EXPORTED_C_FILES: Final = (DRIVER, UNIT_COPY, RUNTIME_SOURCE, MCDC_UNIT_COPY,
+                           MCDC_RUNTIME_SOURCE, MCDC_REPORT_SOURCE)

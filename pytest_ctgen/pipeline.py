@@ -27,6 +27,8 @@ from .cases import (
     FunctionCases, GlobalStub,
     Outcome, StopReason, StubPrototype, file_cases_to_json)
 from .compile_db import read_compile_database as read_compile_database
+from .coverage.mcdc_file import McdcFile as McdcFile
+from .coverage.mcdc_file import merge_mcdc_files as merge_mcdc_files
 from .errors import CtgenError, SourceLocation
 from .export_schema import SchemaError, UnitNames
 from .frontend.function_uses import used_functions
@@ -39,6 +41,7 @@ from .ir.cfg import Call
 from .ir.lower import Program, lower_unit
 from .options import Options
 from .path_flags import absolute_flags
+from .report.mcdc_table import with_mcdc as with_mcdc
 from .report.table import Row as Row
 from .report.table import Totals as Totals
 from .report.table import account_outcomes as account_outcomes
@@ -477,6 +480,23 @@ class FileRun:
             self._lib.flush_coverage()
         return measure(self._build.directory, self.path)
 
+    def mcdc(self) -> McdcFile | None:
+        """The unit's MC/DC measured on the cases that ran here, each run again in an
+        instrumented build of their harness (runner/mcdc.py); None when none ran."""
+        from .runner.execute import ISOLATE_FORK
+        from .runner.mcdc import cases_that_ran, run_mcdc
+
+        ran = {key for key in self.results
+               if self.options.isolate == ISOLATE_FORK or key not in self.findings}
+        if not ran:
+            return None
+        cache = None if self.build_dir is None \
+            else self.build_dir / unit_group("mcdc\0" + str(self.path))
+        measured = run_mcdc(self.path, cases_that_ran(self.built, ran), self.cflags,
+                            sources=self.sources, timeout=self.options.case_timeout,
+                            isolate=self.options.isolate, cache_dir=cache)
+        return measured.as_file(self.generated.cases.source)
+
 
 class ReplayError(CtgenError):
     """An exported cases file that cannot be replayed."""
@@ -593,11 +613,12 @@ def unbuildable(unit: Path, sources: Sequence[Path]) -> str | None:
     return None
 
 
-def export_runs(runs: Iterable[FileRun], out_dir: Path) -> list[str]:
+def export_runs(runs: Iterable[FileRun], out_dir: Path, mcdc: bool = False) -> list[str]:
     """Export every generated unit of `runs` (not those replayed from an export), each
-    into a directory of its own (codegen.export.export_names); returns why a unit could
-    not be exported (the others are exported still)."""
+    into a directory of its own (codegen.export.export_names), with `make mcdc` when
+    `mcdc`; returns why a unit could not be exported (the others are exported still)."""
     from .codegen.export import export_names, write_export
+    from .frontend.mcdc_instrument import instrument_unit
 
     generated = [run for run in runs if run.generated.cases.build is None]
     names = export_names([run.generated.cases.source for run in generated])
@@ -605,8 +626,10 @@ def export_runs(runs: Iterable[FileRun], out_dir: Path) -> list[str]:
     for run in generated:
         cases = run.generated.cases
         try:
+            instrumented = instrument_unit(load_unit(run.path, run.cflags, probe=False)) \
+                if mcdc else None
             write_export(cases, run.path, out_dir, run.cflags, sources=run.sources,
-                         name=names[cases.source])
+                         name=names[cases.source], mcdc=instrumented)
         except CtgenError as err:  # nothing of another owner is overwritten
             problems.append(str(err))
     return problems

@@ -16,7 +16,7 @@ from .settings import build_options
 
 if TYPE_CHECKING:
     from ..options import Options
-    from ..pipeline import FileRun, ReportUnit, Requirement, Row, TracedFunction
+    from ..pipeline import FileRun, McdcFile, ReportUnit, Requirement, Row, TracedFunction
 
 CTGEN_KEY = pytest.StashKey["CtgenSession"]()
 
@@ -48,6 +48,10 @@ class CtgenSession:
     worker_units: list[list[ReportUnit]] = field(default_factory=list)  # and its units
     worker_verdicts: list[str] = field(default_factory=list)  # and annotation verdict lines
     replay_errors: int = 0  # exported cases files that could not be collected
+    # with MC/DC measured: what this process measured of each run, and on an xdist
+    # controller what each worker measured
+    mcdc_files: list[McdcFile] = field(default_factory=list)
+    worker_mcdc: list[list[McdcFile]] = field(default_factory=list)
 
     @functools.cached_property
     def options(self) -> Options:

@@ -76,8 +76,11 @@ def _add_generation_options(option: _AddOption) -> None:
     """Which functions generation works on, what it aims for and its bounds."""
     option("functions", "args", "glob patterns of functions to test (comma-separated)")
     option("exclude", "args", "glob patterns of functions to skip (comma-separated)")
-    option("criterion", "string", "coverage goal (default branch; branch coverage implies "
-                                  "statement coverage, MC/DC is not implemented yet)",
+    option("criterion", "string", "what the cases are generated for (default branch): "
+                                  "statement (every line), branch (every outcome) or mcdc "
+                                  "(every outcome, and a pair of cases showing each "
+                                  "condition's effect; also measures MC/DC and shows it "
+                                  "in the reports)",
            choices=CRITERION_VALUES)
     option("max-depth", "string", "bound on loop unwinding along a path (default 64)", type=int)
     option("work", "string", "generation budget per function in millions of solver and "
@@ -112,10 +115,14 @@ def _add_run_options(option: _AddOption) -> None:
            type=float)
     option("fail-under-line", "string", "fail if the total line coverage is below PCT",
            type=float)
+    option("fail-under-mcdc", "string", "fail if the total MC/DC (conditions shown of "
+                                        "those of decisions with two or more) is below PCT; "
+                                        "measures MC/DC", type=float)
     option("export", "string", "write cases, a standalone C driver and a Makefile to DIR")
     option("report", "args", "coverage report, repeatable: term (default), term-missing, "
                              "json:FILE, html:DIR (gcovr's pages and a control-flow picture "
-                             "per function), xml:FILE (Cobertura)",
+                             "per function), xml:FILE (Cobertura); mcdc: measure MC/DC "
+                             "too and show it in every report",
            action="append")
     option("trace", "string", "write a requirement traceability matrix to FILE "
                               "(.json, .csv or .md)")
@@ -240,6 +247,18 @@ def _compile_database(config: pytest.Config) -> Any:  # compile_db.CompileDataba
         return read_compile_database(Path(path))
     except CtgenError as err:  # compile_db.CompileDatabaseError
         raise pytest.UsageError(str(err)) from None
+
+
+def report_specs(config: pytest.Config) -> list[str]:
+    """The `--ctgen-report` values: the reports to write, and `mcdc`."""
+    return [str(s) for s in setting(config, "report", []) or []]
+
+
+def measures_mcdc(config: pytest.Config) -> bool:
+    """Whether the session measures MC/DC: the criterion is mcdc, a report asks for it or
+    a gate needs it."""
+    return (str(setting(config, "criterion", "")) == "mcdc" or "mcdc" in report_specs(config)
+            or setting(config, "fail_under_mcdc", None) is not None)
 
 
 def check_report_settings(config: pytest.Config) -> None:

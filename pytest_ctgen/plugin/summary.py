@@ -10,7 +10,7 @@ import pytest
 from ..cases import STOP_TIME
 from ..errors import CtgenError
 from .session import CtgenSession
-from .settings import setting
+from .settings import measures_mcdc, report_specs, setting
 
 if TYPE_CHECKING:
     from ..pipeline import Row, Totals
@@ -42,6 +42,8 @@ def finish_run_loop(session: pytest.Session, ctgen: CtgenSession) -> None:
         ctgen.rows = merge_rows(ctgen.worker_rows)
     else:
         ctgen.rows = coverage_rows(ctgen.runs, ctgen.coverage)
+    if measures_mcdc(config):
+        _measure_mcdc(ctgen)
     worker = getattr(config, "workerinput", None)
     if worker is None:  # the session's whole coverage: every outcome left is listed
         ctgen.rows = [account_outcomes(r) for r in ctgen.rows]
@@ -52,19 +54,46 @@ def finish_run_loop(session: pytest.Session, ctgen: CtgenSession) -> None:
         # every xdist worker collected every file; a unit that cannot be exported is a
         # gate failure, the others are exported still
         ctgen.gate_failures.extend(
-            f"export: {problem}" for problem in export_runs(ctgen.runs.values(), Path(export)))
+            f"export: {problem}" for problem in export_runs(
+                ctgen.runs.values(), Path(export), mcdc=measures_mcdc(config)))
     if worker is not None:
         return  # the controller writes the reports and applies the gates, on every share
     _write_reports(config, ctgen, rows, total)
-    for name, key, pct in (("branch", "fail_under", total.branch_percent),
-                           ("line", "fail_under_line", total.line_percent)):
-        limit = setting(config, key, None)
-        if limit is not None and pct is not None and pct < float(limit):
-            ctgen.gate_failures.append(
-                f"FAIL Required {name} coverage of {float(limit):g}% not reached. "
-                f"Total {name} coverage: {pct:.2f}%")
+    _apply_gates(config, ctgen, total)
     if ctgen.gate_failures:
         session.testsfailed += 1
+
+
+def _measure_mcdc(ctgen: CtgenSession) -> None:
+    """MC/DC of every run (each case that ran, run again in an instrumented build), and
+    on an xdist controller every worker's, joined; then in the table's rows."""
+    from ..pipeline import merge_mcdc_files, with_mcdc
+
+    for path, run in ctgen.runs.items():
+        try:
+            measured = run.mcdc()
+        except CtgenError as err:
+            ctgen.gate_failures.append(f"MC/DC of {path}: {err}")
+            continue
+        if measured is not None:
+            ctgen.mcdc_files.append(measured)
+    shares = [*ctgen.worker_mcdc, ctgen.mcdc_files]
+    ctgen.rows = with_mcdc(ctgen.rows, merge_mcdc_files(f for share in shares for f in share))
+
+
+def _apply_gates(config: pytest.Config, ctgen: CtgenSession, total: Totals) -> None:
+    """`--ctgen-fail-under`, `--ctgen-fail-under-line` and `--ctgen-fail-under-mcdc` on
+    the session's totals."""
+    for name, key, pct in (("branch", "fail_under", total.branch_percent),
+                           ("line", "fail_under_line", total.line_percent),
+                           ("MC/DC", "fail_under_mcdc", total.mcdc_percent)):
+        limit = setting(config, key, None)
+        if limit is not None and pct is not None and pct < float(limit):
+            counts = f" ({total.mcdc_conditions_covered} of {total.mcdc_conditions_total} " \
+                "conditions shown to affect their decision)" if key == "fail_under_mcdc" else ""
+            ctgen.gate_failures.append(
+                f"FAIL Required {name} coverage of {float(limit):g}% not reached. "
+                f"Total {name} coverage: {pct:.2f}%{counts}")
 
 
 def _write_reports(config: pytest.Config, ctgen: CtgenSession, rows: list[Row],
@@ -79,7 +108,7 @@ def _write_reports(config: pytest.Config, ctgen: CtgenSession, rows: list[Row],
     )
 
     # checked in pytest_configure
-    specs = [parse_report_spec(s) for s in setting(config, "report", []) or []]
+    specs = [parse_report_spec(s) for s in report_specs(config)]
     for spec in specs:
         if spec.kind == "json":
             write_json(Path(spec.target), rows, total)
@@ -97,7 +126,8 @@ def write_summary(terminalreporter: Any, config: pytest.Config, ctgen: CtgenSess
     """pytest-ctgen's part of the terminal summary: the coverage table, how the cases were
     got, the functions whose cases depend on the machine, the annotations' verdicts, the
     requirements and the gates that failed."""
-    specs = setting(config, "report", []) or ["term"]  # asking for reports replaces term
+    # asking for reports replaces term (`mcdc` asks for a measurement, not a report)
+    specs = [s for s in report_specs(config) if s != "mcdc"] or ["term"]
     missing = any(s == "term-missing" for s in specs)
     if ctgen.rows and any(s in ("term", "term-missing") for s in specs):
         from ..pipeline import format_table

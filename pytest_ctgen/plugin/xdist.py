@@ -86,6 +86,11 @@ class WorkerResults:
             self.ctgen.worker_rows.append([row_from_json(r) for r in output["ctgen_rows"]])
             self.ctgen.worker_units.append(
                 [ReportUnit.from_json(u) for u in output.get("ctgen_units", [])])
+        if "ctgen_mcdc" in output:
+            from ..pipeline import McdcFile
+
+            self.ctgen.worker_mcdc.append(
+                [McdcFile.from_json(f) for f in output["ctgen_mcdc"]])
         if not self.ctgen.worker_verdicts:  # every worker collected every file
             self.ctgen.worker_verdicts = list(output.get("ctgen_verdicts", []))
         for unit, generated in output.get("ctgen_generated", {}).items():
@@ -103,5 +108,6 @@ class WorkerResults:
             workeroutput["ctgen_units"] = [u.to_json() for u in report_units(self.ctgen.runs)]
             workeroutput["ctgen_verdicts"] = annotation_verdicts(
                 run.generated.cases for run in self.ctgen.runs.values())
+            workeroutput["ctgen_mcdc"] = [f.to_json() for f in self.ctgen.mcdc_files]
         workeroutput["ctgen_generated"] = {
             unit: int(generated) for unit, generated in self.ctgen.generated_files.items()}

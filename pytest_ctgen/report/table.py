@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..cases import STOP_SKIPPED, Outcome
+from .mcdc_table import McdcRow, mcdc_cell, mcdc_infeasible, mcdc_missing, mcdc_notes
 
 
 @dataclass
@@ -38,6 +39,9 @@ class Row:
     measured: bool = True  # False: no case of the function ran here, gcov has nothing
     # gcov outcomes ("line:branch") no case covered that no listed outcome accounts for
     without_goal: tuple[str, ...] = ()
+    mcdc: McdcRow | None = None  # when MC/DC was measured (report/mcdc_table.py)
+    # (line, column) of the conditions the generator proved to have no independence pair
+    mcdc_infeasible: tuple[tuple[int, int], ...] = ()
 
 
 @dataclass
@@ -47,6 +51,8 @@ class Totals:
     branches_total: int = 0
     branches_covered: int = 0
     cases: int = 0
+    mcdc_conditions_total: int = 0
+    mcdc_conditions_covered: int = 0
 
     @property
     def line_percent(self) -> float | None:
@@ -56,6 +62,11 @@ class Totals:
     def branch_percent(self) -> float | None:
         return 100.0 * self.branches_covered / self.branches_total if self.branches_total \
             else None
+
+    @property
+    def mcdc_percent(self) -> float | None:
+        return 100.0 * self.mcdc_conditions_covered / self.mcdc_conditions_total \
+            if self.mcdc_conditions_total else None
 
 
 def coverage_rows(runs: Mapping[Path, Any], coverage: Mapping[Path, Mapping[str, Any]]
@@ -84,7 +95,9 @@ def coverage_rows(runs: Mapping[Path, Any], coverage: Mapping[Path, Mapping[str,
                 missing_lines=tuple(cov.missing_lines) if cov else (),
                 missing_branches=tuple(f"{line}:{n}" for line, n in cov.missing_branches)
                 if cov else (),
-                skip_reason=fn.skip_reason, measured=cov is not None))
+                skip_reason=fn.skip_reason, measured=cov is not None,
+                mcdc_infeasible=tuple((n.line, n.column) for n in fn.mcdc
+                                      if n.verdict == "infeasible")))
     return rows
 
 
@@ -117,6 +130,9 @@ def totals(rows: list[Row]) -> Totals:
         t.branches_total += r.branches_total
         t.branches_covered += r.branches_covered
         t.cases += r.cases
+        if r.mcdc is not None:
+            t.mcdc_conditions_total += r.mcdc.conditions_total
+            t.mcdc_conditions_covered += r.mcdc.conditions_covered
     return t
 
 
@@ -125,41 +141,54 @@ def percent_text(covered: int, total: int) -> str:
     return f"{100.0 * covered / total:.1f}%" if total else "-"
 
 
-def _outcomes(os_: tuple[Outcome, ...]) -> str:
-    return ", ".join(f"{o.line}:{o.label}" for o in os_) or "-"
+def _outcomes(os_: tuple[Outcome, ...], more: str = "") -> str:
+    return ", ".join([*(f"{o.line}:{o.label}" for o in os_), *([more] if more else [])]) \
+        or "-"
 
 
 def format_table(rows: list[Row], missing: bool = False) -> list[str]:
-    """The coverage table as terminal lines."""
-    header = ("function", "cases", "C0", "C1", "unreachable", "stop", "time")
-    body = []
+    """The coverage table as terminal lines; with an MC/DC column when it was measured."""
+    mcdc = any(r.mcdc is not None for r in rows)
+    header = ("function", "cases", "C0", "C1", *(("MC/DC",) if mcdc else ()),
+              "unreachable", "stop", "time")
+    body: list[tuple[str, ...]] = []
     for r in rows:
         stop = r.stop_reason if r.stop_reason != STOP_SKIPPED else f"skipped: {r.skip_reason}"
         if r.not_reached and r.stop_reason != STOP_SKIPPED:
             stop += f" (not reached: {_outcomes(r.not_reached)})"
         if r.without_goal:
             stop += f" (no goal for gcov branches {', '.join(r.without_goal)})"
+        stop += mcdc_notes(r.mcdc)
         body.append((f"{r.file}::{r.function}", str(r.cases),
                      percent_text(r.lines_covered, r.lines_total),
                      percent_text(r.branches_covered, r.branches_total),
-                     _outcomes(r.unreachable), stop, f"{r.generation_seconds:.2f}s"))
-        if missing and (r.missing_lines or r.missing_branches):
-            body.append(("", "", "", "", "", "missing lines " + ",".join(
-                map(str, r.missing_lines)) + "; branches " + ",".join(r.missing_branches), ""))
+                     *((mcdc_cell(r.mcdc),) if mcdc else ()),
+                     _outcomes(r.unreachable, mcdc_infeasible(r.mcdc)), stop,
+                     f"{r.generation_seconds:.2f}s"))
+        more = mcdc_missing(r.mcdc) if mcdc else ""
+        if missing and (r.missing_lines or r.missing_branches or more):
+            body.append(("", "", "", "", *(("",) if mcdc else ()), "", "missing lines " + ",".join(
+                map(str, r.missing_lines)) + "; branches " + ",".join(r.missing_branches)
+                + more, ""))
     t = totals(rows)
     footer = ("TOTAL", str(t.cases), percent_text(t.lines_covered, t.lines_total),
-              percent_text(t.branches_covered, t.branches_total), "", "", "")
-    widths = [max(len(row[i]) for row in [header, footer, *body]) for i in range(4)]
+              percent_text(t.branches_covered, t.branches_total),
+              *((percent_text(t.mcdc_conditions_covered, t.mcdc_conditions_total),)
+                if mcdc else ()), "", "", "")
+    numbers = len(header) - 3  # the columns before `unreachable`, numbers right-aligned
+    widths = [max(len(row[i]) for row in [header, footer, *body]) for i in range(numbers)]
     lines = []
     for row in [header, *body, footer]:
-        cells = [row[0].ljust(widths[0])] + [row[i].rjust(widths[i]) for i in (1, 2, 3)]
-        lines.append("  ".join(cells + [row[4], row[5], row[6]]).rstrip())
+        cells = [row[0].ljust(widths[0])] + [row[i].rjust(widths[i])
+                                             for i in range(1, numbers)]
+        lines.append("  ".join(cells + list(row[numbers:])).rstrip())
     return lines
 
 
 def row_to_json(r: Row) -> dict[str, Any]:
     """A row as plain data (what an xdist worker sends to the controller)."""
     doc = asdict(r)
+    doc.pop("mcdc")  # the controller measures it again from every worker's evaluations
     for key in ("unreachable", "not_reached"):
         doc[key] = [[o.line, o.column, o.label] for o in getattr(r, key)]
     return doc
@@ -171,6 +200,7 @@ def row_from_json(doc: dict[str, Any]) -> Row:
         fields[key] = tuple(Outcome(*o) for o in doc[key])
     for key in ("missing_lines", "missing_branches", "without_goal"):
         fields[key] = tuple(doc.get(key, ()))
+    fields["mcdc_infeasible"] = tuple(tuple(p) for p in doc.get("mcdc_infeasible", ()))
     return Row(**fields)
 
 

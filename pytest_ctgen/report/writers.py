@@ -16,12 +16,21 @@ from typing import Any
 from ..coverage.lines import MeasuredUnit, measure_unit
 from ..errors import CtgenError
 from .cfg_picture import LEGEND, Picture, write_pictures
-from .gcovr import HTML_INDEX, link_from_index, write_cobertura, write_html
+from .gcovr import HTML_INDEX, link_from_index, report_root, write_cobertura, write_html
+from .mcdc_table import (
+    cobertura_with_mcdc,
+    mcdc_cell,
+    mcdc_infeasible,
+    mcdc_missing,
+    mcdc_notes,
+)
 from .table import Row, Totals, percent_text
 
 #: What `--ctgen-report` accepts: kind -> whether it takes a target after "kind:".
+#: `mcdc` is no report of its own: MC/DC is measured and every report shows it.
 REPORT_KINDS: dict[str, bool] = {
-    "term": False, "term-missing": False, "json": True, "html": True, "xml": True}
+    "term": False, "term-missing": False, "json": True, "html": True, "xml": True,
+    "mcdc": False}
 _TARGET_NAMES = {"json": "FILE", "html": "DIR", "xml": "FILE"}
 
 
@@ -48,8 +57,11 @@ def parse_report_spec(spec: str) -> ReportSpec:
 
 
 def write_json(path: Path, rows: list[Row], total: Totals) -> None:
-    """The `--ctgen-report json:FILE` document (DESIGN §2)."""
-    doc = {
+    """The `--ctgen-report json:FILE` document (DESIGN §2); with MC/DC measured, each
+    function's `mcdc` (conditions_total 0: it has no decision of two or more conditions;
+    None: its unit was not measured) and the totals'."""
+    mcdc = any(r.mcdc is not None for r in rows)
+    doc: dict[str, Any] = {
         "functions": [{
             "file": r.file, "function": r.function, "line": r.line,
             "cases": r.cases, "passed": r.passed, "failed": r.failed,
@@ -59,12 +71,16 @@ def write_json(path: Path, rows: list[Row], total: Totals) -> None:
             "not_reached": [{"line": o.line, "outcome": o.label} for o in r.not_reached],
             "without_goal": [{"line": int(line), "branch": int(number)}
                              for line, _, number in (o.partition(":") for o in r.without_goal)],
+            **({"mcdc": r.mcdc.to_json() if r.mcdc is not None else None} if mcdc else {}),
             "stop_reason": r.stop_reason, "generation_seconds": round(r.generation_seconds, 3),
         } for r in rows],
         "totals": {"lines_total": total.lines_total, "lines_covered": total.lines_covered,
                    "branches_total": total.branches_total,
                    "branches_covered": total.branches_covered},
     }
+    if mcdc:
+        doc["totals"]["mcdc"] = {"conditions_total": total.mcdc_conditions_total,
+                                 "conditions_covered": total.mcdc_conditions_covered}
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
 
@@ -166,11 +182,23 @@ def write_coverage_reports(units: Sequence[ReportUnit], rows: Sequence[Row],
     for spec in wanted:
         if spec.kind == "xml":
             write_cobertura(measured, Path(spec.target), root)
+            if any(r.mcdc is not None for r in rows):
+                _add_mcdc(Path(spec.target), units, measured, rows, root)
             written.append(Path(spec.target))
         else:
             written.append(write_html_report(Path(spec.target), units, measured, rows, root,
                                              dot_executable))
     return written
+
+
+def _add_mcdc(xml: Path, units: Sequence[ReportUnit], measured: Sequence[MeasuredUnit],
+              rows: Sequence[Row], root: Path) -> None:
+    """The MC/DC of `rows` into the Cobertura report `xml` (report_root: what gcovr
+    names the units relative to)."""
+    base = report_root(measured, root)
+    names = {Path(os.path.relpath(u.source, base)).as_posix(): u.shown for u in units}
+    text = xml.read_text(encoding="utf-8")
+    xml.write_text(cobertura_with_mcdc(text, rows, names), encoding="utf-8")
 
 
 #: The page of the HTML report that lists every function with its picture.
@@ -200,7 +228,9 @@ def write_html_report(out_dir: Path, units: Sequence[ReportUnit],
             continue
         titles = {r.function: f"{r.file}::{r.function}   C0 "
                               f"{percent_text(r.lines_covered, r.lines_total)}   C1 "
-                              f"{percent_text(r.branches_covered, r.branches_total)}" for r in mine}
+                              f"{percent_text(r.branches_covered, r.branches_total)}"
+                              + (f"   MC/DC {mcdc_cell(r.mcdc)}" if r.mcdc else "")
+                   for r in mine}
         drawn = write_pictures(out_dir / "cfg", stems[unit.source], program,
                                {r.function: r.unreachable for r in mine}, data.lines(),
                                titles, dot_executable)
@@ -222,6 +252,7 @@ def _index_page(out_dir: Path, rows: Sequence[Row], pictures: Mapping[tuple[str,
             else target
         return f'<a href="{html.escape(href)}">{html.escape(text)}</a>'
 
+    mcdc = any(r.mcdc is not None for r in rows)
     body = []
     for r in rows:
         pic = pictures.get((r.file, r.function))
@@ -229,24 +260,33 @@ def _index_page(out_dir: Path, rows: Sequence[Row], pictures: Mapping[tuple[str,
             drawn = " ".join(x for x in (link(pic.svg, "svg"), link(pic.dot, "dot")) if x)
         else:
             drawn = html.escape(r.skip_reason or problems.get(r.file, "no picture"))
-        unreachable = ", ".join(f"{o.line}:{o.label}" for o in r.unreachable) or "-"
+        unreachable = ", ".join([*(f"{o.line}:{o.label}" for o in r.unreachable),
+                                 *filter(None, [mcdc_infeasible(r.mcdc)])]) or "-"
         body.append(
             "<tr>" + "".join(f"<td>{cell}</td>" for cell in (
                 link(pages.get(r.file), r.file) or html.escape(r.file),
                 html.escape(r.function), str(r.cases),
                 percent_text(r.lines_covered, r.lines_total),
                 percent_text(r.branches_covered, r.branches_total),
+                *((html.escape(mcdc_cell(r.mcdc) + mcdc_notes(r.mcdc)
+                               + mcdc_missing(r.mcdc)),) if mcdc else ()),
                 html.escape(unreachable), drawn)) + "</tr>")
+    mcdc_head, mcdc_text = ("<th>MC/DC</th>", (
+        " MC/DC: the conditions of decisions with two or more shown to affect their "
+        "decision independently, of all; - where a function has no such decision.")) \
+        if mcdc else ("", "")
+    left = 7 if mcdc else 6  # the unreachable column, left-aligned
     return "\n".join([
         "<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8"/>',
         "<title>pytest-ctgen: functions</title>",
         ("<style>body{font-family:sans-serif;margin:1em} table{border-collapse:collapse} "
          "td,th{border:1px solid #ccc;padding:0.2em 0.6em} td:nth-child(n+3){text-align:right}"
-         " td:last-child,td:nth-child(6){text-align:left}</style>"),
+         f" td:last-child,td:nth-child({left}){{text-align:left}}</style>"),
         "</head>", "<body>", f'<p><a href="{HTML_INDEX}">gcovr\'s report</a></p>',
         "<h1>pytest-ctgen: functions</h1>",
-        ("<p>C0 and C1 as gcov measured them (the terminal table's numbers). The pictures "
-         f"show each function's control flow: {html.escape('; '.join(LEGEND))}.</p>"),
+        ("<p>C0 and C1 as gcov measured them (the terminal table's numbers)." + mcdc_text
+         + " The pictures show each function's control flow: "
+         f"{html.escape('; '.join(LEGEND))}.</p>"),
         "<table>", ("<tr><th>file</th><th>function</th><th>cases</th><th>C0</th><th>C1</th>"
-                    "<th>unreachable</th><th>control flow</th></tr>"),
+                    f"{mcdc_head}<th>unreachable</th><th>control flow</th></tr>"),
         *body, "</table>", "</body>", "</html>", ""])

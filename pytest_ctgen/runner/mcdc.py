@@ -7,8 +7,8 @@ branches."""
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..c_harness_files import MCDC_RUNTIME_SOURCE, harness_dir
@@ -16,6 +16,7 @@ from ..cases import FileCases
 from ..codegen.harness import generate_harness
 from ..codegen.unit_copy import unit_copy_text
 from ..coverage.mcdc import Evaluation, McdcCoverage, function_mcdc, read_records
+from ..coverage.mcdc_file import McdcFile
 from ..export_files import UNIT_COPY
 from ..frontend.decisions import Decision
 from ..frontend.loader import load_unit
@@ -49,6 +50,12 @@ class McdcMeasurement:
         return function_mcdc(self.instrumented.functions, self.decisions, seen,
                              self.instrumented.not_instrumented)
 
+    def as_file(self, source: str) -> McdcFile:
+        """What every case recorded, as the plain data of the unit `source`."""
+        return McdcFile(source, self.instrumented.functions, self.decisions,
+                        frozenset(e for found in self.evaluations.values() for e in found),
+                        dict(self.instrumented.not_instrumented))
+
 
 def build_instrumented(unit: Path, cases: FileCases, instrumented: InstrumentedUnit,
                        cflags: Sequence[str] = (), *, sources: Sequence[Path] = (),
@@ -61,7 +68,8 @@ def build_instrumented(unit: Path, cases: FileCases, instrumented: InstrumentedU
     return build_harness(source, cflags=["-iquote", str(unit.parent), *cflags],
                          key_material=key_material + instrumented.text,
                          cache_dir=cache_dir, extra_files={UNIT_COPY: copy},
-                         extra_sources=[harness_dir() / MCDC_RUNTIME_SOURCE])
+                         extra_sources=[harness_dir() / MCDC_RUNTIME_SOURCE],
+                         prune_others=cache_dir is not None)
 
 
 def _record_cases(lib: HarnessLibrary, cases: FileCases, records: Path, timeout: float,
@@ -117,3 +125,10 @@ def measure_mcdc(unit: Path, cases: FileCases, cflags: Sequence[str] = (), *,
     build. See run_mcdc."""
     return run_mcdc(unit, cases, cflags, sources=sources, timeout=timeout,
                     isolate=isolate, cache_dir=cache_dir).coverage()
+
+
+def cases_that_ran(cases: FileCases, ran: Collection[CaseKey]) -> FileCases:
+    """`cases` with only those in `ran`, so that MC/DC is measured on what gcov measured."""
+    return replace(cases, functions=tuple(
+        replace(f, cases=tuple(c for c in f.cases if (f.name, c.number) in ran))
+        for f in cases.functions))

@@ -28,6 +28,8 @@ from pytest_ctgen.codegen.export import ExportError, rebase_flags, write_export
 from pytest_ctgen.codegen.harness_names import case_name
 from pytest_ctgen.coverage.gcov import measure
 from pytest_ctgen.export_files import EXPORTED_C_FILES
+from pytest_ctgen.frontend.loader import load_unit
+from pytest_ctgen.frontend.mcdc_instrument import instrument_unit
 from pytest_ctgen.plugin.collect import collected_as_unit
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("make") is None,
@@ -258,12 +260,13 @@ def test_custom_harness_function(tmp_path: Path) -> None:
 
 def test_collection_skips_every_c_file_an_export_writes(tmp_path: Path) -> None:
     """The export and collection know the C files by the same names (export_files): with
-    a unit copy, the driver, the copy and the runtime are all an export writes."""
+    a unit copy and MC/DC measured, the driver, the copies and the runtimes (and the MC/DC
+    report program) are all an export writes."""
     proj = tmp_path / "proj"
     unit = write_unit(proj / "src")
     unit.write_text(unit.read_text() + "\nint checked(int x) { __rtt_assert(x > 0); return x; }\n")
     out = write_export(sample_file_cases(float_max=False), unit, proj / "ctgen", [],
-                       base_dir=proj)
+                       base_dir=proj, mcdc=instrument_unit(load_unit(unit, [], probe=False)))
     written = {p.name for p in out.iterdir() if p.suffix == ".c"}
     assert written == set(EXPORTED_C_FILES)
     assert not any(collected_as_unit(out / name, named=False) for name in written)
