@@ -237,3 +237,19 @@ def test_xdist_workers_join_their_evaluations(unit: pytest.Pytester) -> None:
     alone = report_rows(unit.path / "n0.json")
     assert {f: r["mcdc"] for f, r in by_worker.items()} == \
         {f: r["mcdc"] for f, r in alone.items()}
+
+
+def test_generating_for_mcdc_lists_the_conditions_proved_without_a_pair(
+        unit: pytest.Pytester) -> None:
+    """With `--ctgen-criterion mcdc` the search proves `a && !a` gives neither condition a
+    pair: both are listed as infeasible, in the JSON report and beside the unreachable
+    outcomes in the table, and still count as not shown."""
+    result = run_ctgen(unit, "--ctgen-criterion", "mcdc", "--ctgen-report", "term",
+                       "--ctgen-report", "json:r.json", "u.c")
+    out = output(result)
+    assert result.ret == 0, out
+    rows = report_rows(unit.path / "r.json")
+    assert _mcdc(rows, "never") == (0, 2)
+    assert [(g["line"], g["column"]) for g in rows["never"]["mcdc"]["infeasible"]] == [
+        (15, 12), (15, 18)]
+    assert re.search(r"^u\.c::never .*15:true, MC/DC 15:12 a, MC/DC 15:18 a ", out, re.M), out
