@@ -14,8 +14,8 @@ A body is written from the analysis AST, where macros are expanded and a few GNU
 spellings were changed for the parser (frontend/preprocess.py): `va_arg` is written back as
 `__builtin_va_arg`, `a ?: b`, statement expressions and case ranges as GNU C spells them.
 A function is left as it is, its decisions not measured, when its body cannot be written
-again faithfully: an `asm` statement (the parser keeps only a marker), an auxiliary
-annotation variable, or a definition whose name and braces are not written out in the file.
+again faithfully: an `asm` statement (the parser keeps only a marker), or a definition
+whose name and braces are not written out in the file.
 Attributes inside a body (the parser drops them) are lost.
 
 This is the route for any gcc. gcc 14 and newer can measure the same evaluations itself
@@ -179,9 +179,32 @@ def _why_not(definition: c_ast.FuncDef) -> str | None:
     for node in _walk(definition.body):
         if isinstance(node, c_ast.ID) and node.name == ASM_MARKER:
             return "it holds an asm statement"
-        if isinstance(node, c_ast.ID) and node.name == _AUX_DECLARATION:
-            return "it declares an auxiliary annotation variable"
     return None
+
+
+def _auxiliary_declarations_restored(body: c_ast.Node) -> None:
+    """Write each auxiliary annotation variable's declaration back as the annotation it
+    was (`__rtt_aux(T, N)`, which the analysis reads as `T N = __ctg_aux_declaration`):
+    the run defines it for its checks after the call (codegen/unit_copy.py)."""
+    for node in _walk(body):
+        if isinstance(node, c_ast.Compound) and node.block_items:
+            node.block_items = [_as_annotation(item) if _is_auxiliary(item) else item
+                                for item in node.block_items]
+
+
+def _is_auxiliary(item: c_ast.Node) -> bool:
+    return isinstance(item, c_ast.Decl) and isinstance(item.init, c_ast.ID) and \
+        item.init.name == _AUX_DECLARATION
+
+
+def _as_annotation(decl: c_ast.Decl) -> c_ast.FuncCall:
+    unnamed = copy.deepcopy(decl.type)
+    inner = unnamed
+    while not isinstance(inner, c_ast.TypeDecl):
+        inner = inner.type
+    inner.declname = None
+    type_text = c_generator.CGenerator().visit(c_ast.Typename(None, [], None, unnamed))
+    return _call(f"{RESERVED_PREFIX}aux", c_ast.ID(type_text), c_ast.ID(str(decl.name)))
 
 
 def _walk(node: c_ast.Node) -> list[c_ast.Node]:
@@ -246,6 +269,7 @@ def instrument_unit(unit: Unit, text: str | None = None) -> InstrumentedUnit:
         if not found:
             continue
         name = str(definition.decl.name)
+        _auxiliary_declarations_restored(definition.body)
         why = _why_not(definition)
         span = body_span(text, original) if why is None else None
         if why is None and span is None:

@@ -136,3 +136,19 @@ def test_annotations_in_a_rewritten_body_are_defined_for_the_run(tmp_path: Path)
     copy = unit_copy_text(unit, str(unit), (), text=text)
     assert copy is not None and "#define __ctg_assert" in copy
     assert "__ctg_assert(a < 1000);" in copy
+
+
+def test_a_body_with_auxiliary_variables_is_rewritten_with_them(tmp_path: Path) -> None:
+    """An auxiliary annotation variable is written back as the annotation that declares
+    it, which the run defines (its checks after the call use it); the body is measured."""
+    from pytest_ctgen.codegen.unit_copy import unit_copy_text
+
+    unit = tmp_path / "a.c"
+    unit.write_text("int f(int a, int b)\n{\n    __rtt_aux(unsigned long *, seen);\n"
+                    "    __rtt_assign(seen = 0);\n    return a > 1 || b > 1;\n}\n")
+    instrumented = instrument_unit(load_unit(unit, [], probe=False))
+    assert instrumented.not_instrumented == {}
+    assert "__rtt_aux(unsigned long *, seen);" in instrumented.text
+    assert "ctgen_mcdc_cond(0, 1, (b > 1) != 0)" in instrumented.text
+    copy = unit_copy_text(unit, str(unit), (), text=instrumented.text)
+    assert copy is not None and "__ctg_aux(unsigned long *, seen);" in copy
