@@ -32,6 +32,7 @@ from .coverage.mcdc_file import merge_mcdc_files as merge_mcdc_files
 from .errors import CtgenError, SourceLocation
 from .export_schema import SchemaError, UnitNames
 from .frontend.function_uses import used_functions
+from .library_models import is_modelled
 from .frontend.loader import load_unit
 from .frontend.preprocess import defined_macros, preprocess
 from .frontend.signatures import UnitSignatures, with_signatures
@@ -277,7 +278,6 @@ def stubs_of(program: Program, path: Path | None = None, display: str = ""
     """The stubs the harness of `program`'s unit defines: the undefined functions it calls,
     except the modelled library functions and those that end the program, and the
     functions with a specification. Locations are shown relative as `display` is."""
-    from .symbolic.libc import is_modelled  # z3: generation only
 
     # what the lowering sees called, and what any body names (also one it cannot lower)
     called = _called(program) | used_functions(program.unit)
@@ -287,8 +287,9 @@ def stubs_of(program: Program, path: Path | None = None, display: str = ""
         return f"{file}:{location.line}"
 
     stubs = []
+    skipped = {s.name for s in program.unit.skipped_definitions}  # defined, not read
     for f in program.unit.functions.values():
-        if f.name not in called:
+        if f.name not in called or f.name in skipped:
             continue
         spec = program.specs.get(f.name)
         if spec is not None:
@@ -570,9 +571,8 @@ def unaccounted_functions(unit: Unit, cases: FileCases) -> list[str]:
     """The functions `unit` uses (frontend/function_uses.py) that it does not define,
     `cases` do not stub, and the generator does not model: what the harness would link
     from the system."""
-    from .symbolic.libc import is_modelled  # z3: the models are named there
 
-    stubs = {s.name for s in cases.stubs}
+    stubs = {s.name for s in cases.stubs} | {s.name for s in unit.skipped_definitions}
     unaccounted = []
     for name in sorted(used_functions(unit)):
         f = unit.functions.get(name)

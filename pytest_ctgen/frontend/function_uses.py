@@ -6,7 +6,8 @@ it use a function its export does not account for (`-Dstrlen=system`).
 
 A name a declaration in scope gives to an object (a local function pointer `fp(1)`) is no
 function; a call of a name nothing declares (an implicit declaration, which gcc before
-version 14 accepts) is a use of that function. gcc's builtins are no uses.
+version 14 accepts) is a use of that function. gcc's builtins, the annotations (spelled
+`__ctg_...` in the analysis) and the markers of the preprocessing are no uses.
 """
 from __future__ import annotations
 
@@ -14,10 +15,13 @@ from collections.abc import Iterator
 
 from pycparser import c_ast
 
+from .annotations import RESERVED_PREFIX
 from .unit import Unit
 
-#: The prefixes of gcc's builtin functions, which the lowering knows by name.
-_BUILTIN_PREFIXES = ("__builtin_", "__atomic_", "__sync_")
+#: The prefixes of gcc's builtin functions, which the lowering knows by name, of the
+#: annotations, and of the markers the preprocessing writes for the parser (`asm`,
+#: `va_arg`: gnu_ast.py, preprocess.py).
+_NO_FUNCTION_PREFIXES = ("__builtin_", "__atomic_", "__sync_", RESERVED_PREFIX, "__ctgen_")
 
 
 def used_functions(unit: Unit) -> frozenset[str]:
@@ -42,7 +46,7 @@ def _uses(node: c_ast.Node, unit: Unit, objects: set[str]) -> Iterator[str]:
         elif isinstance(child, c_ast.FuncCall) and isinstance(child.name, c_ast.ID):
             name = child.name.name
             if name not in unit.functions and name not in objects and \
-                    name not in unit.enum_constants and not name.startswith(_BUILTIN_PREFIXES):
+                    name not in unit.enum_constants and not name.startswith(_NO_FUNCTION_PREFIXES):
                 yield name  # called with no declaration: an implicit declaration
 
 

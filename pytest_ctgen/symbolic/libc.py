@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING
 import z3
 
 from ..errors import UnsupportedError
-from ..cases import PROGRAM_ENDS
 from ..frontend.ctype import UCHAR, FunctionType, IntType
 from . import access, contracts, heap, memory
 from .large_objects import LARGE_OBJECT, SparseCells
@@ -512,8 +511,3 @@ MODELS: dict[str, Model] = {
     **{name: _classifier(name) for name in _CLASSES},
     **heap.MODELS,
 }
-
-def is_modelled(name: str, library: bool) -> bool:
-    """Whether the undefined function `name` needs no stub: it ends the path (the harness
-    intercepts those), or it is a modelled function of the C library."""
-    return name in PROGRAM_ENDS or (library and name in MODELS)
