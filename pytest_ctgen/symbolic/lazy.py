@@ -178,14 +178,17 @@ def decide(ex: Executor, state: State, ptr: AliasPtr, target: PtrVal) -> None:
     """The lazy `ptr` points to `target` on this path: its fresh object, made now, or
     another object."""
     state.aliases[ptr.choice] = target
-    if ptr.own is not None and target.base == ptr.own.base and \
-            target.base not in state.memory:
-        _make(ex, state, state.lazy[target.base])
+    base = target.base
+    if ptr.own is not None and base is not None and base == ptr.own.base and \
+            base not in state.memory:
+        _make(ex, state, state.lazy[base])
 
 
 def _home(state: State, ptr: AliasPtr) -> tuple[int, int] | None:
     """The record the lazy `ptr` lies in when that is inside a lazily made object (the
     object and the offset of the record): pointing there is a loop of one link."""
+    record = ptr.element
+    assert isinstance(record, RecordType)
     for p in state.pointees:
         if p.object_id is None or not isinstance(p.type, RecordType) or \
                 p.object_id not in state.memory:
@@ -195,7 +198,7 @@ def _home(state: State, ptr: AliasPtr) -> tuple[int, int] | None:
             continue
         for k, (value, i) in enumerate(cells):
             if value is ptr and i == 0:
-                inner = [o for o in offsets_of(p.type, ptr.element) if o <= k]
+                inner = [o for o in offsets_of(p.type, record) if o <= k]
                 return (p.object_id, max(inner)) if inner else None
     return None
 
