@@ -97,6 +97,7 @@ class Executor:
         # lazily made inputs (lazy.py): which records are linked, and the case names of
         # their objects with the pointer each is made for
         self.linked_records: dict[RecordType, bool] = {}
+        self.indexed_records: set[RecordType] | None = None
         self.lazy_idents: dict[str, str] = {}
 
     # ----------------------------------------------------------------- objects

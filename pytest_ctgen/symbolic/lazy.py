@@ -7,6 +7,9 @@ that type inside one, a global). Its NULL condition stays as for every input poi
 choice where the code tests it), so a list walker gets lists of the lengths and shapes its
 branches need: empty, one node, the key at position k, cyclic where it compares nodes.
 
+A record the unit does pointer arithmetic on (a pool of nodes indexed as an array) keeps
+the objects of `array_size` elements every other input pointer gets (inputs.py).
+
 A chain of fresh objects is at most `array_size` links long (the bound of the objects
 behind input pointers, grown by the search as those are). A fresh object's contents are
 inputs as every input's, its linked pointers lazy again. An object no path needed but a
@@ -18,6 +21,7 @@ stops at NULL and dereferences a link unchecked elsewhere has a finding there.
 """
 from __future__ import annotations
 
+from dataclasses import fields, is_dataclass
 from typing import TYPE_CHECKING
 
 import z3
@@ -25,6 +29,8 @@ import z3
 from ..cases import OBJECT_PREFIX
 from ..frontend.ctype import ArrayType, CType, PointerType, RecordType
 from ..frontend.unit import GLOBAL
+from ..ir.expr import Const, Expr, PtrAdd, PtrDiff
+from ..ir.lower import Program
 from .large_objects import SparseCells
 from .memory import Cell, value_cells, zero_cells
 from .paths import AliasChoice, BoundReached, NeedChoice
@@ -77,15 +83,43 @@ def _embedded(t: CType) -> list[RecordType]:
     return [t] + [r for f in t.fields for r in _embedded(f.type)]
 
 
+def _indexed(program: Program) -> set[RecordType]:
+    """The records the unit's functions do pointer arithmetic on (`pool[i]`, `p + 1`,
+    `p - pool`): arrays of them, whose pointers get objects of `array_size` elements."""
+    found: set[RecordType] = set()
+    work: list[object] = [s for cfg in program.cfgs.values() for b in cfg.blocks
+                          for s in [*b.stmts, b.terminator]]
+    while work:
+        n = work.pop()
+        if not is_dataclass(n) or isinstance(n, type):
+            continue
+        t = n.pointer.type if isinstance(n, PtrAdd) and not (
+            isinstance(n.index, Const) and n.index.value == 0) else \
+            n.left.type if isinstance(n, PtrDiff) else None
+        if isinstance(t, PointerType) and isinstance(t.target, RecordType):
+            found.add(t.target)
+        for f in fields(n):
+            value = getattr(n, f.name)
+            if isinstance(value, Expr):
+                work.append(value)
+            elif isinstance(value, list):
+                work.extend(v for v in value if isinstance(v, Expr))
+    return found
+
+
 def is_linked(ex: Executor, t: CType) -> bool:
     """Whether an input pointer to `t` is made lazily: `t` is a plain struct on a cycle
-    of the type graph or holding one by value."""
+    of the type graph or holding one by value, and the unit does no pointer arithmetic
+    on pointers to any of those (`_indexed`)."""
     if not isinstance(t, RecordType):
         return False
     known = ex.linked_records.get(t)
     if known is None:
-        known = _plain(t) and all(_plain(r) for r in _embedded(t)) and \
-            any(_on_cycle(r) for r in _embedded(t))
+        if ex.indexed_records is None:
+            ex.indexed_records = _indexed(ex.program)
+        embedded = _embedded(t)
+        known = all(_plain(r) and r not in ex.indexed_records for r in embedded) and \
+            any(_on_cycle(r) for r in embedded)
         ex.linked_records[t] = known
     return known
 
