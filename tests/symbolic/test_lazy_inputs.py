@@ -277,3 +277,66 @@ def test_lazily_built_cases_are_deterministic(generated_unit: Generate) -> None:
     first = generated_unit("again.c", text)
     second = generated_unit("again.c", text)
     assert first.functions == second.functions
+
+
+def test_a_pool_indexed_as_an_array_keeps_its_elements(generated_unit: Generate) -> None:
+    unit = generated_unit("pool.c", r"""#include <stddef.h>
+struct node { int v; struct node *next; };
+
+struct node *pool_init(struct node *pool, int n)
+{
+    if (n <= 0)
+        return NULL;
+    for (int i = 0; i < n - 1; i++)
+        pool[i].next = &pool[i + 1];
+    pool[n - 1].next = NULL;
+    return pool;
+}
+""")
+    unit.assert_fully_covered()
+    declarations = {o.declaration for c in unit.functions["pool_init"].cases
+                    for o in c.objects}
+    assert declarations == {"struct node @[10]"}
+
+
+def test_globals_and_stub_results_are_built_lazily(generated_unit: Generate) -> None:
+    unit = generated_unit("glob.c", r"""#include <stddef.h>
+struct node { int v; struct node *next; };
+struct list { int count; struct node head; };
+struct node *g_head;
+struct list g_list;
+struct node *next_free(void);
+
+int pop_global(void)
+{
+    struct node *n = g_head;
+    if (n == NULL)
+        return -1;
+    g_head = n->next;
+    return n->v;
+}
+
+/* a ring closed by the head item inside the global */
+int g_first(void)
+{
+    const struct node *n = g_list.head.next;
+    if (n == NULL || n == &g_list.head)
+        return -1;
+    return n->v;
+}
+
+int take(void)
+{
+    struct node *n = next_free();
+    if (n == NULL)
+        return 0;
+    return n->next != NULL ? 2 : 1;
+}
+""")
+    unit.assert_fully_covered()
+    popped = [c for c in unit.functions["pop_global"].cases if _returns(c) != -1]
+    assert [o.name for o in popped[0].objects] == ["ctgen_obj_g_head"]
+    heads = [g.value for c in unit.functions["g_first"].cases for g in c.globals]
+    assert any(PointerValue("&g_list", offset=8) in _pointers(v) for v in heads)
+    names = {o.name for c in unit.functions["take"].cases for o in c.objects}
+    assert names == {"ctgen_obj_next_free_0", "ctgen_obj_next_free_0_next"}
