@@ -28,6 +28,7 @@ from .c_values import (
     declare_with_value,
     pointer_targets,
     set_statements,
+    with_targets,
 )
 from .checks import check_statements
 from .heap_allocator import case_heap_lines
@@ -51,7 +52,8 @@ def object_lines(objects: tuple[Binding, ...]) -> list[str]:
     in_order = all(o.placement is None for o in objects)
     for o in objects:
         declared.add(o.name)
-        if (pointer_targets(o.value) & names) - (declared - {o.name}):
+        targets = {t.removeprefix("&") for t in pointer_targets(o.value)}
+        if (targets & names) - (declared - {o.name}):
             in_order = False
     if in_order:
         return [s for o in objects for s in declare_with_value(o.declaration, o.name, o.value)]
@@ -72,6 +74,25 @@ def _zeroed_object_lines(o: Binding) -> list[str]:
             (f"{declare(o.declaration, f'(*const {at})')} = "
              f"(void *)({buffer} + {o.placement});"),
             f"#define {o.name} (*{at})"]
+
+
+def _addressed(c: Case) -> Case:
+    """`c` with its pointers to objects that are no arrays (a linked record made lazily,
+    `struct node @`) pointing to `&name` in C, as to a global; a stub's values are left
+    alone (they reach the objects through `object_slots`)."""
+    names = {o.name: "&" + o.name for o in c.objects if "@[" not in o.declaration}
+    if not names:
+        return c
+
+    def bindings(bs: tuple[Binding, ...]) -> tuple[Binding, ...]:
+        return tuple(replace(b, value=with_targets(b.value, names)) for b in bs)
+
+    e = c.expected
+    returns = with_targets(e.returns, names) if e.returns is not None else None
+    return replace(c, params=bindings(c.params), globals=bindings(c.globals),
+                   objects=bindings(c.objects),
+                   expected=replace(e, returns=returns, globals=bindings(e.globals),
+                                    objects=bindings(e.objects)))
 
 
 def _padded_objects(c: Case, bounds: Sequence[int | None]) -> tuple[Binding, ...]:
@@ -105,6 +126,7 @@ def case_lines(index: int, c: Case, signature: FunctionSignature, stub_names: se
     """Case `index` (of the harness) as its function, and what it needs defined before it;
     `stub_names` are the stubs and callbacks, `contract` the function's annotations."""
     ctx = "ctgen_c"
+    c = _addressed(c)
     bounds = [p.bound if p.kind == "array" else None for p in signature.params]
     body, args = _input_lines(c, bounds)
     checked = contract is not None and not c.robustness and c.expected.ending is None

@@ -247,7 +247,7 @@ def dereference(ex: Executor, state: State, p: PtrVal, error: str) -> None:
         raise PathError(error)
     heap.check_live(ex, state, p)  # a freed object: a finding
     if p.null is not None:
-        if str(p.null) in state.null_tested:
+        if state.null_was_tested(p.null):
             contracts.finding(ex, state, p.null, error)
             state.assume(z3.Not(p.null))
             return
@@ -288,4 +288,4 @@ def within_depth(ex: Executor, v: SymValue) -> None:
 def tested(state: State, v: SymValue) -> None:
     """The path tests whether the input pointer `v` is NULL."""
     if isinstance(v, (PtrVal, AliasPtr)) and v.null is not None:
-        state.null_tested.add(str(v.null))
+        state.test_null(v.null)

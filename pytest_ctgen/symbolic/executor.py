@@ -14,12 +14,12 @@ from collections.abc import Callable
 import z3
 
 from ..errors import SourceLocation, UnsupportedError
-from ..frontend.ctype import ArrayType, has_variable_size
+from ..frontend.ctype import ArrayType, RecordType, has_variable_size
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import Block, Edge
 from ..ir.lower import Program
 from ..ir.spec import Condition
-from . import access, contracts, inputs, memory, statements
+from . import access, contracts, inputs, lazy, memory, statements
 from .function_pointers import Callback
 from .large_objects import SparseCells, copy_cells
 from .memory import Cell, MemObject
@@ -97,6 +97,11 @@ class Executor:
         self.function_objects: dict[str, int] = {}
         self.callbacks: dict[str, Callback] = {}
         self.input_callbacks: dict[str, Callback] = {}
+        # lazily made inputs (lazy.py): which records are linked, and the case names of
+        # their objects with the pointer each is made for
+        self.linked_records: dict[RecordType, bool] = {}
+        self.indexed_records: set[RecordType] | None = None
+        self.lazy_idents: dict[str, str] = {}
 
     # ----------------------------------------------------------------- objects
 
@@ -204,7 +209,9 @@ class Executor:
 
     def choose(self, state: State, choice: AliasChoice | OffsetChoice, index: int) -> None:
         """Take alternative `index` of `choice` on this path."""
-        if isinstance(choice, AliasChoice):
+        if isinstance(choice, AliasChoice) and choice.pointer.lazy_depth is not None:
+            lazy.decide(self, state, choice.pointer, choice.alternatives[index])
+        elif isinstance(choice, AliasChoice):
             state.aliases[choice.pointer.choice] = choice.alternatives[index]
         else:
             state.fixed_offsets[choice.offset.get_id()] = choice.values[index]

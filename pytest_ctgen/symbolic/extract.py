@@ -142,6 +142,7 @@ def object_names(state: State) -> dict[int, PointerValue]:
              if var.kind == GLOBAL}
     names.update({p.object_id: PointerValue(p.name) for p in state.pointees
                   if p.object_id is not None})
+    names.update({oid: PointerValue(p.name) for oid, p in state.lazy.items()})
     names.update({oid: PointerValue(obj.function, function=True)
                   for oid, obj in state.memory.items() if obj.function is not None})
     names.update(heap.object_names(state))
@@ -174,6 +175,7 @@ def case_pointees(model: z3.ModelRef, state: State) -> list[Pointee]:
     """The objects the case sets up: those reachable from its inputs through pointers that
     are not NULL, following the path's aliasing decisions, in the order they were made."""
     by_object = {p.object_id: p for p in state.pointees if p.object_id is not None}
+    by_object.update(state.lazy)
     reached: set[int] = set()
     work = _root_cells(state)
     while work:
@@ -185,14 +187,26 @@ def case_pointees(model: z3.ModelRef, state: State) -> list[Pointee]:
             base = effective_pointer(value, state.aliases).base
             if base in by_object and base not in reached:
                 reached.add(base)
-                initial = _initial(state.memory[base])
-                if not isinstance(initial, SparseCells):
-                    work.append(initial)
-    return [p for p in state.pointees if p.object_id is not None and p.object_id in reached]
+                if base in state.memory:
+                    initial = _initial(state.memory[base])
+                    if not isinstance(initial, SparseCells):
+                        work.append(initial)
+    made = [p for p in state.pointees if p.object_id is not None and p.object_id in reached]
+    # lazy pointers the path left NULL or not without using them: zeroed objects
+    unused = [p for oid, p in state.lazy.items() if oid in reached and oid not in state.memory]
+    return made + unused
 
 
 def _initial(obj: MemObject) -> list[Cell] | SparseCells:
     return obj.initial if obj.initial is not None else obj.cells
+
+
+def _initial_of(state: State, p: Pointee) -> list[Cell] | SparseCells:
+    """The contents of the case object of `p` before the call; zeros for the object of
+    a lazy pointer the path never used (lazy.py): nothing read them."""
+    assert p.object_id is not None and p.type is not None
+    obj = state.memory.get(p.object_id)
+    return _initial(obj) if obj is not None else memory.zero_cells(p.type.size)
 
 
 def inputs(model: z3.ModelRef, state: State, pointees: list[Pointee]
@@ -221,13 +235,13 @@ def inputs(model: z3.ModelRef, state: State, pointees: list[Pointee]
     for p in pointees:
         oid, array = _case_object(p)
         objects.append(Binding(p.name, declaration_of(array),
-                               value_of(model, _initial(state.memory[oid]), array, names,
+                               value_of(model, _initial_of(state, p), array, names,
                                         state.aliases),
                                placement(model, state, oid)))
     return tuple(params), tuple(globals_), tuple(objects)
 
 
-def _case_object(p: Pointee) -> tuple[int, ArrayType]:
+def _case_object(p: Pointee) -> tuple[int, ArrayType | RecordType]:
     """The object a case sets up for the pointee `p` and its type: a case has the
     pointees with an object of their own (see `case_pointees`), which have a type."""
     assert p.object_id is not None and p.type is not None
@@ -294,7 +308,7 @@ def _written(state: State, pointees: list[Pointee]
     globals_ = [(var, state.memory[oid].cells) for var, oid in state.globals.items()
                 if var.kind == GLOBAL and not var.is_const and oid in state.written_objects]
     objects = [(p, state.memory[p.object_id].cells) for p in pointees
-               if p.object_id in state.written_objects]
+               if p.object_id in state.written_objects and p.object_id in state.memory]
     return globals_, objects
 
 
@@ -398,6 +412,11 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
                 leaves.extend(_leaves(initial, root.var.type))
         elif root.value is not None:
             leaves.extend(_leaves(memory.cells_of(root.value, root.var.type), root.var.type))
+    for p in state.pointees:  # the contents of lazily made objects (lazy.py)
+        if isinstance(p.type, RecordType) and p.object_id in state.memory:
+            initial = _initial(state.memory[p.object_id])
+            if not isinstance(initial, SparseCells):
+                leaves.extend(_leaves(initial, p.type))
     for call in state.stub_calls:
         if call.result is not None:
             leaves.extend(_leaves(symbolic_cells(call.result, call.result_type),
@@ -407,9 +426,10 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
                 leaves.extend(_leaves(list(w.cells), w.type))
     # pointers in parameters and globals are set, pointers inside what they point to are
     # NULL unless the path needs them: short, readable structures
+    unused = [p for oid, p in state.lazy.items() if oid not in state.memory]
     non_null = [z3.Not(p.pointer.null_condition()) if p.depth == 0
                 else p.pointer.null_condition()
-                for p in state.pointees if isinstance(p.pointer, (PtrVal, AliasPtr))]
+                for p in state.pointees + unused if isinstance(p.pointer, (PtrVal, AliasPtr))]
     non_null += heap.preferences(state)
     # an object placed in memory by the case lies aligned, or else near an alignment
     residues = [a.residue for a in state.addresses.values() if a.residue is not None]

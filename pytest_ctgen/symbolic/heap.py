@@ -318,7 +318,8 @@ def reachable(model: z3.ModelRef, state: State, roots: Iterable[Cell]) -> set[in
         if p.base is None or p.base in seen or _true(model, p.null_condition()):
             continue
         seen.add(p.base)
-        cells = state.memory[p.base].cells
+        obj = state.memory.get(p.base)  # none: a lazy pointer's, never used (lazy.py)
+        cells = obj.cells if obj is not None else []
         if not isinstance(cells, SparseCells):
             work.extend(cells)
     return seen

@@ -21,7 +21,7 @@ from ..frontend.ctype import (
     has_variable_size,
 )
 from ..frontend.unit import GLOBAL, Variable, is_unsized_array
-from . import function_pointers, statements
+from . import function_pointers, lazy, statements
 from .large_objects import LARGE_OBJECT, SparseCells, copy_cells, holds_pointer, is_large
 from .memory import GARBAGE, Cell, value_cells, zero_cells
 from .paths import AliasChoice, NeedChoice, PathError
@@ -103,6 +103,9 @@ def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, dep
         target = target.element
     if isinstance(target, VoidType) or not target.is_complete:
         target = UCHAR
+    if lazy.is_linked(ex, target):
+        assert isinstance(target, RecordType)
+        return lazy.lazy_pointer(ex, state, name, target, depth, 0)
     null = z3.Bool(f"{name}==NULL")
     containers = tuple(oid for oid, _ in ex.building)
     ident = OBJECT_PREFIX + "".join(c if c.isalnum() else "_" for c in name)
@@ -137,7 +140,7 @@ def _fallback(ex: Executor, state: State, target: CType) -> int | None:
         if same_element(array.element, target):
             return oid
     for p in state.pointees:
-        if p.depth == 0 and p.type is not None and \
+        if p.depth == 0 and isinstance(p.type, ArrayType) and \
                 same_element(p.type.element, target):
             return p.object_id
     return None
@@ -155,7 +158,7 @@ def alias_choice(ex: Executor, state: State, ptr: AliasPtr) -> AliasChoice:
     targets: list[int] = []
     for oid in ptr.containers:
         p = by_object.get(oid)
-        if p is not None and p.type is not None and \
+        if p is not None and isinstance(p.type, ArrayType) and \
                 same_element(p.type.element, ptr.element):
             targets.append(oid)
     for p in state.pointees:
@@ -163,7 +166,7 @@ def alias_choice(ex: Executor, state: State, ptr: AliasPtr) -> AliasChoice:
             continue
         if ptr.depth > 0 and p.depth > 0:
             continue
-        if p.type is not None and \
+        if isinstance(p.type, ArrayType) and \
                 same_element(p.type.element, ptr.element):
             targets.append(p.object_id)
     for var in ex.program.unit.globals.values():
@@ -195,6 +198,8 @@ def resolve(ex: Executor, state: State, v: SymValue) -> SymValue:
     has not decided it yet and there is more than its own object to choose from."""
     if not isinstance(v, AliasPtr):
         return v
+    if v.lazy_depth is not None:
+        return lazy.resolve(ex, state, v)
     decided = state.aliases.get(v.choice)
     if decided is not None:
         return decided

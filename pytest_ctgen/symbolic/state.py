@@ -9,7 +9,7 @@ from typing import Literal
 import z3
 
 from ..cases import Violation
-from ..frontend.ctype import ArrayType, CType
+from ..frontend.ctype import ArrayType, CType, RecordType
 from ..frontend.unit import Variable
 from ..ir.cfg import CFG, Block, Edge
 from ..ir.expr import Expr
@@ -51,7 +51,8 @@ class Pointee:
 
     name: str
     object_id: int | None  # None beyond the pointer depth: only NULL or aliases
-    type: ArrayType | None
+    # an array of `array_size` elements; a record for an object made lazily (lazy.py)
+    type: ArrayType | RecordType | None
     pointer: PtrVal | AliasPtr  # the input pointer (an AliasPtr when it may alias)
     depth: int = 0  # 0 for a parameter's or global's pointer, 1 for a pointer in its pointee
 
@@ -132,6 +133,12 @@ class State:
         # the NULL conditions (by name: a z3 id can be reused once its term is freed) of
         # the input pointers the path tested for NULL
         self.null_tested: set[str] = set()
+        # the pointers made lazily on the path (lazy.py), by the id of the object a fresh
+        # one points to (made when the path chooses it); and by the name of the NULL
+        # condition of each, the family of pointers it is in and whether a test of
+        # another of them makes NULL a value it may have (`test_null`)
+        self.lazy: dict[int, Pointee] = {}
+        self.null_families: dict[str, tuple[str, bool]] = {}
         self.overflows: list[z3.BoolRef] = []  # conditions of signed overflow on the path
         self.callee_returns: list[tuple[int, int]] = []  # (id of the callee's CFG, block)
         self.result: SymValue | None = None
@@ -181,6 +188,8 @@ class State:
         s.branch_conditions = list(self.branch_conditions)
         s.notes = set(self.notes)
         s.null_tested = set(self.null_tested)
+        s.lazy = dict(self.lazy)
+        s.null_families = self.null_families  # only ever added to, the same in all forks
         s.overflows = list(self.overflows)
         s.callee_returns = list(self.callee_returns)
         s.result = self.result
@@ -206,6 +215,23 @@ class State:
             obj = obj.clone(self.token)
             self.memory[object_id] = obj
         return obj
+
+    def test_null(self, null: z3.BoolRef) -> None:
+        """The path tests an input pointer with the NULL condition `null` for NULL; one
+        made lazily tests its family too (see lazy.py)."""
+        name = str(null)
+        self.null_tested.add(name)
+        family = self.null_families.get(name)
+        if family is not None:
+            self.null_tested.add(family[0])
+
+    def null_was_tested(self, null: z3.BoolRef) -> bool:
+        """Whether NULL is a value the path may see in the input pointer with the NULL
+        condition `null`: it tested the pointer, or, for a link, one of its family."""
+        name = str(null)
+        family = self.null_families.get(name)
+        return name in self.null_tested or \
+            (family is not None and family[1] and family[0] in self.null_tested)
 
     def input_objects(self) -> set[int]:
         """The objects input pointers point to (whose size the generator chose)."""

@@ -98,6 +98,9 @@ class AliasPtr:
     depth: int  # 0 for a pointer in a parameter or global
     containers: tuple[int, ...]  # the input objects it lies in, outermost first
     fallback: PtrVal | None = None
+    # a pointer made lazily (lazy.py): the links from a parameter or global to it; `own`
+    # is where it points when fresh, an object made only when a path chooses that
+    lazy_depth: int | None = None
 
     is_null = False
 
