@@ -29,10 +29,11 @@ from ..ir.lower import Program
 from ..symbolic import addresses, boundaries, extract, heap
 from ..symbolic.executor import Executor
 from ..symbolic.paths import (
-    BoundReached, Finished, Fork, PathError, ViolationLedger)
+    BoundReached, Finished, Fork, PathError, ProgramEnds, ViolationLedger)
 from ..symbolic.solver import SAT, UNSAT, Condition, Model, Solver, own_context
 from ..symbolic.state import Pointee, State
 from ..symbolic.work import EXECUTION_STEP, WorkMeter, execution_steps
+from . import loop_stops
 from .options import SearchOptions
 from .results import unproved, function_cases, skipped
 from .selection import Goals
@@ -55,6 +56,7 @@ class Generator:
     def __init__(self, program: Program, function: str, options: SearchOptions,
                  shown: Callable[[str], str] = str) -> None:
         self.program = program
+        self.unit_file = str(program.unit.path)
         self.shown = shown
         self.cfg: CFG = program.cfgs[function]
         self.options = options
@@ -354,7 +356,27 @@ class Generator:
         model = self.solver.model(constraints, extract.preferences(state))
         if model is None:
             return
+        stop = loop_stops.loop_at(state.frame.cfg, node.block, self.unit_file)
+        if stop is not None and not stop[1].conditional:
+            self.stopped(state, model, stop[0], lambda: self.step(node, state, index))
+            return
         if self.complete(state, model, lambda: self.step(node, state, index)):
+            self.finish(state, model)
+        elif stop is not None:
+            state = node.state.fork()
+            self.stopped(state, model, stop[0], lambda: self.step(node, state, index))
+
+    def stopped(self, state: State, model: Model, loop: loop_stops.LoopKey,
+                first: Callable[[], None] | None) -> None:
+        """The case of `state` (cut by the bound in `loop`) run on concretely, after
+        `first`, until the loop begins its next iteration, where the harness stops it
+        (search/loop_stops.py)."""
+        self.executor.loop_stop = loop_stops.next_iteration(state, loop)
+        try:
+            done = self.complete(state, model, first)
+        finally:
+            self.executor.loop_stop = None
+        if done:
             self.finish(state, model)
 
     def complete_cut(self, state: State) -> None:
@@ -364,8 +386,17 @@ class Generator:
         if self.cases and not any(e in self.goals.uncovered for e in state.edges):
             return
         model = self.solver.model(state.constraints, extract.preferences(state))
-        if model is not None and self.complete(state, model):
+        if model is None:
+            return
+        stop = loop_stops.loop_at(state.frame.cfg, state.frame.block, self.unit_file)
+        if stop is not None and not stop[1].conditional:
+            self.stopped(state, model, stop[0], None)
+            return
+        cut = state.fork()
+        if self.complete(state, model):
             self.finish(state, model)
+        elif stop is not None:
+            self.stopped(cut, model, stop[0], None)
 
     def complete(self, state: State, model: Model,
                  first: Callable[[], None] | None = None) -> bool:
@@ -389,6 +420,9 @@ class Generator:
                 if len(live) != 1:
                     return False
                 self.executor.take(state, outcome.block, live[0], outcome.guards[live[0]])
+        except ProgramEnds as end:  # the harness stops it in a loop (search/loop_stops.py)
+            state.ending = (end.how, None)
+            state.finished = True
         except (BoundReached, PathError):
             return False
         finally:
@@ -479,12 +513,14 @@ class Generator:
             number=len(self.cases) + 1,
             params=params,
             globals=globals_,
-            expected=extract.expected(model, state, self.cfg.result_type, pointees,
-                                      unset_possible=bool(self.executor.garbage_names)),
+            expected=loop_stops.with_stop(extract.expected(
+                model, state, self.cfg.result_type, pointees,
+                unset_possible=bool(self.executor.garbage_names)), state),
             stubs=extract.stub_scripts(model, state),
             covered=tuple(self.outcome(e) for e in dict.fromkeys(state.edges)),
             requirements=tuple(dict.fromkeys(requirements)),
-            notes=extract.notes(model, state, params, globals_) + extra_notes,
+            notes=(extract.notes(model, state, params, globals_) + extra_notes
+                   + loop_stops.hang_notes(state)),
             objects=objects,
             violations=tuple(violations),
             robustness=state.robustness,

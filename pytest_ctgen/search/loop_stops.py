@@ -1,0 +1,73 @@
+"""Cases of paths that do not return: a path that reaches the loop-unwinding bound inside
+a loop, when it covers something new, becomes a case the harness stops inside that loop
+(the ending LOOP_STOP, cases.LoopStop) instead of no case at all.
+
+The path is run on concretely with the inputs of a model, without the bound, until the
+loop is about to begin its next iteration; there it ends, and the case predicts what the
+call has done up to then (globals written, stub calls) and that the loop ran exactly that
+many iterations. The harness counts the iterations where the loop's body starts
+(codegen/unit_copy.py) and stops the call there.
+
+A loop that only `break`, `return` or a call that does not return can end (`for (;;)`,
+`while (1)`: firmware tasks, state machines) is stopped at once. Any other loop is first run
+to its end concretely, as before; only when that does not end within the path length bound
+does its case stop it, with a note that the loop may not end for these inputs (a hang).
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ..cases import Expected, LoopStop
+from ..ir.cfg import CFG, Block, Loop
+from ..symbolic.state import State
+
+#: The key of a loop in `State.loop_iterations`: (id of its CFG, its body block).
+LoopKey = tuple[int, int]
+
+
+def loop_at(cfg: CFG, block: Block, unit_file: str) -> tuple[LoopKey, Loop] | None:
+    """The loop a path cut at `block` of `cfg` is stopped in: the innermost loop without
+    a condition that holds the block, else the innermost loop that does; None when the
+    block is in no loop of the source, or the loop's body is not in the unit's own file
+    (the harness counts iterations only there)."""
+    holding = [(len(cfg.loop_blocks(head)), head) for head in cfg.loops
+               if block.id in cfg.loop_blocks(head)]
+    if not holding:
+        return None
+    holding.sort()
+    endless = [head for _, head in holding if not cfg.loops[head].conditional]
+    head = endless[0] if endless else holding[0][1]
+    loop = cfg.loops[head]
+    if loop.body.file != unit_file or loop.body.line <= 0 or loop.body.column <= 0:
+        return None
+    return (id(cfg), head), loop
+
+
+def next_iteration(state: State, key: LoopKey) -> tuple[int, int, int]:
+    """The executor's `loop_stop` that ends `state` where loop `key` begins its next
+    iteration."""
+    return (*key, state.loop_iterations.get(key, 0) + 1)
+
+
+def loop_stop(state: State) -> LoopStop | None:
+    """Where the harness stops the case of `state`, if it ended in a loop."""
+    if state.stopped_in is None:
+        return None
+    loop, iterations = state.stopped_in
+    return LoopStop(loop.location.line, loop.location.column, loop.body.line,
+                    loop.body.column, iterations)
+
+
+def with_stop(expected: Expected, state: State) -> Expected:
+    """`expected` with where the harness stops the case of `state`."""
+    stop = loop_stop(state)
+    return expected if stop is None else replace(expected, loop_stop=stop)
+
+
+def hang_notes(state: State) -> tuple[str, ...]:
+    """A note on a case stopped in a loop that a condition can end: it may not end."""
+    if state.stopped_in is None or not state.stopped_in[0].conditional:
+        return ()
+    loop, iterations = state.stopped_in
+    return (f"the loop at line {loop.location.line} had not ended after {iterations} "
+            "iterations (the depth bound): it may never end for these inputs",)
