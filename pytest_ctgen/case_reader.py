@@ -197,11 +197,8 @@ def _loop_stop(ends: Field, ending: str) -> LoopStop | None:
             ends["loop"].fail(f"only a case that ends in a \"{LOOP_STOP}\" stops in a loop")
         return None
     loop = ends["loop"]
-    line, column, body_line, body_column = (
-        loop[key].integer(1, (1 << 31) - 1)
-        for key in ("line", "column", "body_line", "body_column"))
-    return LoopStop(line, column, body_line, body_column,
-                    loop["iterations"].integer(*_COUNT))
+    line, column = (loop[key].integer(1, (1 << 31) - 1) for key in ("line", "column"))
+    return LoopStop(line, column, loop["iterations"].integer(*_COUNT))
 
 
 def _stub_parameter_names(stub: StubPrototype | None, unit: UnitNames | None

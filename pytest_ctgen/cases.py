@@ -194,14 +194,12 @@ LOOP_STOP: Final = "loop stop"
 @dataclass(frozen=True)
 class LoopStop:
     """Where the harness stops a case whose call does not return: when the loop at
-    `line`:`column` (of its `for`, `while` or `do`) is about to begin its iteration
-    `iterations + 1`. The harness counts the iterations where the loop's body statement
-    starts, at `body_line`:`body_column` of the unit (codegen/unit_copy.py)."""
+    `line`:`column` of the unit (of its `for`, `while` or `do`) is about to begin its
+    iteration `iterations + 1`. The harness counts the iterations where the loop's body
+    statement starts (codegen/unit_copy.py)."""
 
     line: int
     column: int
-    body_line: int
-    body_column: int
     iterations: int
 
     def __str__(self) -> str:
@@ -590,11 +588,18 @@ def _outcomes_to_json(os_: tuple[Outcome, ...]) -> list[dict[str, Any]]:
     return [{"line": o.line, "column": o.column, "outcome": o.label} for o in os_]
 
 
+def stopped_loops(fc: FileCases) -> tuple[tuple[int, int], ...]:
+    """The loops (line and column) the cases of `fc` stop in: the harness counts their
+    iterations (codegen/unit_copy.py)."""
+    return tuple(sorted({(s.line, s.column) for f in fc.functions for c in f.cases
+                         if (s := c.expected.loop_stop) is not None}))
+
+
 def _loop_stop_to_json(stop: LoopStop | None) -> dict[str, Any]:
     if stop is None:
         return {}
-    return {"loop": {"line": stop.line, "column": stop.column, "body_line": stop.body_line,
-                     "body_column": stop.body_column, "iterations": stop.iterations}}
+    return {"loop": {"line": stop.line, "column": stop.column,
+                     "iterations": stop.iterations}}
 
 
 def case_to_json(c: Case) -> dict[str, Any]:

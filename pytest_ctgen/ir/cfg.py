@@ -195,12 +195,10 @@ class Block:
 
 @dataclass(frozen=True)
 class Loop:
-    """A loop of the source: where its statement stands (`for`, `while`, `do`), where its
-    body statement starts (the harness counts the iterations there, codegen/unit_copy.py),
-    and whether its condition can end it (False for `for (;;)`, `while (1)`)."""
+    """A loop of the source: where its statement stands (its `for`, `while` or `do`), and
+    whether its condition can end it (False for `for (;;)`, `while (1)`)."""
 
     location: SourceLocation
-    body: SourceLocation
     conditional: bool
 
 

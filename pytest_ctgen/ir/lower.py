@@ -151,8 +151,8 @@ class FunctionLowerer:
         blocks = self.builder.reachable_blocks(entry)
         b = self.builder
         kept = {id(block) for block in blocks}
-        loops = {body.id: Loop(b.loc(node), b.loc(stmt), conditional)
-                 for body, node, stmt, conditional in b.loops if id(body) in kept}
+        loops = {body.id: Loop(b.loc(node), conditional)
+                 for body, node, conditional in b.loops if id(body) in kept}
         return CFG(fn, blocks, entry,
                    b.locals + b.temps + b.static_locals + self.contracts.variables(),
                    fn.type.result, b.address_taken, self.exprs.calls.builtins.variadic_area,

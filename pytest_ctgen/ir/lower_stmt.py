@@ -200,7 +200,7 @@ class StatementLowerer:
     def loop(self, head: Block, cond: c_ast.Node | None, body: c_ast.Node | None,
              cont: Block, exit_b: Block, node: c_ast.Node) -> None:
         body_b = self.builder.new_block()
-        self.builder.loops.append((body_b, node, body, not _always_true(cond)))
+        self.builder.loops.append((body_b, node, not _always_true(cond)))
         self.builder.cur = head
         if cond is None:
             self.builder.goto(body_b, node)
@@ -222,7 +222,7 @@ class StatementLowerer:
 
     def stmt_DoWhile(self, node: c_ast.DoWhile) -> None:
         body_b, cond_b, exit_b = self.builder.new_blocks(3)
-        self.builder.loops.append((body_b, node, node.stmt, not _always_true(node.cond)))
+        self.builder.loops.append((body_b, node, not _always_true(node.cond)))
         self.builder.goto(body_b, node)
         self.builder.cur = body_b
         self.breaks.append(exit_b)

@@ -38,7 +38,8 @@ def loop_at(cfg: CFG, block: Block, unit_file: str) -> tuple[LoopKey, Loop] | No
     endless = [head for _, head in holding if not cfg.loops[head].conditional]
     head = endless[0] if endless else holding[0][1]
     loop = cfg.loops[head]
-    if loop.body.file != unit_file or loop.body.line <= 0 or loop.body.column <= 0:
+    where = loop.location
+    if where.file != unit_file or where.line <= 0 or where.column <= 0:
         return None
     return (id(cfg), head), loop
 
@@ -54,8 +55,7 @@ def loop_stop(state: State) -> LoopStop | None:
     if state.stopped_in is None:
         return None
     loop, iterations = state.stopped_in
-    return LoopStop(loop.location.line, loop.location.column, loop.body.line,
-                    loop.body.column, iterations)
+    return LoopStop(loop.location.line, loop.location.column, iterations)
 
 
 def with_stop(expected: Expected, state: State) -> Expected:
