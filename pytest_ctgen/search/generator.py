@@ -354,30 +354,38 @@ class Generator:
         if not new:
             return
         model = self.solver.model(constraints, extract.preferences(state))
-        if model is None:
-            return
         stop = loop_stops.loop_at(state.frame.cfg, node.block, self.unit_file)
-        if stop is not None and not stop[1].conditional:
-            self.stopped(state, model, stop[0], lambda: self.step(node, state, index))
+        if model is not None and (stop is None or stop[1].conditional):
+            if self.complete(state, model, lambda: self.step(node, state, index)):
+                self.finish(state, model)
+                return
+        if stop is None:
             return
-        if self.complete(state, model, lambda: self.step(node, state, index)):
-            self.finish(state, model)
-        elif stop is not None:
+        # stopped in the loop: along the edge cut if it can be taken, else along the one
+        # the inputs of a model of the path up to the branch take
+        if model is not None:
             state = node.state.fork()
-            self.stopped(state, model, stop[0], lambda: self.step(node, state, index))
+            if self.stopped(state, model, stop[0], lambda: self.step(node, state, index)):
+                return
+        state = node.state.fork()
+        model = self.solver.model(state.constraints, extract.preferences(state))
+        if model is not None:
+            self.stopped(state, model, stop[0], None)
 
     def stopped(self, state: State, model: Model, loop: loop_stops.LoopKey,
-                first: Callable[[], None] | None) -> None:
+                first: Callable[[], None] | None) -> bool:
         """The case of `state` (cut by the bound in `loop`) run on concretely, after
         `first`, until the loop begins its next iteration, where the harness stops it
-        (search/loop_stops.py)."""
+        (search/loop_stops.py); whether it became a case."""
         self.executor.loop_stop = loop_stops.next_iteration(state, loop)
         try:
             done = self.complete(state, model, first)
         finally:
             self.executor.loop_stop = None
+        cases = len(self.cases)
         if done:
             self.finish(state, model)
+        return len(self.cases) > cases
 
     def complete_cut(self, state: State) -> None:
         """A bound cut the path where nothing was left to decide (a loop counting to a
