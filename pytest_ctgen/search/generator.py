@@ -34,6 +34,7 @@ from ..symbolic.solver import SAT, UNSAT, Condition, Model, Solver, own_context
 from ..symbolic.state import Pointee, State
 from ..symbolic.work import EXECUTION_STEP, WorkMeter, execution_steps
 from . import loop_stops
+from .callee_goals import CalleeGoals
 from .options import SearchOptions
 from .results import unproved, function_cases, skipped
 from .selection import Goals
@@ -70,7 +71,8 @@ class Generator:
         # the order matters: attributes are freed in it, and the order z3 terms are freed
         # in decides which ids z3 gives the terms of the next function, and so its cases
         self.nodes: list[TreeNode] = []
-        self.goals = Goals(self.cfg, options.criterion)
+        self.goals = Goals(self.cfg, options.criterion, CalleeGoals(
+            program, function, self.unit_file) if options.goals == "reached" else None)
         self.cases: list[Case] = []
         self.cut_reason: str | None = None
         self.unsupported: PathError | None = None
@@ -142,7 +144,7 @@ class Generator:
         since_case = 0
         cases = len(self.cases)
         while self.goals.uncovered or self.options.proof or not self.cases or \
-                self.goals.targeted:
+                self.goals.targeted or self.goals.callees_left:
             if self.budget_stop() is not None:
                 return True
             self.finish_kept()
@@ -180,6 +182,7 @@ class Generator:
                             stub_globals=o.stub_globals, proof=o.proof, shown=self.shown,
                             overflow_is_finding=o.signed_overflow == "finding")
         executor.ledger = self.ledger
+        executor.record_callee_edges = o.goals == "reached"
         return executor
 
     def new_round(self, array_size: int) -> None:
@@ -349,16 +352,18 @@ class Generator:
         guard = node.guards[index]
         constraints = state.constraints + ([guard] if guard is not None else [])
         new = [e for e in state.edges if e in self.goals.uncovered]
+        if self.goals.callees is not None:
+            new += [e for _, e in self.goals.callees.new(state)]
         if node.in_function_under_test and Edge(node.block.id, index) in self.goals.uncovered:
             new.append(Edge(node.block.id, index))
         if not new:
             return
         model = self.solver.model(constraints, extract.preferences(state))
         stop = loop_stops.loop_at(state.frame.cfg, node.block, self.unit_file)
-        if model is not None and (stop is None or stop[1].conditional):
-            if self.complete(state, model, lambda: self.step(node, state, index)):
-                self.finish(state, model)
-                return
+        if model is not None and (stop is None or stop[1].conditional) and \
+                self.complete(state, model, lambda: self.step(node, state, index)):
+            self.finish(state, model)
+            return
         if stop is None:
             return
         # stopped in the loop: along the edge cut if it can be taken, else along the one
@@ -391,7 +396,8 @@ class Generator:
         """A bound cut the path where nothing was left to decide (a loop counting to a
         constant past the depth bound): when the path covers something new, fix the inputs
         with a model and run on concretely without the bound, so it still gives a case."""
-        if self.cases and not any(e in self.goals.uncovered for e in state.edges):
+        if self.cases and not any(e in self.goals.uncovered for e in state.edges) and not (
+                self.goals.callees is not None and self.goals.callees.new(state)):
             return
         model = self.solver.model(state.constraints, extract.preferences(state))
         if model is None:
@@ -441,6 +447,8 @@ class Generator:
         """A complete path: a case if it covers a new outcome (or is the first path).
         `model` fixes the inputs when the path was completed concretely."""
         new = [e for e in state.edges if e in self.goals.uncovered]
+        if self.goals.callees is not None:
+            new += [e for _, e in self.goals.callees.new(state)]
         wanted = self.goals.mcdc is not None and self.goals.mcdc.wanted(state, model)
         if not new and not wanted and (self.goals.order or any(
                 not c.violations and not c.robustness for c in self.cases)):
@@ -455,6 +463,8 @@ class Generator:
             return
         if self.add_case(state, model):
             self.goals.covered(state.edges)
+            if self.goals.callees is not None:
+                self.goals.callees.covered(state)
 
     def preferences(self, state: State) -> list[list[Condition]]:
         """What a readable model of `state` keeps if it can: the path's annotations hold

@@ -58,6 +58,8 @@ class Executor:
         # where a path ends that the harness stops in a loop: (id of the loop's CFG, its
         # body block, the iteration about to begin), see `begin_iteration`
         self.loop_stop: tuple[int, int, int] | None = None
+        # record the outcomes paths take in called functions (`State.callee_edges`)
+        self.record_callee_edges = False
         # a path with signed overflow (gcc wraps): a finding, or a note on its case
         self.overflow_is_finding = overflow_is_finding
         # why exploring every path within the bounds would still not prove unreachability
@@ -242,6 +244,8 @@ class Executor:
             state.branch_conditions.append(guard)
         if frame.cfg is self.cfg and len(state.frames) == 1:
             state.edges.append(Edge(block.id, index))
+        elif self.record_callee_edges:
+            state.callee_edges.append((id(frame.cfg), Edge(block.id, index)))
         term = block.terminator
         assert term is not None
         self.move(state, term.successors()[index])

@@ -131,6 +131,8 @@ class State:
         self.stopped_in: tuple[Loop, int] | None = None
         self.steps = 0
         self.edges: list[Edge] = []  # outcomes of the function under test on this path
+        # outcomes of the functions it calls, when they are goals too: (id of the CFG, edge)
+        self.callee_edges: list[tuple[int, Edge]] = []
         # the conditions of the branches the path took, in every frame (see boundaries.py)
         self.branch_conditions: list[z3.BoolRef] = []
         self.notes: set[str] = set()
@@ -185,6 +187,7 @@ class State:
         s.stopped_in = self.stopped_in
         s.steps = self.steps
         s.edges = list(self.edges)
+        s.callee_edges = list(self.callee_edges)
         s.branch_conditions = list(self.branch_conditions)
         s.notes = set(self.notes)
         s.null_tested = set(self.null_tested)
