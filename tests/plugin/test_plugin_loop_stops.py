@@ -111,7 +111,7 @@ def test_a_hang_is_a_case_with_its_inputs_and_the_stop(
         assert stopped, cases[name]
         note = [n for n in stopped[0]["notes"] if "may never end" in n]
         assert note and f"the loop at line {line}" in note[0], stopped[0]["notes"]
-    odd = [c for c in cases["count_to"] if "ends" in c["expected"]][0]
+    odd = next(c for c in cases["count_to"] if "ends" in c["expected"])
     assert odd["params"][0]["value"] % 2 == 1
     # the global the loop counts holds exactly the iterations run up to the stop
     n = odd["expected"]["ends"]["loop"]["iterations"]
