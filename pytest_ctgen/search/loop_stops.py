@@ -2,10 +2,12 @@
 a loop, when it covers something new, becomes a case the harness stops inside that loop
 (the ending LOOP_STOP, cases.LoopStop) instead of no case at all.
 
-The path is run on concretely with the inputs of a model, without the bound, until the
-loop is about to begin its next iteration; there it ends, and the case predicts what the
-call has done up to then (globals written, stub calls) and that the loop ran exactly that
-many iterations. The harness counts the iterations where the loop's body starts
+The path is run again from the function's entry, concretely with the inputs of a model
+and without the bound, until the loop is about to begin the iteration after the one in
+which the path took the last outcome no case has taken (or, failing that, run on from
+where it was cut until the loop begins its next iteration); there it ends, and the case
+predicts what the call has done up to then (globals written, stub calls) and that the loop
+ran exactly that many iterations. The harness counts the iterations where the loop's body starts
 (codegen/unit_copy.py) and stops the call there.
 
 A loop that only `break`, `return` or a call that does not return can end (`for (;;)`,
@@ -44,12 +46,6 @@ def loop_at(cfg: CFG, block: Block, unit_file: str) -> tuple[LoopKey, Loop] | No
     return (id(cfg), head), loop
 
 
-def next_iteration(state: State, key: LoopKey) -> tuple[int, int, int]:
-    """The executor's `loop_stop` that ends `state` where loop `key` begins its next
-    iteration."""
-    return (*key, state.loop_iterations.get(key, 0) + 1)
-
-
 def loop_stop(state: State) -> LoopStop | None:
     """Where the harness stops the case of `state`, if it ended in a loop."""
     if state.stopped_in is None:
@@ -69,5 +65,5 @@ def hang_notes(state: State) -> tuple[str, ...]:
     if state.stopped_in is None or not state.stopped_in[0].conditional:
         return ()
     loop, iterations = state.stopped_in
-    return (f"the loop at line {loop.location.line} had not ended after {iterations} "
-            "iterations (the depth bound): it may never end for these inputs",)
+    return (f"the loop at line {loop.location.line} runs on past the depth bound for these "
+            f"inputs: it may never end (the case stops it after {iterations} iterations)",)

@@ -56,7 +56,8 @@ class Executor:
         self.pointer_depth = pointer_depth
         self.unbounded = False  # ignore the unwinding bound (concrete completion of a path)
         # where a path ends that the harness stops in a loop: (id of the loop's CFG, its
-        # body block, the iteration about to begin), see `begin_iteration`
+        # body block, the outcomes of the function under test the path must have taken
+        # first), see `begin_iteration`
         self.loop_stop: tuple[int, int, int] | None = None
         # record the outcomes paths take in called functions (`State.callee_edges`)
         self.record_callee_edges = False
@@ -261,12 +262,14 @@ class Executor:
 
     def begin_iteration(self, state: State, body: Block) -> None:
         """A loop begins an iteration at its `body` block: count it, and stop the path
-        there when it is the iteration `loop_stop` names (ending LOOP_STOP)."""
+        there (ending LOOP_STOP) when it is the loop `loop_stop` names and the path has
+        taken the outcomes it needs."""
         cfg = state.frame.cfg
         key = (id(cfg), body.id)
         n = state.loop_iterations.get(key, 0) + 1
         state.loop_iterations[key] = n
-        if self.loop_stop == (*key, n):
+        stop = self.loop_stop
+        if stop is not None and stop[:2] == key and len(state.edges) >= stop[2]:
             state.stopped_in = (cfg.loops[body.id], n - 1)
             raise ProgramEnds(LOOP_STOP)
 
