@@ -423,10 +423,10 @@ class Generator:
         if stop is not None and not stop[1].conditional:
             self.stopped(state, model, stop[0], None)
             return
-        cut = state.fork()
+        cut = state.fork() if stop is not None else None
         if self.complete(state, model):
             self.finish(state, model)
-        elif stop is not None:
+        elif stop is not None and cut is not None:
             self.stopped(cut, model, stop[0], None)
 
     def complete(self, state: State, model: Model,
