@@ -371,43 +371,13 @@ class Generator:
         if model is not None:
             state = node.state.fork()
             cut = Edge(node.block.id, index) if node.in_function_under_test else None
-            if self.stopped(state, model, stop[0], lambda: self.step(node, state, index),
-                            cut):
+            if loop_stops.stopped(self, state, model, stop[0],
+                                  lambda: self.step(node, state, index), cut):
                 return
         state = node.state.fork()
         model = self.solver.model(state.constraints, extract.preferences(state))
         if model is not None:
-            self.stopped(state, model, stop[0], None)
-
-    def stopped(self, state: State, model: Model, loop: loop_stops.LoopKey,
-                first: Callable[[], None] | None, cut: Edge | None = None) -> bool:
-        """The case of `state` (cut by the bound in `loop`; `first` takes edge `cut` of
-        the function under test, if that is where): the path run again from the entry
-        with the inputs of `model` and stopped where the loop begins the iteration after
-        the last outcome it covers first, else run on after `first` and stopped where
-        the loop begins its next iteration (search/loop_stops.py); whether it became a
-        case."""
-        taken = [*state.edges, *([cut] if cut is not None else [])]
-        new = [i for i, e in enumerate(taken)
-               if e in self.goals.uncovered and e not in taken[:i]]
-        if new and self.stop_case(self.executor.initial_state(), model,
-                                  (*loop, new[-1] + 1), None):
-            return True
-        return self.stop_case(state, model, (*loop, len(state.edges)), first)
-
-    def stop_case(self, state: State, model: Model, stop: tuple[int, int, int],
-                  first: Callable[[], None] | None) -> bool:
-        """The case of `state` run on concretely after `first` as `model` says, stopped
-        where `stop` says (`Executor.loop_stop`); whether it became a case."""
-        self.executor.loop_stop = stop
-        try:
-            done = self.complete(state, model, first)
-        finally:
-            self.executor.loop_stop = None
-        cases = len(self.cases)
-        if done and state.stopped_in is not None:
-            self.finish(state, model)
-        return len(self.cases) > cases
+            loop_stops.stopped(self, state, model, stop[0], None)
 
     def complete_cut(self, state: State) -> None:
         """A bound cut the path where nothing was left to decide (a loop counting to a
@@ -421,13 +391,13 @@ class Generator:
             return
         stop = loop_stops.loop_at(state.frame.cfg, state.frame.block, self.unit_file)
         if stop is not None and not stop[1].conditional:
-            self.stopped(state, model, stop[0], None)
+            loop_stops.stopped(self, state, model, stop[0], None)
             return
         cut = state.fork() if stop is not None else None
         if self.complete(state, model):
             self.finish(state, model)
         elif stop is not None and cut is not None:
-            self.stopped(cut, model, stop[0], None)
+            loop_stops.stopped(self, cut, model, stop[0], None)
 
     def complete(self, state: State, model: Model,
                  first: Callable[[], None] | None = None) -> bool:

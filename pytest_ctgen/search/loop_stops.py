@@ -17,11 +17,17 @@ does its case stop it, with a note that the loop may not end for these inputs (a
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from ..cases import Expected, LoopStop
-from ..ir.cfg import CFG, Block, Loop
+from ..ir.cfg import CFG, Block, Edge, Loop
+from ..symbolic.solver import Model
 from ..symbolic.state import State
+
+if TYPE_CHECKING:
+    from .generator import Generator
 
 #: The key of a loop in `State.loop_iterations`: (id of its CFG, its body block).
 LoopKey = tuple[int, int]
@@ -44,6 +50,37 @@ def loop_at(cfg: CFG, block: Block, unit_file: str) -> tuple[LoopKey, Loop] | No
     if where.file != unit_file or where.line <= 0 or where.column <= 0:
         return None
     return (id(cfg), head), loop
+
+
+def stopped(gen: Generator, state: State, model: Model, loop: LoopKey,
+            first: Callable[[], None] | None, cut: Edge | None = None) -> bool:
+    """The case of `state` (cut by the bound in `loop`; `first` takes edge `cut` of the
+    function under test, if that is where): the path run again from the entry with the
+    inputs of `model` and stopped where the loop begins the iteration after the one in
+    which it first took the last outcome new to the cases, else run on after `first` and
+    stopped where the loop begins its next iteration; whether it became a case."""
+    taken = [*state.edges, *([cut] if cut is not None else [])]
+    new = [i for i, e in enumerate(taken)
+           if e in gen.goals.uncovered and e not in taken[:i]]
+    if new and _stop_case(gen, gen.executor.initial_state(), model, (*loop, new[-1] + 1),
+                          None):
+        return True
+    return _stop_case(gen, state, model, (*loop, len(state.edges)), first)
+
+
+def _stop_case(gen: Generator, state: State, model: Model, stop: tuple[int, int, int],
+               first: Callable[[], None] | None) -> bool:
+    """The case of `state` run on concretely after `first` as `model` says, stopped where
+    `stop` says (`Executor.loop_stop`); whether it became a case."""
+    gen.executor.loop_stop = stop
+    try:
+        done = gen.complete(state, model, first)
+    finally:
+        gen.executor.loop_stop = None
+    cases = len(gen.cases)
+    if done and state.stopped_in is not None:
+        gen.finish(state, model)
+    return len(gen.cases) > cases
 
 
 def loop_stop(state: State) -> LoopStop | None:
