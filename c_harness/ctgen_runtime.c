@@ -504,7 +504,30 @@ void ctgen_assert_fail(const char *assertion, const char *file, unsigned int lin
 static const char *const ctgen_end_names[] = {"returned", "exited", "aborted",
                                               "failed an assertion",
                                               "violated the precondition of a stub",
-                                              "failed an __rtt_assert"};
+                                              "failed an __rtt_assert",
+                                              "stopped in a loop"};
+
+/* The loop the running case stops in, the iterations it has begun, and how many it may
+   run before it stops (ctgen_loop_stop_at). */
+static int ctgen_stop_line, ctgen_stop_column, ctgen_stop_after, ctgen_stop_begun;
+
+void ctgen_loop_stop_at(int line, int column, int iterations)
+{
+    ctgen_stop_line = line;
+    ctgen_stop_column = column;
+    ctgen_stop_after = iterations;
+    ctgen_stop_begun = 0;
+}
+
+void ctgen_loop_tick(int line, int column)
+{
+    if (line != ctgen_stop_line || column != ctgen_stop_column || !ctgen_end_armed)
+        return;
+    if (++ctgen_stop_begun > ctgen_stop_after) {
+        ctgen_stop_line = 0;
+        ctgen_end(CTGEN_LOOP_STOPPED, ctgen_stop_after);
+    }
+}
 
 /* ------------------------------------------------------------------ annotations */
 
@@ -636,7 +659,12 @@ void ctgen_check_end(ctgen_ctx *ctx, int how, int status)
         ctgen_end_how <= CTGEN_ASSERT_FAILED)
         ctgen_fail_end(ctx, how == CTGEN_EXITED ? "; predicted exit" :
                             how == CTGEN_ABORTED ? "; predicted abort()" :
+                            how == CTGEN_LOOP_STOPPED ? "; predicted a stop in a loop" :
                             "; predicted a failed assertion");
+    else if (how == CTGEN_LOOP_STOPPED && ctgen_end_how != how)
+        ctgen_fail(ctx, "predicted the call to run %d iterations of the loop at line %d and "
+                   "be stopped there, observed it %s after %d", status, ctgen_stop_line,
+                   ctgen_end_names[ctgen_end_how], ctgen_stop_begun);
     else if (ctgen_end_how != how)
         ctgen_fail(ctx, "predicted the call %s, observed it %s", ctgen_end_names[how],
                    ctgen_end_names[ctgen_end_how]);
@@ -650,6 +678,7 @@ void ctgen_case_begin(ctgen_ctx *ctx)
 {
     ctgen_call_log_reset();
     ctgen_end_how = CTGEN_RETURNED;
+    ctgen_stop_line = 0;
     ctgen_aux_count = 0;
     ctgen_running = ctx;
 }

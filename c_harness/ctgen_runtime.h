@@ -139,6 +139,7 @@ void ctgen_precondition_failed(const char *ctgen_stub, unsigned long ctgen_k,
 #define CTGEN_ASSERT_FAILED 3
 #define CTGEN_VIOLATED 4
 #define CTGEN_ANNOTATION_FAILED 5
+#define CTGEN_LOOP_STOPPED 6
 
 /* Calls `call(data)`, the call of a case that predicts that it ends the program: it
  * returns when the call returns or ends the program (the replacements below return here). */
@@ -157,6 +158,14 @@ CTGEN_NORETURN void ctgen_exit(int ctgen_status);
 CTGEN_NORETURN void ctgen_abort(void);
 CTGEN_NORETURN void ctgen_assert_fail(const char *ctgen_assertion, const char *ctgen_file,
                                       unsigned int ctgen_line, const char *ctgen_function);
+
+/* The unit's copy calls this where the body of the loop at line:column of the unit starts
+ * (a case stops in it): the loop begins an iteration. */
+void ctgen_loop_tick(int ctgen_line, int ctgen_column);
+
+/* The call of the running case stops (CTGEN_LOOP_STOPPED, status `iterations`) when the
+ * loop at line:column is about to begin iteration `iterations` + 1. */
+void ctgen_loop_stop_at(int ctgen_line, int ctgen_column, int ctgen_iterations);
 
 /* Checks how the call ended (CTGEN_EXITED with `status`, CTGEN_ABORTED, ...). */
 void ctgen_check_end(ctgen_ctx *ctgen_c, int ctgen_how, int ctgen_status);

@@ -32,6 +32,7 @@ from .cases import (
     CHECK_KINDS,
     ENDINGS,
     FORMAT_VERSION,
+    LOOP_STOP,
     MCDC_VERDICTS,
     OBJECT_PREFIX,
     PLACEMENT,
@@ -48,6 +49,7 @@ from .cases import (
     FunctionCases,
     FunctionSignature,
     GlobalStub,
+    LoopStop,
     McdcNote,
     Outcome,
     StubCall,
@@ -177,13 +179,26 @@ def _expected(f: Field, scope: ValueScope, file: _File, returns: Shape | None,
             count.fail(f"counts calls of {name}, which is no stub of the file")
         counts.append((name, count.integer(*_COUNT)))
     ending = status = None
+    loop_stop: LoopStop | None = None
     if f.has("ends"):
         ends = f["ends"]
         ending = ends["how"].one_of(ENDINGS)
         status_field = ends.get("status")
         status = None if status_field.value is None else status_field.integer(*_INT32)
+        loop_stop = _loop_stop(ends, ending)
     return Expected(result, _bindings(f.get("globals", []), scope, name_rule="global"),
-                    tuple(counts), expected_objects, ending, status)
+                    tuple(counts), expected_objects, ending, status, loop_stop)
+
+
+def _loop_stop(ends: Field, ending: str) -> LoopStop | None:
+    """Where a case with the ending LOOP_STOP stops (and no such place for the others)."""
+    if ending != LOOP_STOP:
+        if ends.has("loop"):
+            ends["loop"].fail(f"only a case that ends in a \"{LOOP_STOP}\" stops in a loop")
+        return None
+    loop = ends["loop"]
+    line, column = (loop[key].integer(1, (1 << 31) - 1) for key in ("line", "column"))
+    return LoopStop(line, column, loop["iterations"].integer(*_COUNT))
 
 
 def _stub_parameter_names(stub: StubPrototype | None, unit: UnitNames | None

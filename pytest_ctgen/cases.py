@@ -182,10 +182,30 @@ class StubScript:
 
 #: How a call may end without returning (`Expected.ending`): the harness catches each.
 Ending = Literal["exit", "abort", "assertion failure", "precondition violation",
-                 "__rtt_assert violation", "undefined behaviour"]
+                 "__rtt_assert violation", "undefined behaviour", "loop stop"]
 ENDINGS: frozenset[Ending] = frozenset(get_args(Ending))
 #: How a case ends that runs into undefined behaviour (DESIGN §4: a finding).
 UNDEFINED_BEHAVIOUR: Final = "undefined behaviour"
+#: How a case ends that the harness stops inside a loop that has not ended by then (a
+#: `for (;;)` task, or a loop that runs on past the depth bound): see `LoopStop`.
+LOOP_STOP: Final = "loop stop"
+
+
+@dataclass(frozen=True)
+class LoopStop:
+    """Where the harness stops a case whose call does not return: when the loop at
+    `line`:`column` of the unit (of its `for`, `while` or `do`) is about to begin its
+    iteration `iterations + 1`. The harness counts the iterations where the loop's body
+    statement starts (codegen/unit_copy.py)."""
+
+    line: int
+    column: int
+    iterations: int
+
+    def __str__(self) -> str:
+        return f"stops after {self.iterations} iterations of the loop at line {self.line}"
+
+
 #: The library functions that end the program, and how a path through each ends (an
 #: ending): the harness renames them in the unit and returns from them to the running
 #: case (a function pointer of a case may name them).
@@ -208,6 +228,7 @@ class Expected:
     # UNDEFINED violation)
     ending: str | None = None
     exit_status: int | None = None  # the status passed to exit
+    loop_stop: LoopStop | None = None  # where the harness stops it (ending LOOP_STOP)
 
 
 #: The kinds of a function's annotations (`ContractCheck.kind`).
@@ -567,6 +588,20 @@ def _outcomes_to_json(os_: tuple[Outcome, ...]) -> list[dict[str, Any]]:
     return [{"line": o.line, "column": o.column, "outcome": o.label} for o in os_]
 
 
+def stopped_loops(fc: FileCases) -> tuple[tuple[int, int], ...]:
+    """The loops (line and column) the cases of `fc` stop in: the harness counts their
+    iterations (codegen/unit_copy.py)."""
+    return tuple(sorted({(s.line, s.column) for f in fc.functions for c in f.cases
+                         if (s := c.expected.loop_stop) is not None}))
+
+
+def _loop_stop_to_json(stop: LoopStop | None) -> dict[str, Any]:
+    if stop is None:
+        return {}
+    return {"loop": {"line": stop.line, "column": stop.column,
+                     "iterations": stop.iterations}}
+
+
 def case_to_json(c: Case) -> dict[str, Any]:
     return {
         "id": c.id,
@@ -586,7 +621,8 @@ def case_to_json(c: Case) -> dict[str, Any]:
             "globals": _bindings_to_json(c.expected.globals),
             "objects": _bindings_to_json(c.expected.objects),
             "stub_calls": {name: n for name, n in c.expected.stub_call_counts},
-            **({"ends": {"how": c.expected.ending, "status": c.expected.exit_status}}
+            **({"ends": {"how": c.expected.ending, "status": c.expected.exit_status,
+                         **_loop_stop_to_json(c.expected.loop_stop)}}
                if c.expected.ending else {}),
         },
         **({"failing_allocations": list(c.failing_allocations)}

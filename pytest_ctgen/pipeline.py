@@ -194,7 +194,7 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
                            array_size=options.array_size,
                            stub_globals=options.stub_globals,
                            signed_overflow=options.signed_overflow, proof=options.proof,
-                           criterion=options.criterion)
+                           criterion=options.criterion, goals=options.goals)
     functions: list[FunctionCases] = []
     seconds: dict[str, float] = {}
     for fn in unit.defined_functions():
@@ -374,10 +374,12 @@ def unit_for_build(path: Path, cases: FileCases, flags: list[str]
     """How the harness of `cases` includes the unit `path`: by its path, or, when the unit
     uses annotations, specifies external functions itself or is preprocessed, as a copy
     beside the harness (see codegen.unit_copy); and the files and flags that takes."""
+    from .cases import stopped_loops
     from .codegen.unit_copy import unit_copy_text
     from .export_files import UNIT_COPY
 
-    copy = unit_copy_text(path, str(path), cases.stubs, cases.source)
+    copy = unit_copy_text(path, str(path), cases.stubs, cases.source,
+                          loops=stopped_loops(cases))
     if copy is None:
         return str(path), {}, flags
     # the copy's quoted includes are looked up where the unit is

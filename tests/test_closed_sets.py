@@ -6,6 +6,7 @@ from __future__ import annotations
 from pytest_ctgen import cases
 from pytest_ctgen.options import (
     CRITERION_VALUES,
+    GOAL_SCOPE_VALUES,
     ISOLATION_VALUES,
     SIGNED_OVERFLOW_VALUES,
     STUB_GLOBALS_VALUES,
@@ -25,8 +26,9 @@ def test_the_stop_reasons_and_their_names() -> None:
 def test_the_endings_and_the_program_ends() -> None:
     assert set(cases.ENDINGS) == {
         "exit", "abort", "assertion failure", "precondition violation",
-        "__rtt_assert violation", "undefined behaviour"}
+        "__rtt_assert violation", "undefined behaviour", "loop stop"}
     assert cases.UNDEFINED_BEHAVIOUR in cases.ENDINGS
+    assert cases.LOOP_STOP in cases.ENDINGS
     assert set(cases.PROGRAM_ENDS.values()) <= cases.ENDINGS
 
 
@@ -45,7 +47,9 @@ def test_the_values_of_the_closed_set_options_default_first() -> None:
     assert STUB_GLOBALS_VALUES == ("modifies", "all")
     assert SIGNED_OVERFLOW_VALUES == ("note", "finding")
     assert ISOLATION_VALUES == ("fork", "none")
+    assert GOAL_SCOPE_VALUES == ("function", "reached")
     defaults = Options()
     assert (defaults.criterion, defaults.stub_globals, defaults.signed_overflow,
-            defaults.isolate) == (CRITERION_VALUES[0], STUB_GLOBALS_VALUES[0],
-                                  SIGNED_OVERFLOW_VALUES[0], ISOLATION_VALUES[0])
+            defaults.isolate, defaults.goals) == (
+        CRITERION_VALUES[0], STUB_GLOBALS_VALUES[0], SIGNED_OVERFLOW_VALUES[0],
+        ISOLATION_VALUES[0], GOAL_SCOPE_VALUES[0])

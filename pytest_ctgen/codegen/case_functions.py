@@ -38,7 +38,8 @@ from .stubs import refers_to_objects
 _END_CODES = {"exit": "CTGEN_EXITED", "abort": "CTGEN_ABORTED",
               "assertion failure": "CTGEN_ASSERT_FAILED",
               "precondition violation": "CTGEN_VIOLATED",
-              "__rtt_assert violation": "CTGEN_ANNOTATION_FAILED"}
+              "__rtt_assert violation": "CTGEN_ANNOTATION_FAILED",
+              "loop stop": "CTGEN_LOOP_STOPPED"}
 #: The most elements an object is padded to for an array parameter's bound.
 _MOST_PADDED = 1 << 24
 
@@ -197,6 +198,10 @@ def _call_lines(index: int, c: Case, signature: FunctionSignature, args: list[st
         # where the renamed exit/abort return to
         before = _ending_call_lines(index, c, signature)
         status = c_int_literal(e.exit_status or 0)
+        if e.loop_stop is not None:  # the runtime stops the call in a loop
+            stop = e.loop_stop
+            status = c_int_literal(stop.iterations)
+            body.append(f"ctgen_loop_stop_at({stop.line}, {stop.column}, {status});")
         if args:
             body += ["{", f"{INDENT}struct ctgen_args_{index} ctgen_args;"]
             body += [f"{INDENT}ctgen_args.a{i} = &{arg};" for i, arg in enumerate(args)]

@@ -24,7 +24,7 @@ from ..c_harness_files import (
     runtime_flags,
 )
 from ..c_text_rules import text_problem
-from ..cases import BuildRecipe, FileCases, file_cases_to_json
+from ..cases import BuildRecipe, FileCases, file_cases_to_json, stopped_loops
 from ..errors import CtgenError
 from ..export_files import CASES_SUFFIX, DRIVER, MAKEFILE, UNIT_COPY
 from ..export_schema import cflags_problem, include_problem
@@ -409,7 +409,8 @@ def _export_files(fc: FileCases, unit_path: Path, recipe: BuildRecipe,
     unit_rel, flags = recipe.unit, list(recipe.cflags)
     files: dict[str, str] = {}
     original: tuple[str, str] | None = None  # the unit a copy is made from, its cksum
-    copy = unit_copy_text(unit_path, unit_rel, fc.stubs, fc.source)
+    copy = unit_copy_text(unit_path, unit_rel, fc.stubs, fc.source,
+                          loops=stopped_loops(fc))
     if copy is not None:
         # the unit uses annotations, specifies external functions or is preprocessed: the
         # driver includes a copy of it (see unit_copy), whose quoted includes are looked up

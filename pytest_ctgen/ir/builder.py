@@ -48,6 +48,9 @@ class CfgBuilder:
         self.here: SourceLocation | None = None  # of the expression lowered last
         self.conditionals_made = 0  # gcc Conditionals made so far (settled where used)
         self.conditions: ConditionRecorder | None = None  # notes the decisions' conditions
+        # the loops: the block each body starts with, the loop statement and whether a
+        # condition can end it
+        self.loops: list[tuple[Block, c_ast.Node, bool]] = []
 
     def loc(self, node: c_ast.Node | None) -> SourceLocation:
         return _loc(self.unit, node)

@@ -194,6 +194,15 @@ class Block:
 
 
 @dataclass(frozen=True)
+class Loop:
+    """A loop of the source: where its statement stands (its `for`, `while` or `do`), and
+    whether its condition can end it (False for `for (;;)`, `while (1)`)."""
+
+    location: SourceLocation
+    conditional: bool
+
+
+@dataclass(frozen=True)
 class Edge:
     """Outgoing edge `index` of block `block` (index into `terminator.successors()`)."""
 
@@ -215,6 +224,15 @@ class CFG:
     variadic_area: Variable | None = None
     #: The branches that evaluate the conditions of the function's decisions (MC/DC).
     conditions: ConditionMap | None = None
+    #: The loops of the function by the id of the block their body starts with: a path
+    #: arrives there once per iteration.
+    loops: dict[int, Loop] = field(default_factory=dict)
+
+    def loop_blocks(self, head: int) -> set[int]:
+        """The blocks of the loop whose body starts with block `head`: those on a cycle
+        through it."""
+        return {b for b in self.reachable_from({head})
+                if head in self.reachable_from({b})}
 
     def branch_edges(self) -> list[Edge]:
         """Every branch outcome of the function, in construction order."""

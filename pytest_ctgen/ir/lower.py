@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from ..errors import CtgenError, SourceLocation
 from ..frontend.unit import Function, Unit, Variable
 from .builder import CfgBuilder
-from .cfg import CFG, Return, Stmt
+from .cfg import CFG, Loop, Return, Stmt
 from .condition_map import ConditionRecorder
 from .expr import VarRef, designated_functions
 from .lower_contract import ContractLowerer
@@ -150,8 +150,12 @@ class FunctionLowerer:
             entry.stmts[0:0] = self.contracts.entry_statements()
         blocks = self.builder.reachable_blocks(entry)
         b = self.builder
+        kept = {id(block) for block in blocks}
+        loops = {body.id: Loop(b.loc(node), conditional)
+                 for body, node, conditional in b.loops if id(body) in kept}
         return CFG(fn, blocks, entry,
                    b.locals + b.temps + b.static_locals + self.contracts.variables(),
                    fn.type.result, b.address_taken, self.exprs.calls.builtins.variadic_area,
-                   b.conditions.finish(blocks) if b.conditions is not None else None)
+                   b.conditions.finish(blocks) if b.conditions is not None else None,
+                   loops)
 

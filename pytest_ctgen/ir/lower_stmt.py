@@ -200,6 +200,7 @@ class StatementLowerer:
     def loop(self, head: Block, cond: c_ast.Node | None, body: c_ast.Node | None,
              cont: Block, exit_b: Block, node: c_ast.Node) -> None:
         body_b = self.builder.new_block()
+        self.builder.loops.append((body_b, node, not _always_true(cond)))
         self.builder.cur = head
         if cond is None:
             self.builder.goto(body_b, node)
@@ -221,6 +222,7 @@ class StatementLowerer:
 
     def stmt_DoWhile(self, node: c_ast.DoWhile) -> None:
         body_b, cond_b, exit_b = self.builder.new_blocks(3)
+        self.builder.loops.append((body_b, node, not _always_true(node.cond)))
         self.builder.goto(body_b, node)
         self.builder.cur = body_b
         self.breaks.append(exit_b)
@@ -408,3 +410,17 @@ class StatementLowerer:
         ctx.default = b
         for s in node.stmts or []:
             self.statement(s)
+
+
+def _always_true(cond: c_ast.Node | None) -> bool:
+    """Whether a loop's condition is missing or a nonzero integer constant (`for (;;)`,
+    `while (1)`): only `break`, `return` or a call that does not return end the loop."""
+    if cond is None:
+        return True
+    if not isinstance(cond, c_ast.Constant) or "int" not in cond.type:
+        return False
+    digits = cond.value.rstrip("uUlL")
+    try:
+        return int(digits, 8 if digits.startswith("0") and digits[1:].isdigit() else 0) != 0
+    except ValueError:
+        return False

@@ -66,7 +66,7 @@ class CtgenCase(pytest.Item):
             elif exp.ending is not None:
                 status = f" with status {exp.exit_status}" if exp.exit_status is not None \
                     else ""
-                lines.append(f"  ends: {exp.ending}{status}")
+                lines.append(f"  ends: {exp.loop_stop or exp.ending}{status}")
             if exp.returns is not None:
                 lines.append(f"  return {_show(exp.returns)}")
             for b in exp.globals:

@@ -14,6 +14,7 @@ import pytest
 from ..errors import CtgenError
 from ..options import (
     CRITERION_VALUES,
+    GOAL_SCOPE_VALUES,
     ISOLATION_VALUES,
     SIGNED_OVERFLOW_VALUES,
     STUB_GLOBALS_VALUES,
@@ -82,6 +83,9 @@ def _add_generation_options(option: _AddOption) -> None:
                                   "condition's effect; also measures MC/DC and shows it "
                                   "in the reports)",
            choices=CRITERION_VALUES)
+    option("goals", "string", "whose branch outcomes are goals: the function's own "
+                              "(function, default) or also those of the functions of its "
+                              "file it calls (reached)", choices=GOAL_SCOPE_VALUES)
     option("max-depth", "string", "bound on loop unwinding along a path (default 64)", type=int)
     option("work", "string", "generation budget per function in millions of solver and "
                              "execution steps, the same on every machine (default 100, "
@@ -216,6 +220,7 @@ def build_options(config: pytest.Config) -> Options:
         functions=_globs(setting(config, "functions", None)),
         exclude=_globs(setting(config, "exclude", None)),
         criterion=_choice(config, "criterion", CRITERION_VALUES),
+        goals=_choice(config, "goals", GOAL_SCOPE_VALUES),
         max_depth=int(setting(config, "max_depth", defaults.max_depth)),
         work=_work_budget(setting(config, "work", defaults.work)),
         timeout=float(setting(config, "timeout", defaults.timeout)),

@@ -29,10 +29,12 @@ from ..ir.lower import Program
 from ..symbolic import addresses, boundaries, extract, heap
 from ..symbolic.executor import Executor
 from ..symbolic.paths import (
-    BoundReached, Finished, Fork, PathError, ViolationLedger)
+    BoundReached, Finished, Fork, PathError, ProgramEnds, ViolationLedger)
 from ..symbolic.solver import SAT, UNSAT, Condition, Model, Solver, own_context
 from ..symbolic.state import Pointee, State
 from ..symbolic.work import EXECUTION_STEP, WorkMeter, execution_steps
+from . import loop_stops
+from .callee_goals import CalleeGoals
 from .options import SearchOptions
 from .results import unproved, function_cases, skipped
 from .selection import Goals
@@ -55,6 +57,7 @@ class Generator:
     def __init__(self, program: Program, function: str, options: SearchOptions,
                  shown: Callable[[str], str] = str) -> None:
         self.program = program
+        self.unit_file = str(program.unit.path)
         self.shown = shown
         self.cfg: CFG = program.cfgs[function]
         self.options = options
@@ -68,7 +71,8 @@ class Generator:
         # the order matters: attributes are freed in it, and the order z3 terms are freed
         # in decides which ids z3 gives the terms of the next function, and so its cases
         self.nodes: list[TreeNode] = []
-        self.goals = Goals(self.cfg, options.criterion)
+        self.goals = Goals(self.cfg, options.criterion, CalleeGoals(
+            program, function, self.unit_file) if options.goals == "reached" else None)
         self.cases: list[Case] = []
         self.cut_reason: str | None = None
         self.unsupported: PathError | None = None
@@ -140,7 +144,7 @@ class Generator:
         since_case = 0
         cases = len(self.cases)
         while self.goals.uncovered or self.options.proof or not self.cases or \
-                self.goals.targeted:
+                self.goals.targeted or self.goals.callees_left:
             if self.budget_stop() is not None:
                 return True
             self.finish_kept()
@@ -178,6 +182,7 @@ class Generator:
                             stub_globals=o.stub_globals, proof=o.proof, shown=self.shown,
                             overflow_is_finding=o.signed_overflow == "finding")
         executor.ledger = self.ledger
+        executor.record_callee_edges = o.goals == "reached"
         return executor
 
     def new_round(self, array_size: int) -> None:
@@ -347,25 +352,52 @@ class Generator:
         guard = node.guards[index]
         constraints = state.constraints + ([guard] if guard is not None else [])
         new = [e for e in state.edges if e in self.goals.uncovered]
+        if self.goals.callees is not None:
+            new += [e for _, e in self.goals.callees.new(state)]
         if node.in_function_under_test and Edge(node.block.id, index) in self.goals.uncovered:
             new.append(Edge(node.block.id, index))
         if not new:
             return
         model = self.solver.model(constraints, extract.preferences(state))
-        if model is None:
-            return
-        if self.complete(state, model, lambda: self.step(node, state, index)):
+        stop = loop_stops.loop_at(state.frame.cfg, node.block, self.unit_file)
+        if model is not None and (stop is None or stop[1].conditional) and \
+                self.complete(state, model, lambda: self.step(node, state, index)):
             self.finish(state, model)
+            return
+        if stop is None:
+            return
+        # stopped in the loop: along the edge cut if it can be taken, else along the one
+        # the inputs of a model of the path up to the branch take
+        if model is not None:
+            state = node.state.fork()
+            cut = Edge(node.block.id, index) if node.in_function_under_test else None
+            if loop_stops.stopped(self, state, model, stop[0],
+                                  lambda: self.step(node, state, index), cut):
+                return
+        state = node.state.fork()
+        model = self.solver.model(state.constraints, extract.preferences(state))
+        if model is not None:
+            loop_stops.stopped(self, state, model, stop[0], None)
 
     def complete_cut(self, state: State) -> None:
         """A bound cut the path where nothing was left to decide (a loop counting to a
         constant past the depth bound): when the path covers something new, fix the inputs
         with a model and run on concretely without the bound, so it still gives a case."""
-        if self.cases and not any(e in self.goals.uncovered for e in state.edges):
+        if self.cases and not any(e in self.goals.uncovered for e in state.edges) and not (
+                self.goals.callees is not None and self.goals.callees.new(state)):
             return
         model = self.solver.model(state.constraints, extract.preferences(state))
-        if model is not None and self.complete(state, model):
+        if model is None:
+            return
+        stop = loop_stops.loop_at(state.frame.cfg, state.frame.block, self.unit_file)
+        if stop is not None and not stop[1].conditional:
+            loop_stops.stopped(self, state, model, stop[0], None)
+            return
+        cut = state.fork() if stop is not None else None
+        if self.complete(state, model):
             self.finish(state, model)
+        elif stop is not None and cut is not None:
+            loop_stops.stopped(self, cut, model, stop[0], None)
 
     def complete(self, state: State, model: Model,
                  first: Callable[[], None] | None = None) -> bool:
@@ -389,6 +421,9 @@ class Generator:
                 if len(live) != 1:
                     return False
                 self.executor.take(state, outcome.block, live[0], outcome.guards[live[0]])
+        except ProgramEnds as end:  # the harness stops it in a loop (search/loop_stops.py)
+            state.ending = (end.how, None)
+            state.finished = True
         except (BoundReached, PathError):
             return False
         finally:
@@ -399,6 +434,8 @@ class Generator:
         """A complete path: a case if it covers a new outcome (or is the first path).
         `model` fixes the inputs when the path was completed concretely."""
         new = [e for e in state.edges if e in self.goals.uncovered]
+        if self.goals.callees is not None:
+            new += [e for _, e in self.goals.callees.new(state)]
         wanted = self.goals.mcdc is not None and self.goals.mcdc.wanted(state, model)
         if not new and not wanted and (self.goals.order or any(
                 not c.violations and not c.robustness for c in self.cases)):
@@ -413,6 +450,8 @@ class Generator:
             return
         if self.add_case(state, model):
             self.goals.covered(state.edges)
+            if self.goals.callees is not None:
+                self.goals.callees.covered(state)
 
     def preferences(self, state: State) -> list[list[Condition]]:
         """What a readable model of `state` keeps if it can: the path's annotations hold
@@ -479,12 +518,14 @@ class Generator:
             number=len(self.cases) + 1,
             params=params,
             globals=globals_,
-            expected=extract.expected(model, state, self.cfg.result_type, pointees,
-                                      unset_possible=self.executor.made_uninitialized),
+            expected=loop_stops.with_stop(extract.expected(
+                model, state, self.cfg.result_type, pointees,
+                unset_possible=self.executor.made_uninitialized), state),
             stubs=extract.stub_scripts(model, state),
             covered=tuple(self.outcome(e) for e in dict.fromkeys(state.edges)),
             requirements=tuple(dict.fromkeys(requirements)),
-            notes=extract.notes(model, state, params, globals_) + extra_notes,
+            notes=(extract.notes(model, state, params, globals_) + extra_notes
+                   + loop_stops.hang_notes(state)),
             objects=objects,
             violations=tuple(violations),
             robustness=state.robustness,

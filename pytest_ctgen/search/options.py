@@ -15,6 +15,9 @@ SignedOverflow = Literal["note", "finding"]
 #: What the search covers: branch outcomes, statements, or MC/DC (branch outcomes and
 #: each condition's independence pair, search/mcdc_goals.py).
 Criterion = Literal["branch", "statement", "mcdc"]
+#: Whose branch outcomes are goals: the function's own (`function`), or also those of the
+#: functions of its file it calls, directly or not (`reached`, search/callee_goals.py).
+GoalScope = Literal["function", "reached"]
 
 
 @dataclass(frozen=True)
@@ -30,3 +33,4 @@ class SearchOptions:
     # violates are proved, and make robustness cases that violate the precondition
     proof: bool = False
     criterion: Criterion = "branch"  # what the search covers
+    goals: GoalScope = "function"  # whose outcomes are goals

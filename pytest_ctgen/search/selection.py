@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..ir.cfg import CFG, Edge, Return
 from ..symbolic.solver import SAT, Solver
 from ..symbolic.state import State
+from .callee_goals import CalleeGoals
 from .mcdc_goals import McdcGoals
 from .options import Criterion
 from .statement_goals import StatementGoals
@@ -27,8 +28,11 @@ class Goals:
     ran (search/statement_goals.py); for MC/DC, the evaluations of decisions its cases
     still need come after the outcomes (search/mcdc_goals.py)."""
 
-    def __init__(self, cfg: CFG, criterion: Criterion = "branch") -> None:
+    def __init__(self, cfg: CFG, criterion: Criterion = "branch",
+                 callees: CalleeGoals | None = None) -> None:
         self.cfg = cfg
+        # the outcomes of called functions that are goals too (search/callee_goals.py)
+        self.callees = callees
         self.order = {e: i for i, e in enumerate(cfg.branch_edges())}
         self.statements = StatementGoals(cfg) if criterion == "statement" else None
         self.uncovered: set[Edge] = \
@@ -54,6 +58,11 @@ class Goals:
         self.goal_distance = self.cfg.distances_to(self.uncovered)
 
     @property
+    def callees_left(self) -> bool:
+        """Whether outcomes of called functions that are goals are left."""
+        return self.callees is not None and bool(self.callees.uncovered)
+
+    @property
     def targeted(self) -> bool:
         """Whether MC/DC evaluations are looked for."""
         return self.mcdc is not None and bool(self.mcdc.targets)
@@ -77,7 +86,8 @@ class Goals:
 
     def is_new_goal(self, node: TreeNode, index: int) -> bool:
         """Whether edge `index` of `node` is an outcome no case and not this path covers."""
-        return node.new_goal(index, self.uncovered)
+        return node.new_goal(index, self.uncovered) or (
+            self.callees is not None and self.callees.is_goal(node, index))
 
     def exit_distances(self, cfg: CFG) -> dict[int, int]:
         key = id(cfg)
@@ -89,10 +99,12 @@ class Goals:
         """Priority of exploring edge `index` of `node` (smaller first); None when the edge
         cannot lead to an uncovered outcome (last when `any_path`: in proof mode or before
         a first case)."""
+        if self.callees is not None and self.callees.is_goal(node, index):
+            return (0, 1 << 29, node.depth)  # after the function's own open outcomes
         rank = self.goal_rank(node, index)
         if rank is None and self.mcdc is not None:
             rank = self.mcdc.rank(node, index)
-        if rank is None and any_path:
+        if rank is None and (any_path or self.callees_left):
             return (4, node.depth)
         return rank
 
@@ -206,6 +218,8 @@ class Goals:
                 m = self.mcdc.continuation_key(node, i) if self.mcdc is not None else ()
                 ranked.append(((1, dist, *m, to_exit) if dist is not None
                                else (2, *m, to_exit), i))
+            elif self.callees is not None and self.callees.is_goal(node, i):
+                ranked.append(((0, -1), i))
             else:
                 ranked.append(((1, self.fresh_return_distance(node, i), to_exit), i))
         ranked.sort()

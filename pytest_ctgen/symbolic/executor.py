@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import z3
 
+from ..cases import LOOP_STOP
 from ..errors import SourceLocation, UnsupportedError
 from ..frontend.ctype import ArrayType, RecordType, has_variable_size
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
@@ -54,6 +55,12 @@ class Executor:
         self.array_size = array_size
         self.pointer_depth = pointer_depth
         self.unbounded = False  # ignore the unwinding bound (concrete completion of a path)
+        # where a path ends that the harness stops in a loop: (id of the loop's CFG, its
+        # body block, the outcomes of the function under test the path must have taken
+        # first), see `begin_iteration`
+        self.loop_stop: tuple[int, int, int] | None = None
+        # record the outcomes paths take in called functions (`State.callee_edges`)
+        self.record_callee_edges = False
         # a path with signed overflow (gcc wraps): a finding, or a note on its case
         self.overflow_is_finding = overflow_is_finding
         # why exploring every path within the bounds would still not prove unreachability
@@ -197,6 +204,10 @@ class Executor:
                     decided = statements.terminate(self, state, block)
                 except NeedChoice as need:
                     return self.choice_fork(state, need.choice)
+                except ProgramEnds as end:  # the harness stops the path in a loop
+                    state.ending = (end.how, None)
+                    state.finished = True
+                    return Finished(state)
                 if decided is not None:
                     return decided
 
@@ -244,6 +255,8 @@ class Executor:
             state.branch_conditions.append(guard)
         if frame.cfg is self.cfg and len(state.frames) == 1:
             state.edges.append(Edge(block.id, index))
+        elif self.record_callee_edges:
+            state.callee_edges.append((id(frame.cfg), Edge(block.id, index)))
         term = block.terminator
         assert term is not None
         self.move(state, term.successors()[index])
@@ -254,6 +267,21 @@ class Executor:
             raise BoundReached(f"path longer than {self.max_steps} blocks")
         state.frame.block = target
         state.frame.index = 0
+        if target.id in state.frame.cfg.loops:
+            self.begin_iteration(state, target)
+
+    def begin_iteration(self, state: State, body: Block) -> None:
+        """A loop begins an iteration at its `body` block: count it, and stop the path
+        there (ending LOOP_STOP) when it is the loop `loop_stop` names and the path has
+        taken the outcomes it needs."""
+        cfg = state.frame.cfg
+        key = (id(cfg), body.id)
+        n = state.loop_iterations.get(key, 0) + 1
+        state.loop_iterations[key] = n
+        stop = self.loop_stop
+        if stop is not None and stop[:2] == key and len(state.edges) >= stop[2]:
+            state.stopped_in = (cfg.loops[body.id], n - 1)
+            raise ProgramEnds(LOOP_STOP)
 
     # ------------------------------------------------------------ annotations
 

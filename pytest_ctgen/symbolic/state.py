@@ -11,7 +11,7 @@ import z3
 from ..cases import Violation
 from ..frontend.ctype import ArrayType, CType, RecordType
 from ..frontend.unit import Variable
-from ..ir.cfg import CFG, Block, Edge
+from ..ir.cfg import CFG, Block, Edge, Loop
 from ..ir.expr import Expr
 from .addresses import Address
 from .large_objects import SparseCells
@@ -125,8 +125,15 @@ class State:
         self.allocations: list[Allocation] = []
         self.freed: dict[int, tuple[z3.BoolRef, str]] = {}
         self.visits: dict[tuple[int, int, int], int] = {}
+        # iterations begun of each loop, in every frame: (id of the CFG, body block) -> n
+        self.loop_iterations: dict[tuple[int, int], int] = {}
+        # where a path the harness stops inside a loop stops: the loop and how many
+        # iterations it ran (the ending LOOP_STOP)
+        self.stopped_in: tuple[Loop, int] | None = None
         self.steps = 0
         self.edges: list[Edge] = []  # outcomes of the function under test on this path
+        # outcomes of the functions it calls, when they are goals too: (id of the CFG, edge)
+        self.callee_edges: list[tuple[int, Edge]] = []
         # the conditions of the branches the path took, in every frame (see boundaries.py)
         self.branch_conditions: list[z3.BoolRef] = []
         self.notes: set[str] = set()
@@ -183,8 +190,11 @@ class State:
         s.allocations = list(self.allocations)
         s.freed = dict(self.freed)
         s.visits = dict(self.visits)
+        s.loop_iterations = dict(self.loop_iterations)
+        s.stopped_in = self.stopped_in
         s.steps = self.steps
         s.edges = list(self.edges)
+        s.callee_edges = list(self.callee_edges)
         s.branch_conditions = list(self.branch_conditions)
         s.notes = set(self.notes)
         s.null_tested = set(self.null_tested)

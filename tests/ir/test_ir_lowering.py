@@ -719,3 +719,25 @@ def test_a_discarded_volatile_object_is_read(tmp_path: Path) -> None:
     assert reads == ["*p"], cfg.dump()
     assert [describe(s.value) for b in cfg.blocks for s in b.stmts
             if isinstance(s, Eval)] == ["*q"]
+
+
+def test_loops_are_known_by_their_body_block_and_whether_a_condition_ends_them(
+        tmp_path: Path) -> None:
+    """The harness stops cases in loops (search/loop_stops.py): each loop's body block,
+    where its statement stands, and whether only break/return can end it."""
+    unit = tmp_path / "loops.c"
+    unit.write_text("""
+int f(int x) {
+    for (;;) { if (x > 3) break; x++; }
+    while (1) { if (x > 9) break; x++; }
+    while (x != 0) x -= 2;
+    do x++; while (0x0);
+    return x;
+}
+""", encoding="utf-8")
+    cfgs = load_program(unit).cfgs
+    loops = sorted(cfgs["f"].loops.values(), key=lambda loop: loop.location.line)
+    assert [(loop.location.line, loop.location.column, loop.conditional)
+            for loop in loops] == [(3, 5, False), (4, 5, False), (5, 5, True), (6, 5, True)]
+    for head in cfgs["f"].loops:
+        assert head in cfgs["f"].loop_blocks(head)
