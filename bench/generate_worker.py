@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--array-size", type=int, default=10)
     args = parser.parse_args(argv)
 
-    from pytest_ctgen.cases import file_cases_to_json
+    from pytest_ctgen.case_writer import file_cases_to_json
     from pytest_ctgen.errors import CtgenError
     from pytest_ctgen.options import Options
     from pytest_ctgen.pipeline import generate_file

@@ -23,9 +23,19 @@ from .c_harness_files import harness_dir
 from .cache_bound import prune, unit_group, used
 from .case_reader import build_from_json, file_cases_from_doc, file_cases_from_json, load_json
 from .cases import (
-    ALLOCATOR_FUNCTIONS, FORMAT_VERSION, STOP_MEMORY, STOP_SKIPPED, STOP_TIME, FileCases,
-    FunctionCases, GlobalStub,
-    Outcome, StopReason, StubPrototype, file_cases_to_json)
+    ALLOCATOR_FUNCTIONS,
+    FORMAT_VERSION,
+    STOP_MEMORY,
+    STOP_SKIPPED,
+    STOP_TIME,
+    FileCases,
+    FunctionCases,
+    GlobalStub,
+    Outcome,
+    StopReason,
+    StubPrototype,
+)
+from .case_writer import file_cases_to_json
 from .compile_db import read_compile_database as read_compile_database
 from .coverage.mcdc_file import McdcFile as McdcFile
 from .coverage.mcdc_file import merge_mcdc_files as merge_mcdc_files

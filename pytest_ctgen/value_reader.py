@@ -1,4 +1,4 @@
-"""Reading a case value back from its JSON form (cases.value_to_json), checked against the
+"""Reading a case value back from its JSON form (case_writer.value_to_json), checked against the
 shape of the declaration it is given for and against what the case may point to
 (`ValueScope`); a refusal names the value's field (`...params[1].value.a[2]: ...`).
 """

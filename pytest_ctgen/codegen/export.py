@@ -24,7 +24,8 @@ from ..c_harness_files import (
     runtime_flags,
 )
 from ..c_text_rules import text_problem
-from ..cases import BuildRecipe, FileCases, file_cases_to_json, stopped_loops
+from ..cases import BuildRecipe, FileCases, stopped_loops
+from ..case_writer import file_cases_to_json
 from ..errors import CtgenError
 from ..export_files import CASES_SUFFIX, DRIVER, MAKEFILE, UNIT_COPY
 from ..export_schema import cflags_problem, include_problem

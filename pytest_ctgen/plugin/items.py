@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ..cases import Case, FunctionCases, value_to_json
+from ..cases import Case, FunctionCases
+from ..case_writer import value_to_json
 from ..errors import CtgenError
 from .session import CTGEN_KEY, CtgenSession
 

@@ -21,8 +21,8 @@ from pytest_ctgen.cases import (
     FunctionCases,
     IntValue,
     PointerValue,
-    file_cases_to_json,
 )
+from pytest_ctgen.case_writer import file_cases_to_json
 from pytest_ctgen.case_reader import file_cases_from_json
 from pytest_ctgen.codegen.export import ExportError, rebase_flags, write_export
 from pytest_ctgen.codegen.harness_names import case_name

@@ -26,8 +26,8 @@ from pytest_ctgen.cases import (
     FileCases,
     FunctionCases,
     IntValue,
-    file_cases_to_json,
 )
+from pytest_ctgen.case_writer import file_cases_to_json
 from pytest_ctgen.codegen.export import export_names, write_export
 from pytest_ctgen.compile_db import _KEEP
 from pytest_ctgen.export_schema import SchemaError, UnitNames, cflags_problem, load_json

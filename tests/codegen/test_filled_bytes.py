@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from pytest_ctgen.cases import FilledBytesValue, value_to_json
+from pytest_ctgen.cases import FilledBytesValue
+from pytest_ctgen.case_writer import value_to_json
 from pytest_ctgen.codegen.c_values import set_statements
 from pytest_ctgen.codegen.checks import check_statements
 from pytest_ctgen.export_schema import Field, SchemaError

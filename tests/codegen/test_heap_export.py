@@ -17,8 +17,8 @@ from pytest_ctgen.cases import (
     FunctionCases,
     IntValue,
     PointerValue,
-    file_cases_to_json,
 )
+from pytest_ctgen.case_writer import file_cases_to_json
 from pytest_ctgen.codegen.heap_allocator import case_heap_lines
 from pytest_ctgen.export_schema import SchemaError
 

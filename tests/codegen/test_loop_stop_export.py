@@ -18,9 +18,9 @@ from pytest_ctgen.cases import (
     FunctionSignature,
     LoopStop,
     StubPrototype,
-    file_cases_to_json,
     stopped_loops,
 )
+from pytest_ctgen.case_writer import file_cases_to_json
 from pytest_ctgen.codegen.case_functions import case_lines
 from pytest_ctgen.codegen.unit_copy import unit_copy_text
 from pytest_ctgen.export_schema import SchemaError

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_ctgen.cases import RecordValue, IntValue, UnsetValue, value_to_json
+from pytest_ctgen.cases import RecordValue, IntValue, UnsetValue
+from pytest_ctgen.case_writer import value_to_json
 from pytest_ctgen.codegen.checks import check_statements
 from pytest_ctgen.export_schema import Field, SchemaError
 from pytest_ctgen.value_reader import ValueScope, read_value, value_from_json

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ctgen.cases import FunctionCases, file_cases_to_json
+from pytest_ctgen.cases import FunctionCases
+from pytest_ctgen.case_writer import file_cases_to_json
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.ir.lower import lower_unit
 from pytest_ctgen.options import Options

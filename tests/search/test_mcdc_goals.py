@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from pytest_ctgen.case_reader import file_cases_from_json
-from pytest_ctgen.cases import STOP_EXHAUSTED, FileCases, FunctionCases, file_cases_to_json
+from pytest_ctgen.cases import STOP_EXHAUSTED, FileCases, FunctionCases
+from pytest_ctgen.case_writer import file_cases_to_json
 from pytest_ctgen.export_schema import SchemaError
 from pytest_ctgen.coverage.mcdc import MASKING, UNIQUE_CAUSE, McdcCoverage
 from pytest_ctgen.frontend.loader import load_unit

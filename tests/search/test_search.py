@@ -395,7 +395,8 @@ def test_not_reached_always_has_a_reason(tmp_path: Path) -> None:
 GENERATE_SCRIPT = """
 import sys
 from pathlib import Path
-from pytest_ctgen.cases import FileCases, file_cases_to_json
+from pytest_ctgen.cases import FileCases
+from pytest_ctgen.case_writer import file_cases_to_json
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.ir.lower import lower_unit
 from pytest_ctgen.search.generator import generate_function
@@ -429,7 +430,7 @@ def test_two_processes_give_identical_cases(fresh_runs: list[str]) -> None:
 def test_generation_is_identical_in_one_process(unit_path: Path) -> None:
     """The pipeline generates each file from the same z3 state (a forked child), so the
     same file gives the same cases however often, and after whatever, a process generated."""
-    from pytest_ctgen.cases import file_cases_to_json
+    from pytest_ctgen.case_writer import file_cases_to_json
     from pytest_ctgen.options import Options
     from pytest_ctgen.pipeline import generate_file
 

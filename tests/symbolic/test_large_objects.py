@@ -9,7 +9,8 @@ from collections.abc import Callable
 import pytest
 from generated_unit import GeneratedUnit
 
-from pytest_ctgen.cases import FilledBytesValue, IntValue, value_to_json
+from pytest_ctgen.cases import FilledBytesValue, IntValue
+from pytest_ctgen.case_writer import value_to_json
 
 Generate = Callable[[str, str], GeneratedUnit]
 
