@@ -46,7 +46,8 @@ def _uses(node: c_ast.Node, unit: Unit, objects: set[str]) -> Iterator[str]:
         elif isinstance(child, c_ast.FuncCall) and isinstance(child.name, c_ast.ID):
             name = child.name.name
             if name not in unit.functions and name not in objects and \
-                    name not in unit.enum_constants and not name.startswith(_NO_FUNCTION_PREFIXES):
+                    name not in unit.enum_constants and name not in _MEMBER_DESIGNATORS and \
+                    not name.startswith(_NO_FUNCTION_PREFIXES):
                 yield name  # called with no declaration: an implicit declaration
 
 
@@ -64,10 +65,22 @@ def _function_names(node: c_ast.FuncDef) -> set[str]:
             if isinstance(child, c_ast.Decl) and isinstance(child.type, c_ast.FuncDecl)}
 
 
+#: The calls whose arguments name a member, not an identifier of the scope.
+_MEMBER_DESIGNATORS = frozenset({"offsetof", "__builtin_offsetof"})
+
+
 def _walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
-    """`node` and every node under it, without recursion (deep expressions)."""
+    """`node` and every node under it, without recursion (deep expressions), but the
+    names of members (`p->time`, `.time = 0`, `offsetof(struct s, time)`), which are no
+    identifiers of the scope."""
     todo = [node]
     while todo:
         current = todo.pop()
         yield current
-        todo.extend(child for _, child in current.children())
+        if isinstance(current, c_ast.FuncCall) and isinstance(current.name, c_ast.ID) \
+                and current.name.name in _MEMBER_DESIGNATORS:
+            continue
+        todo.extend(child for slot, child in current.children()
+                    if not (isinstance(current, c_ast.StructRef) and slot == "field")
+                    and not (isinstance(current, c_ast.NamedInitializer)
+                             and slot.startswith("name")))
