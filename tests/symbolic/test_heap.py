@@ -5,163 +5,17 @@ its line. Every case ran against gcc's build of the unit (`generated_unit`): a f
 case failed, every other case passed, its predicted heap objects checked."""
 from __future__ import annotations
 
+from pathlib import Path
 
 import pytest
 from generated_unit import GeneratedUnit, unit_generator
 
 from pytest_ctgen.cases import HEAP_PREFIX, PointerValue
 
-UNIT = r"""#include <stdlib.h>
-
-/* A pool of slots over malloc, with a free list of indices. */
-struct slot {
-    int next;
-    int value;
-};
-
-struct pool {
-    struct slot *slots;
-    int count;
-    int next_free;
-};
-
-struct pool *pool_create(int count)
-{
-    struct pool *p;
-    if (count <= 0 || count > 8)
-        return NULL;
-    p = malloc(sizeof *p);
-    if (p == NULL)
-        return NULL;
-    p->slots = malloc((size_t)count * sizeof *p->slots);
-    if (p->slots == NULL) {
-        free(p);
-        return NULL;
-    }
-    for (int i = 0; i < count; i++) {
-        p->slots[i].next = i + 1 < count ? i + 1 : -1;
-        p->slots[i].value = 0;
-    }
-    p->count = count;
-    p->next_free = 0;
-    return p;
-}
-
-int pool_take(struct pool *p, int value)
-{
-    int i = p->next_free;
-    if (i < 0)
-        return -1;
-    p->next_free = p->slots[i].next;
-    p->slots[i].value = value;
-    return i;
-}
-
-void pool_destroy(struct pool *p)
-{
-    if (p == NULL)
-        return;
-    free(p->slots);
-    free(p);
-}
-
-int pool_demo(int count, int value)
-{
-    struct pool *p = pool_create(count);
-    int a, b;
-    if (p == NULL)
-        return -100;
-    a = pool_take(p, value);
-    b = pool_take(p, value + 1);
-    pool_destroy(p);
-    return a + b;
-}
-
-/* A checksum over a buffer calloc makes. */
-unsigned checksum(const unsigned char *data, int n)
-{
-    unsigned char *buf;
-    unsigned sum = 0;
-    if (n <= 0 || n > 8)
-        return 0;
-    buf = calloc((size_t)n, 2);
-    if (buf == NULL)
-        return 0xFFFFFFFFu;
-    for (int i = 0; i < n; i++) {
-        buf[2 * i] = data[i];
-        if (data[i] > 100)
-            buf[2 * i + 1] = (unsigned char)(data[i] ^ 0x5a);
-    }
-    for (int i = 0; i < 2 * n; i++)
-        sum = sum * 31u + buf[i];
-    free(buf);
-    return sum;
-}
-
-/* Seeded: a use after free. */
-int take_last(int n)
-{
-    int *v = malloc(4 * sizeof *v);
-    if (v == NULL)
-        return -1;
-    for (int i = 0; i < 4; i++)
-        v[i] = i;
-    free(v);
-    if (n > 10)
-        return v[3];
-    return n;
-}
-
-/* Seeded: the result of malloc is not checked. */
-int sum_pair(int a, int b)
-{
-    int *p = malloc(2 * sizeof *p);
-    int s;
-    p[0] = a & 0xff;
-    p[1] = b & 0xff;
-    s = p[0] + p[1];
-    free(p);
-    return s;
-}
-
-/* A vector that grows with realloc. */
-int grow_and_sum(int n)
-{
-    int cap = 2, len = 0, s = 0;
-    int *data = malloc((size_t)cap * sizeof *data);
-    if (data == NULL)
-        return -1;
-    for (int i = 0; i < n && i < 5; i++) {
-        if (len == cap) {
-            int *bigger = realloc(data, (size_t)(2 * cap) * sizeof *data);
-            if (bigger == NULL) {
-                free(data);
-                return -2;
-            }
-            data = bigger;
-            cap *= 2;
-        }
-        data[len++] = i * i;
-    }
-    for (int i = 0; i < len; i++)
-        s += data[i];
-    free(data);
-    return s;
-}
-
-/* Seeded: a double free. */
-int release_twice(int flag)
-{
-    char *p = malloc(8);
-    if (p == NULL)
-        return -1;
-    p[0] = 1;
-    free(p);
-    if (flag > 3)
-        free(p); /* again */
-    return 0;
-}
-
+#: Units of our own that allocate, shared with tests/plugin/test_plugin_heap.py (a `.txt`:
+#: no unit of `pytest --ctgen` run on this tree).
+HEAP_UNITS = (Path(__file__).parents[1] / "data" / "heap_units.c.txt").read_text(encoding="utf-8")
+UNIT = HEAP_UNITS + r"""
 /* A list node the function allocates and links in front of the caller's list. */
 struct node {
     int value;
