@@ -334,15 +334,14 @@ def describe(e: Expr) -> str:
     return type(e).__name__
 
 
-def designated_functions(node: Expr | Stmt | Terminator | None) -> Iterator[str]:
-    """The names of the functions whose designators appear in `node`, an expression, a
-    statement or a terminator (not those it calls by name)."""
-    work = [node]
+def nodes_in(node: Expr | Stmt | Terminator | None) -> Iterator[object]:
+    """`node`, an expression, a statement or a terminator, and every expression in it (in
+    its fields and lists of them)."""
+    work: list[object] = [node]
     while work:
         n = work.pop()
-        if isinstance(n, FunctionRef) and n.pointer is None:
-            yield n.name
-        if not is_dataclass(n):
+        yield n
+        if not is_dataclass(n) or isinstance(n, type):
             continue
         for f in fields(n):
             value = getattr(n, f.name)
@@ -350,3 +349,9 @@ def designated_functions(node: Expr | Stmt | Terminator | None) -> Iterator[str]
                 work.append(value)
             elif isinstance(value, list):
                 work.extend(v for v in value if isinstance(v, Expr))
+
+
+def designated_functions(node: Expr | Stmt | Terminator | None) -> Iterator[str]:
+    """The names of the functions whose designators appear in `node`, an expression, a
+    statement or a terminator (not those it calls by name)."""
+    return (n.name for n in nodes_in(node) if isinstance(n, FunctionRef) and n.pointer is None)

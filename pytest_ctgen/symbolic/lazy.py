@@ -21,7 +21,6 @@ stops at NULL and dereferences a link unchecked elsewhere has a finding there.
 """
 from __future__ import annotations
 
-from dataclasses import fields, is_dataclass
 from typing import TYPE_CHECKING
 
 import z3
@@ -29,7 +28,7 @@ import z3
 from ..cases import OBJECT_PREFIX
 from ..frontend.ctype import ArrayType, CType, PointerType, RecordType
 from ..frontend.unit import GLOBAL
-from ..ir.expr import Const, Expr, PtrAdd, PtrDiff
+from ..ir.expr import Const, PtrAdd, PtrDiff, nodes_in
 from ..ir.lower import Program
 from .large_objects import SparseCells
 from .memory import Cell, value_cells, zero_cells
@@ -87,23 +86,14 @@ def _indexed(program: Program) -> set[RecordType]:
     """The records the unit's functions do pointer arithmetic on (`pool[i]`, `p + 1`,
     `p - pool`): arrays of them, whose pointers get objects of `array_size` elements."""
     found: set[RecordType] = set()
-    work: list[object] = [s for cfg in program.cfgs.values() for b in cfg.blocks
-                          for s in [*b.stmts, b.terminator]]
-    while work:
-        n = work.pop()
-        if not is_dataclass(n) or isinstance(n, type):
-            continue
+    statements = [s for cfg in program.cfgs.values() for b in cfg.blocks
+                  for s in [*b.stmts, b.terminator]]
+    for n in (n for s in statements for n in nodes_in(s)):
         t = n.pointer.type if isinstance(n, PtrAdd) and not (
             isinstance(n.index, Const) and n.index.value == 0) else \
             n.left.type if isinstance(n, PtrDiff) else None
         if isinstance(t, PointerType) and isinstance(t.target, RecordType):
             found.add(t.target)
-        for f in fields(n):
-            value = getattr(n, f.name)
-            if isinstance(value, Expr):
-                work.append(value)
-            elif isinstance(value, list):
-                work.extend(v for v in value if isinstance(v, Expr))
     return found
 
 
