@@ -34,6 +34,7 @@ from .cases import (
     Outcome,
     StopReason,
     StubPrototype,
+    stopped_loops,
 )
 from .case_writer import file_cases_to_json
 from .compile_db import read_compile_database as read_compile_database
@@ -384,7 +385,6 @@ def unit_for_build(path: Path, cases: FileCases, flags: list[str]
     """How the harness of `cases` includes the unit `path`: by its path, or, when the unit
     uses annotations, specifies external functions itself or is preprocessed, as a copy
     beside the harness (see codegen.unit_copy); and the files and flags that takes."""
-    from .cases import stopped_loops
     from .codegen.unit_copy import unit_copy_text
     from .export_files import UNIT_COPY
 

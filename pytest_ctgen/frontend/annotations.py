@@ -16,6 +16,9 @@ from typing import Final
 USER_PREFIX: Final = "__rtt_"
 #: How they reach the parser and the harness build (same length: columns stay put).
 RESERVED_PREFIX: Final = "__ctg_"
+#: What the analysis initializes an auxiliary variable with: `__rtt_aux(T, N)` reaches
+#: the parser as the declaration `T N = __ctg_aux_declaration` (c_harness/ctgen_analysis.h).
+AUX_DECLARATION: Final = RESERVED_PREFIX + "aux_declaration"
 
 _COMMENT_OR_LITERAL = re.compile(
     r'//[^\n]*|/\*.*?\*/|"(?:\\.|[^"\\\n])*"|\'(?:\\.|[^\'\\\n])*\'', re.DOTALL)

@@ -34,7 +34,13 @@ from pathlib import Path
 from pycparser import c_ast, c_generator
 
 from ..c_harness_files import MCDC_RUNTIME
-from .annotations import RESERVED_PREFIX, USER_PREFIX, closing_bracket, code_only
+from .annotations import (
+    AUX_DECLARATION,
+    RESERVED_PREFIX,
+    USER_PREFIX,
+    closing_bracket,
+    code_only,
+)
 from .decisions import Decision, DecisionNodes, function_decisions, unit_definitions
 from .gnu_ast import ASM_MARKER, case_range, index_range, is_elvis
 from .preprocess import VA_ARG_MARKER
@@ -42,8 +48,6 @@ from .unit import Unit
 
 #: What the instrumented copy calls (c_harness/ctgen_mcdc.h).
 BEGIN, CONDITION, DECISION = "ctgen_mcdc_begin", "ctgen_mcdc_cond", "ctgen_mcdc_decision"
-#: What an auxiliary annotation variable is initialized with in the analysis.
-_AUX_DECLARATION = "__ctg_aux_declaration"
 #: The first gcc with -fcondition-coverage.
 CONDITION_COVERAGE_GCC = 14
 
@@ -194,7 +198,7 @@ def _auxiliary_declarations_restored(body: c_ast.Node) -> None:
 
 def _is_auxiliary(item: c_ast.Node) -> bool:
     return isinstance(item, c_ast.Decl) and isinstance(item.init, c_ast.ID) and \
-        item.init.name == _AUX_DECLARATION
+        item.init.name == AUX_DECLARATION
 
 
 def _as_annotation(decl: c_ast.Decl) -> c_ast.FuncCall:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from pycparser import c_ast, c_generator
 
 from ..errors import AnnotationError, CtgenError
-from ..frontend.annotations import RESERVED_PREFIX, USER_PREFIX
+from ..frontend.annotations import AUX_DECLARATION, RESERVED_PREFIX, USER_PREFIX
 from ..frontend.ctype import INT, VoidType, usual_arithmetic_conversion
 from ..frontend.unit import GLOBAL, LOCAL, Function, Variable
 from .cfg import CFG, Assign, Block, Check, CheckKind, Stmt
@@ -29,7 +29,6 @@ if TYPE_CHECKING:
 ANNOTATION_PREFIX = RESERVED_PREFIX
 _RETURN_ID = ANNOTATION_PREFIX + "return"  # `__rtt_return`
 INITIAL_ID = ANNOTATION_PREFIX + "initial"  # `__rtt_initial(e)`
-_AUX_MARK = ANNOTATION_PREFIX + "aux_declaration"  # `__rtt_aux(T, N)` is `T N = _AUX_MARK`
 #: Annotations that state the contract: at the top level of the body only.
 _TOP_LEVEL_ONLY = frozenset(
     {"precondition", "postcondition", "testcase", "modifies", "extern", "aux"})
@@ -42,7 +41,7 @@ def annotation_kind(node: c_ast.Node) -> str | None:
             node.name.name.startswith(ANNOTATION_PREFIX):
         return node.name.name.removeprefix(ANNOTATION_PREFIX)
     if isinstance(node, c_ast.Decl) and isinstance(node.init, c_ast.ID) and \
-            node.init.name == _AUX_MARK:
+            node.init.name == AUX_DECLARATION:
         return "aux"
     return None
 
