@@ -27,7 +27,7 @@ import re
 from collections.abc import Sequence
 
 from ..c_harness_files import RUNTIME
-from ..cases import FileCases, declare
+from ..cases import FileCases, StubPrototype, declare
 from ..export_schema import include_problem
 from .c_values import c_string
 from .case_functions import case_lines, table_lines
@@ -113,6 +113,23 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
     return "\n".join(out)
 
 
+def _stub_rename_lines(stub: StubPrototype) -> list[str]:
+    """The lines that make the unit call the stub's symbol instead of `stub.name`.
+
+    By the symbol (`#pragma redefine_extname`), so a struct member or a label of the same
+    name (`ops->init` beside an external `init()`) keeps its name. A name gcc knows as a
+    builtin is renamed by a macro instead: gcc would fold or replace calls of the builtin
+    (`printf("x\\n")` becomes `puts`, a small `memcpy` is inlined) whatever the symbol is.
+    A macro of the unit's of that name (`stub.macro`) would replace ours: the symbol then."""
+    symbol = stub_symbol(stub)
+    pragma = f"#pragma redefine_extname {stub.name} {symbol}"
+    if stub.macro:
+        return [pragma]
+    define = f"#define {stub.name} {symbol}"
+    return ["#if defined(__has_builtin)", f"#if __has_builtin(__builtin_{stub.name})", define,
+            "#else", pragma, "#endif", "#else", define, "#endif"]
+
+
 def _unit_lines(fc: FileCases, unit_include: str, sources: Sequence[str]) -> list[str]:
     """The harness up to the unit and what it needs of the harness: the runtime, the
     renames of the functions that end the program and of the stubs, the unit and the
@@ -136,10 +153,7 @@ def _unit_lines(fc: FileCases, unit_include: str, sources: Sequence[str]) -> lis
         out.append("/* The functions the unit calls and does not define are stubs of their "
                    "own names. */")
         for stub in fc.stubs:
-            if stub.macro:  # a macro of the unit's would replace ours: the symbol instead
-                out.append(f"#pragma redefine_extname {stub.name} {stub_symbol(stub)}")
-            else:
-                out.append(f"#define {stub.name} {stub_symbol(stub)}")
+            out += _stub_rename_lines(stub)
     out += _include_lines(unit_include)
     if sources:
         out += ["/* The implementations of external functions the unit is tested with. */"]
