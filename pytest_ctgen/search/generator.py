@@ -26,7 +26,7 @@ from ..errors import UnsupportedError
 from ..frontend.preprocess import is_va_list
 from ..ir.cfg import CFG, Edge
 from ..ir.lower import Program
-from ..symbolic import addresses, boundaries, extract, heap
+from ..symbolic import addresses, boundaries, distinct, extract, heap
 from ..symbolic.executor import Executor
 from ..symbolic.paths import (
     BoundReached, Finished, Fork, PathError, ProgramEnds, ViolationLedger)
@@ -292,7 +292,7 @@ class Generator:
                 return
             assert isinstance(outcome, Fork)
             node = TreeNode(outcome.state, outcome.block, outcome.guards, depth,
-                            outcome.choice)
+                            outcome.choice, outcome.written)
             self.nodes.append(node)
             depth += 1
             chosen = self.choose_continuation(node)
@@ -341,7 +341,8 @@ class Generator:
         if node.choice is not None:
             self.executor.choose(state, node.choice, index)
         else:
-            self.executor.take(state, node.block, index, node.guards[index])
+            self.executor.take(state, node.block, index, node.guards[index],
+                               node.written[index] if node.written else None)
 
     def bound_hit(self, reason: str, node: TreeNode, index: int) -> None:
         """A bound cut the path at edge `index` of `node`. If the path up to there covers
@@ -420,7 +421,8 @@ class Generator:
                     continue
                 if len(live) != 1:
                     return False
-                self.executor.take(state, outcome.block, live[0], outcome.guards[live[0]])
+                self.executor.take(state, outcome.block, live[0], outcome.guards[live[0]],
+                                   outcome.written[live[0]] if outcome.written else None)
         except ProgramEnds as end:  # the harness stops it in a loop (search/loop_stops.py)
             state.ending = (end.how, None)
             state.finished = True
@@ -495,6 +497,7 @@ class Generator:
         """The case of the path `state` with the inputs of `model`; which annotations it
         violates and which test cases it enters (by their PREs) are read off the model.
         False when the case would depend on where objects lie in memory."""
+        model = distinct.distinguished(model, state)
         violations = list(state.predicted)
         requirements: list[str] = []
         met: list[int] = []  # the test cases (by index) the case enters

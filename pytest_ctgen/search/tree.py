@@ -38,6 +38,7 @@ class TreeNode:
     guards: list[Condition | None]  # of each edge, None when it is impossible
     depth: int
     choice: AliasChoice | OffsetChoice | None = None
+    written: list[Condition | None] | None = None  # the guards as written (`Fork.written`)
     edges: list[EdgeStatus] = field(default_factory=list)
     # the evaluations of decisions open at this node (search/mcdc_goals.py), once known
     mcdc_open: dict[int, list[bool | None]] | None = None

@@ -57,6 +57,21 @@ def _as_written(condition: z3.ExprRef) -> Comparison | None:
     return condition.decl(), a, b, kind in _UNSIGNED
 
 
+def _tested(condition: z3.ExprRef) -> z3.BoolRef | None:
+    """c where `condition` tests the int value of c: `If(c, 1, 0) != 0` (or `== 0`), the
+    form a branch on a comparison has before z3 simplifies it; None otherwise."""
+    if condition.decl().kind() not in (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT) or \
+            condition.num_args() != 2:
+        return None
+    a, b = condition.arg(0), condition.arg(1)
+    for value, zero in ((a, b), (b, a)):
+        if z3.is_bv_value(zero) and zero.as_long() == 0 and \
+                z3.is_app_of(value, z3.Z3_OP_ITE) and z3.is_bv_value(value.arg(1)) and \
+                z3.is_bv_value(value.arg(2)):
+            return value.arg(0)
+    return None
+
+
 def _comparisons(condition: z3.ExprRef, depth: int, found: list[Comparison]) -> None:
     """The comparisons of two integers in `condition`, through the connectives."""
     if depth > _DEPTH or not z3.is_app(condition):
@@ -65,6 +80,10 @@ def _comparisons(condition: z3.ExprRef, depth: int, found: list[Comparison]) -> 
         for child in condition.children():
             if z3.is_bool(child):
                 _comparisons(child, depth + 1, found)
+        return
+    tested = _tested(condition)
+    if tested is not None:
+        _comparisons(tested, depth + 1, found)
         return
     comparison = _as_written(condition)
     if comparison is not None:

@@ -239,10 +239,12 @@ class Executor:
         if len(live) == 1 and z3.is_true(simplified[live[0]]):
             self.take(state, block, live[0], None)
             return None
-        return Fork(state, block, simplified)
+        return Fork(state, block, simplified, written=list(guards))
 
-    def take(self, state: State, block: Block, index: int, guard: z3.BoolRef | None) -> None:
-        """Take outgoing edge `index` of `block` (the current frame's terminator)."""
+    def take(self, state: State, block: Block, index: int, guard: z3.BoolRef | None,
+             written: z3.BoolRef | None = None) -> None:
+        """Take outgoing edge `index` of `block` (the current frame's terminator) under
+        `guard`, which the code wrote as `written` (see `Fork.written`)."""
         frame = state.frame
         key = (len(state.frames), id(frame.cfg), block.id)
         count = state.visits.get(key, 0) + 1
@@ -252,7 +254,7 @@ class Executor:
         state.visits[key] = count
         if guard is not None:
             state.assume(guard)
-            state.branch_conditions.append(guard)
+            state.branch_conditions.append(written if written is not None else guard)
         if frame.cfg is self.cfg and len(state.frames) == 1:
             state.edges.append(Edge(block.id, index))
         elif self.record_callee_edges:

@@ -400,10 +400,10 @@ def _leaves(cells: list[Cell], ctype: CType) -> list[tuple[SymValue, CType]]:
     return []
 
 
-def preferences(state: State) -> list[list[z3.BoolRef]]:
-    """Tiers of soft constraints for readable inputs, most readable first: no signed
-    overflow; every integer in [-100, 100] (or [0, 100]), then within [-10000, 10000];
-    floats finite and normal (or zero) and within the same magnitudes."""
+def input_leaves(state: State) -> list[tuple[SymValue, CType]]:
+    """The scalar values a case of `state` chooses, with their types, in the order of the
+    case: the parameters and globals (and what they point to), the contents of lazily made
+    objects, then what each stub call returns and writes. Large objects are left out."""
     leaves: list[tuple[SymValue, CType]] = []
     for root in state.inputs:
         if root.object_id is not None:
@@ -412,8 +412,8 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
                 leaves.extend(_leaves(initial, root.var.type))
         elif root.value is not None:
             leaves.extend(_leaves(memory.cells_of(root.value, root.var.type), root.var.type))
-    for p in state.pointees:  # the contents of lazily made objects (lazy.py)
-        if isinstance(p.type, RecordType) and p.object_id in state.memory:
+    for p in state.pointees:  # what input pointers point to, made lazily or not (lazy.py)
+        if p.type is not None and p.object_id in state.memory:
             initial = _initial(state.memory[p.object_id])
             if not isinstance(initial, SparseCells):
                 leaves.extend(_leaves(initial, p.type))
@@ -424,6 +424,14 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
         for w in call.writes:
             if w.type is not None and not isinstance(w.cells, SparseCells):
                 leaves.extend(_leaves(list(w.cells), w.type))
+    return leaves
+
+
+def preferences(state: State) -> list[list[z3.BoolRef]]:
+    """Tiers of soft constraints for readable inputs, most readable first: no signed
+    overflow; every integer in [-100, 100] (or [0, 100]), then within [-10000, 10000];
+    floats finite and normal (or zero) and within the same magnitudes."""
+    leaves = input_leaves(state)
     # pointers in parameters and globals are set, pointers inside what they point to are
     # NULL unless the path needs them: short, readable structures
     unused = [p for oid, p in state.lazy.items() if oid not in state.memory]

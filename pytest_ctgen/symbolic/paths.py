@@ -93,12 +93,15 @@ class Fork:
     """The state stopped at a branch of `block` whose outcome depends on the inputs;
     `guards[i]` is the condition of outgoing edge i (None if the edge is impossible).
     With `choice`, the state stopped before a use of an input pointer that may alias:
-    alternative i of the pointer is taken under `guards[i]` (see `Executor.choose`)."""
+    alternative i of the pointer is taken under `guards[i]` (see `Executor.choose`).
+    `written` are the guards before z3 simplified them, as the code compares (boundary
+    values look for its comparisons there, see boundaries.py)."""
 
     state: State
     block: Block
     guards: list[z3.BoolRef | None]
     choice: AliasChoice | OffsetChoice | None = None
+    written: list[z3.BoolRef | None] | None = None
 
 
 ViolationKey = tuple[str, int, str]

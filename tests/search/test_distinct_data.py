@@ -1,0 +1,100 @@
+"""Distinguishing data (issue 19): what a case's path leaves free gets distinct values, so a
+copy from the wrong offset, swapped arguments or an off-by-one copy changes what the case
+observes; what the path constrains keeps its readable or boundary value."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_ctgen.cases import ArrayValue, IntValue, Value
+from pytest_ctgen.options import Options
+from pytest_ctgen.pipeline import FileRun
+from tests.symbolic.generated_unit import GeneratedUnit, unit_generator
+
+UNIT = r"""
+#include <stdint.h>
+
+void copy_bytes(uint8_t *dst, const uint8_t *src, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        dst[i] = src[i];
+    }
+}
+
+struct pair { unsigned lo, hi; };
+
+unsigned span(const struct pair *p, unsigned limit)
+{
+    if (limit < 100u) {
+        return 0u;
+    }
+    return p->hi - p->lo;
+}
+
+unsigned sensor(void);
+
+unsigned scaled(void)
+{
+    return sensor() * 3u;
+}
+"""
+
+# One change each, of the kind a distinguishing case must notice.
+MUTANTS = {
+    "copy_bytes": ("dst[i] = src[i];", "dst[i] = src[i + 1];"),  # the wrong offset
+    "span": ("return p->hi - p->lo;", "return p->lo - p->hi;"),  # swapped operands
+    "scaled": ("return sensor() * 3u;", "return 3u * 3u;"),  # the stub's result unused
+}
+
+
+@pytest.fixture(scope="module")
+def unit(tmp_path_factory: pytest.TempPathFactory) -> GeneratedUnit:
+    return unit_generator(tmp_path_factory.mktemp("distinct"))("data.c", UNIT)
+
+
+def _ints(value: Value) -> list[int]:
+    if isinstance(value, IntValue):
+        return [value.value]
+    assert isinstance(value, ArrayValue), value
+    return [x for element in value.elements for x in _ints(element)]
+
+
+def test_free_bytes_differ_from_each_other_and_from_the_destination(
+        unit: GeneratedUnit) -> None:
+    copies = [c for c in unit.functions["copy_bytes"].cases if c.params[2].value.value >= 1]
+    assert copies
+    for case in copies:
+        objects = {o.name: _ints(o.value) for o in case.objects}
+        everything = objects["ctgen_obj_dst"] + objects["ctgen_obj_src"]
+        assert len(set(everything)) == len(everything), objects
+        assert 0 not in everything
+
+
+def test_what_the_path_constrains_keeps_its_boundary(unit: GeneratedUnit) -> None:
+    limits = sorted(c.params[1].value.value for c in unit.functions["span"].cases)
+    assert limits == [99, 100]
+    [reached] = [c for c in unit.functions["span"].cases if c.params[1].value.value == 100]
+    [pair] = [o for o in reached.objects if o.name == "ctgen_obj_p"]
+    first = _ints(pair.value.elements[0].fields[0][1]) + \
+        _ints(pair.value.elements[0].fields[1][1])
+    assert first[0] != first[1]
+
+
+def test_a_stub_result_nothing_constrains_is_distinct_from_zero(unit: GeneratedUnit) -> None:
+    [case] = unit.functions["scaled"].cases
+    [script] = case.stubs
+    [call] = script.calls
+    assert isinstance(call.returns, IntValue) and call.returns.value != 0
+
+
+@pytest.mark.parametrize("function", sorted(MUTANTS))
+def test_the_cases_kill_the_mutant(unit: GeneratedUnit, tmp_path: Path, function: str
+                                   ) -> None:
+    before, after = MUTANTS[function]
+    assert before in UNIT
+    mutant = tmp_path / "data.c"
+    mutant.write_text(UNIT.replace(before, after), encoding="utf-8")
+    run = FileRun(mutant, unit.run.generated, Options(), tmp_path / "builds")
+    results = [run.run(function, c.number).passed for c in unit.functions[function].cases]
+    assert not all(results), function
