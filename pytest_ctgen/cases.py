@@ -230,6 +230,11 @@ class Expected:
     loop_stop: LoopStop | None = None  # where the harness stops it (ending LOOP_STOP)
 
 
+#: The note of a case made for a comparison no other case decided with its sides equal
+#: (`--ctgen-boundary-cases`, search/boundary_goals.py).
+BOUNDARY_NOTE: Final = "boundary case: a comparison decided with equal sides"
+
+
 #: The kinds of a function's annotations (`ContractCheck.kind`).
 CheckKind = Literal["postcondition", "testcase", "assert", "modifies"]
 CHECK_KINDS: frozenset[CheckKind] = frozenset(get_args(CheckKind))

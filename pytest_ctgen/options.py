@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from .compile_db import CompileDatabase
-from .search.options import Criterion, GoalScope, SignedOverflow, StubGlobals
+from .search.options import BoundaryCases, Criterion, GoalScope, SignedOverflow, StubGlobals
 from .symbolic.work import DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS
 
 #: The memory a generation child may take beyond what it has when it starts, in MiB.
@@ -19,6 +19,8 @@ DEFAULT_MEMORY_MIB = 4096
 CRITERION_VALUES: tuple[Criterion, ...] = get_args(Criterion)
 #: `--ctgen-goals`: whose branch outcomes are goals (search/options.py).
 GOAL_SCOPE_VALUES: tuple[GoalScope, ...] = get_args(GoalScope)
+#: `--ctgen-boundary-cases`: a case where each ordering comparison's sides are equal.
+BOUNDARY_CASES_VALUES: tuple[BoundaryCases, ...] = get_args(BoundaryCases)
 #: `--ctgen-stub-globals` and `--ctgen-signed-overflow`: the search's own choices.
 STUB_GLOBALS_VALUES: tuple[StubGlobals, ...] = get_args(StubGlobals)
 SIGNED_OVERFLOW_VALUES: tuple[SignedOverflow, ...] = get_args(SignedOverflow)
@@ -36,6 +38,7 @@ class Options:
     exclude: tuple[str, ...] = ()  # globs of functions to skip
     criterion: Criterion = "branch"
     goals: GoalScope = "function"  # also the outcomes of the file's functions it calls
+    boundary_cases: BoundaryCases = "on"  # a case where each ordering comparison's sides are equal
     max_depth: int = 64
     work: float = DEFAULT_WORK_UNITS  # per function, in millions of steps (symbolic/work.py)
     timeout: float = DEFAULT_TIME_BUDGET  # per function, a safety net (symbolic/work.py)

@@ -205,7 +205,8 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
                            array_size=options.array_size,
                            stub_globals=options.stub_globals,
                            signed_overflow=options.signed_overflow, proof=options.proof,
-                           criterion=options.criterion, goals=options.goals)
+                           criterion=options.criterion, goals=options.goals,
+                           boundary_cases=options.boundary_cases)
     functions: list[FunctionCases] = []
     seconds: dict[str, float] = {}
     for fn in unit.defined_functions():

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pytest_ctgen import cases
 from pytest_ctgen.options import (
+    BOUNDARY_CASES_VALUES,
     CRITERION_VALUES,
     GOAL_SCOPE_VALUES,
     ISOLATION_VALUES,
@@ -48,8 +49,9 @@ def test_the_values_of_the_closed_set_options_default_first() -> None:
     assert SIGNED_OVERFLOW_VALUES == ("note", "finding")
     assert ISOLATION_VALUES == ("fork", "none")
     assert GOAL_SCOPE_VALUES == ("function", "reached")
+    assert BOUNDARY_CASES_VALUES == ("on", "off")
     defaults = Options()
     assert (defaults.criterion, defaults.stub_globals, defaults.signed_overflow,
-            defaults.isolate, defaults.goals) == (
+            defaults.isolate, defaults.goals, defaults.boundary_cases) == (
         CRITERION_VALUES[0], STUB_GLOBALS_VALUES[0], SIGNED_OVERFLOW_VALUES[0],
-        ISOLATION_VALUES[0], GOAL_SCOPE_VALUES[0])
+        ISOLATION_VALUES[0], GOAL_SCOPE_VALUES[0], BOUNDARY_CASES_VALUES[0])

@@ -13,6 +13,7 @@ import pytest
 
 from ..errors import CtgenError
 from ..options import (
+    BOUNDARY_CASES_VALUES,
     CRITERION_VALUES,
     GOAL_SCOPE_VALUES,
     ISOLATION_VALUES,
@@ -86,6 +87,10 @@ def _add_generation_options(option: _AddOption) -> None:
     option("goals", "string", "whose branch outcomes are goals: the function's own "
                               "(function, default) or also those of the functions of its "
                               "file it calls (reached)", choices=GOAL_SCOPE_VALUES)
+    option("boundary-cases", "string", "add a case for each ordering comparison (< <= > >=) "
+                                       "no case decided with its sides equal, where only "
+                                       "a case tells < from <= (on, default; off)",
+           choices=BOUNDARY_CASES_VALUES)
     option("max-depth", "string", "bound on loop unwinding along a path (default 64)", type=int)
     option("work", "string", "generation budget per function in millions of solver and "
                              "execution steps, the same on every machine (default 100, "
@@ -221,6 +226,7 @@ def build_options(config: pytest.Config) -> Options:
         exclude=_globs(setting(config, "exclude", None)),
         criterion=_choice(config, "criterion", CRITERION_VALUES),
         goals=_choice(config, "goals", GOAL_SCOPE_VALUES),
+        boundary_cases=_choice(config, "boundary_cases", BOUNDARY_CASES_VALUES),
         max_depth=int(setting(config, "max_depth", defaults.max_depth)),
         work=_work_budget(setting(config, "work", defaults.work)),
         timeout=float(setting(config, "timeout", defaults.timeout)),

@@ -151,6 +151,11 @@ def write_summary(terminalreporter: Any, config: pytest.Config, ctgen: CtgenSess
             f"function{'s' if len(timed_out) != 1 else ''} stopped at the time budget "
             f"(--ctgen-timeout) before the work budget (--ctgen-work), so their cases "
             f"depend on this machine's speed and load: {', '.join(timed_out)}", yellow=True)
+    boundary = sum(r.boundary_cases for r in ctgen.rows)
+    if boundary:
+        terminalreporter.write_line(
+            f"ctgen boundary cases: {boundary} of {sum(r.cases for r in ctgen.rows)} cases "
+            "decide a comparison with its sides equal (--ctgen-boundary-cases)")
     verdicts = ctgen.worker_verdicts
     if not verdicts and ctgen.runs:
         from ..pipeline import annotation_verdicts

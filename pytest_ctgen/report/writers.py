@@ -65,6 +65,7 @@ def write_json(path: Path, rows: list[Row], total: Totals) -> None:
         "functions": [{
             "file": r.file, "function": r.function, "line": r.line,
             "cases": r.cases, "passed": r.passed, "failed": r.failed,
+            "boundary_cases": r.boundary_cases,
             "lines_total": r.lines_total, "lines_covered": r.lines_covered,
             "branches_total": r.branches_total, "branches_covered": r.branches_covered,
             "unreachable": [{"line": o.line, "outcome": o.label} for o in r.unreachable],

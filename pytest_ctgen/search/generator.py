@@ -34,6 +34,7 @@ from ..symbolic.solver import SAT, UNSAT, Condition, Model, Solver, own_context
 from ..symbolic.state import Pointee, State
 from ..symbolic.work import EXECUTION_STEP, WorkMeter, execution_steps
 from . import loop_stops
+from .boundary_goals import BoundaryGoals, add_boundary_cases
 from .callee_goals import CalleeGoals
 from .options import SearchOptions
 from .results import unproved, function_cases, skipped
@@ -74,6 +75,8 @@ class Generator:
         self.goals = Goals(self.cfg, options.criterion, CalleeGoals(
             program, function, self.unit_file) if options.goals == "reached" else None)
         self.cases: list[Case] = []
+        # the comparisons cases decided with equal sides, when boundary cases are wanted
+        self.boundary = BoundaryGoals() if options.boundary_cases == "on" else None
         self.cut_reason: str | None = None
         self.unsupported: PathError | None = None
         self.solver_gave_up = False
@@ -120,6 +123,11 @@ class Generator:
             self.testcase_goals()
         except _BudgetSpent as spent:
             stop = spent.stop
+        try:
+            add_boundary_cases(self)
+        except _BudgetSpent as spent:  # extras: only the safety net is worth reporting
+            if spent.stop == STOP_TIME:
+                stop = spent.stop
         if self.unsupported is not None and not self.cases:
             return skipped(self, self.unsupported, time.monotonic() - start)
         if stop == STOP_EXHAUSTED and (self.goals.uncovered or not self.cases or
@@ -191,6 +199,8 @@ class Generator:
         self.executor = self.new_executor(array_size)
         self.nodes = []
         self.goals.forget_tree()
+        if self.boundary is not None:  # their states are of the old executor
+            self.boundary.deciders.clear()
         self.cut_reason = None
 
     def outcome(self, e: Edge) -> Outcome:
@@ -294,6 +304,8 @@ class Generator:
             node = TreeNode(outcome.state, outcome.block, outcome.guards, depth,
                             outcome.choice, outcome.written)
             self.nodes.append(node)
+            if self.boundary is not None:
+                self.boundary.offer(node)
             depth += 1
             chosen = self.choose_continuation(node)
             if chosen is None:
@@ -537,6 +549,8 @@ class Generator:
         self.violated.update(violations)
         self.testcases_met.update(met)
         self.cases.append(case)
+        if self.boundary is not None:
+            self.boundary.note_case(state, model, self.solver)
         for name in functions_named(case):
             callback = self.executor.callbacks.get(name)
             if callback is not None:

@@ -18,6 +18,9 @@ Criterion = Literal["branch", "statement", "mcdc"]
 #: Whose branch outcomes are goals: the function's own (`function`), or also those of the
 #: functions of its file it calls, directly or not (`reached`, search/callee_goals.py).
 GoalScope = Literal["function", "reached"]
+#: Whether a case is added for each ordering comparison no case decided with its sides
+#: equal (search/boundary_goals.py).
+BoundaryCases = Literal["on", "off"]
 
 
 @dataclass(frozen=True)
@@ -34,3 +37,5 @@ class SearchOptions:
     proof: bool = False
     criterion: Criterion = "branch"  # what the search covers
     goals: GoalScope = "function"  # whose outcomes are goals
+    # a case for each ordering comparison with its sides equal (search/boundary_goals.py)
+    boundary_cases: BoundaryCases = "on"

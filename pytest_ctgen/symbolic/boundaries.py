@@ -124,3 +124,22 @@ def with_boundaries(state: State, tiers: list[list[z3.BoolRef]]) -> list[list[z3
     # changes the models z3 gives (a change of cases, for a session that re-baselines)
     defined = [z3.Not(c) for c in state.overflows]
     return [[*defined, *wishes, *tiers[0]], *tiers[1:]]
+
+
+def equal_sides(condition: z3.BoolRef) -> list[z3.BoolRef]:
+    """For each ordering comparison (`<`, `<=`, `>`, `>=`, not `==` or `!=`) in a branch
+    `condition` as written, in order: that its two sides are equal, the one value where
+    `<` and `<=` (or `>` and `>=`) differ."""
+    found: list[Comparison] = []
+    _comparisons(condition, 0, found)
+    out: list[z3.BoolRef] = []
+    seen: set[int] = set()
+    for make, a, b, _ in found:
+        if isinstance(make, z3.FuncDeclRef) and \
+                make.kind() in (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT):
+            continue
+        equal = a == b
+        if equal.get_id() not in seen:
+            seen.add(equal.get_id())
+            out.append(equal)
+    return out

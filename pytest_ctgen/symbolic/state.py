@@ -136,6 +136,8 @@ class State:
         self.callee_edges: list[tuple[int, Edge]] = []
         # the conditions of the branches the path took, in every frame (see boundaries.py)
         self.branch_conditions: list[z3.BoolRef] = []
+        # the branches of the function under test on this path: block, condition as written
+        self.decided: list[tuple[int, z3.BoolRef]] = []
         self.notes: set[str] = set()
         # the NULL conditions (by name: a z3 id can be reused once its term is freed) of
         # the input pointers the path tested for NULL
@@ -196,6 +198,7 @@ class State:
         s.edges = list(self.edges)
         s.callee_edges = list(self.callee_edges)
         s.branch_conditions = list(self.branch_conditions)
+        s.decided = list(self.decided)
         s.notes = set(self.notes)
         s.null_tested = set(self.null_tested)
         s.lazy = dict(self.lazy)

@@ -1,0 +1,92 @@
+"""Boundary cases (`--ctgen-boundary-cases`, on by default): for each ordering comparison
+the function's branches decide, a case where its two sides are equal.
+
+Branch coverage is content with `n > MAX_N` decided by n = 3 and n = 50; only n == MAX_N
+tells `>` from `>=`, so only such a case fails when someone changes one into the other.
+The cases of the search already decide their comparisons one step from turning where
+their path allows (symbolic/boundaries.py); a comparison no case decided with equal sides
+is a goal after the search: from a branch point of the search tree that decides it, the
+solver is asked for inputs with both sides equal, and the path runs on concretely as
+those inputs take it. A case found so is noted as a boundary case. These are extras: the
+budget they may spend is what the search left, and the function's stop reason stays what
+the search gave unless the time budget (the safety net) ran out.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING
+
+
+from ..cases import BOUNDARY_NOTE
+from ..symbolic.boundaries import equal_sides
+from ..symbolic.solver import Model, Solver
+from ..symbolic.state import State
+from .tree import TreeNode
+
+if TYPE_CHECKING:
+    from .generator import Generator
+
+#: A comparison: the block whose branch decides it, and its index in the branch condition.
+Key = tuple[int, int]
+
+
+#: Branch points kept per comparison to start its goal from (the search forgets the nodes
+#: whose edges it explored all); the first ones the search met.
+_NODES_PER_GOAL = 4
+
+
+@dataclass
+class BoundaryGoals:
+    """Which comparisons of the function under test a case decided with equal sides
+    (`met`), and the branch points of the search tree that decide the others."""
+
+    met: set[Key] = field(default_factory=set)
+    deciders: dict[Key, list[TreeNode]] = field(default_factory=dict)
+
+    def note_case(self, state: State, model: Model, solver: Solver) -> None:
+        """Record the comparisons the path of a case decided with equal sides."""
+        for block, condition in state.decided:
+            for k, equal in enumerate(equal_sides(condition)):
+                if (block, k) not in self.met and solver.holds(model, equal):
+                    self.met.add((block, k))
+                    self.deciders.pop((block, k), None)
+
+    def offer(self, node: TreeNode) -> None:
+        """Keep `node` as a start for the goals of the comparisons its branch decides."""
+        if not node.in_function_under_test or not node.written:
+            return
+        condition = next((w for w in node.written if w is not None), None)
+        if condition is None:
+            return
+        for k in range(len(equal_sides(condition))):
+            key = (node.block.id, k)
+            if key not in self.met:
+                kept = self.deciders.setdefault(key, [])
+                if len(kept) < _NODES_PER_GOAL:
+                    kept.append(node)
+
+
+def add_boundary_cases(gen: Generator) -> None:
+    """A case for each comparison that no case decided with equal sides, where a branch
+    point of the search tree that decides it has inputs making them equal. Raises the
+    generator's budget exception when the budget is spent."""
+    goals = gen.boundary
+    if goals is None:
+        return
+    for key, nodes in list(goals.deciders.items()):
+        for node in nodes:
+            if key in goals.met:
+                break
+            gen.check_budget()
+            condition = next(w for w in node.written or () if w is not None)
+            equal = equal_sides(condition)[key[1]]
+            state = node.state.fork()
+            model = gen.solver.model([*state.constraints, equal], gen.preferences(state))
+            if model is None:
+                continue
+            live = [i for i, g in enumerate(node.guards)
+                    if g is not None and gen.solver.holds(model, g)]
+            if live and gen.complete(state, model, partial(gen.step, node, state, live[0])):
+                gen.add_case(state, model, (BOUNDARY_NOTE,))
+    goals.deciders.clear()  # their states are not needed any more

@@ -1,0 +1,67 @@
+"""End to end: `--ctgen-boundary-cases` (on by default) adds a case where a comparison no
+case decided with its sides equal is, so changing `>` into `>=` fails a case; the summary
+and the JSON report count those cases, and `off` leaves them out."""
+from __future__ import annotations
+
+import json
+
+import pytest
+from plugin_helpers import QUIET, output, report_rows, run_ctgen
+
+UNIT = """\
+#define MAX_N 8
+
+int clamp_sum(const int *a, int n)
+{
+    int s = 0;
+    if (n > MAX_N) {
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        s += a[i];
+    }
+    return s;
+}
+"""
+MUTANT = UNIT.replace("if (n > MAX_N)", "if (n >= MAX_N)")
+
+
+def _replay_on_mutant(ctgen_dir: pytest.Pytester) -> pytest.RunResult:
+    (ctgen_dir.path / "sum.c").write_text(MUTANT, encoding="utf-8")
+    return ctgen_dir.runpytest_subprocess(*QUIET, "out", timeout=180)
+
+
+def test_a_boundary_case_tells_greater_from_greater_or_equal(
+        ctgen_dir: pytest.Pytester) -> None:
+    (ctgen_dir.path / "sum.c").write_text(UNIT, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "--ctgen-report", "json:r.json", "--ctgen-export", "out",
+                       "sum.c")
+    assert result.ret == 0, output(result)
+    row = report_rows(ctgen_dir.path / "r.json")["clamp_sum"]
+    assert row["boundary_cases"] == 1 and row["branches_covered"] == row["branches_total"]
+    result.stdout.fnmatch_lines([f"ctgen boundary cases: 1 of {row['cases']} cases decide "
+                                 "a comparison with its sides equal*"])
+    doc = json.loads((ctgen_dir.path / "out" / "sum" / "sum.ctgen.json").read_text())
+    [boundary] = [c for c in doc["functions"][0]["cases"] if c["notes"]]
+    assert boundary["params"][1]["value"] == 8  # n == MAX_N
+    replay = _replay_on_mutant(ctgen_dir)
+    assert replay.ret == 1, output(replay)
+    replay.assert_outcomes(passed=row["cases"] - 1, failed=1)
+
+
+def test_off_adds_no_boundary_case(ctgen_dir: pytest.Pytester) -> None:
+    (ctgen_dir.path / "sum.c").write_text(UNIT, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "--ctgen-boundary-cases", "off", "--ctgen-report",
+                       "json:r.json", "--ctgen-export", "out", "sum.c")
+    assert result.ret == 0, output(result)
+    row = report_rows(ctgen_dir.path / "r.json")["clamp_sum"]
+    assert row["boundary_cases"] == 0
+    assert "boundary cases" not in output(result)
+    assert _replay_on_mutant(ctgen_dir).ret == 0  # nothing tells > from >= then
+
+
+def test_an_unknown_value_is_a_usage_error(ctgen_dir: pytest.Pytester) -> None:
+    (ctgen_dir.path / "sum.c").write_text(UNIT, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "--ctgen-boundary-cases", "maybe", "sum.c")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--ctgen-boundary-cases*invalid choice*maybe*"])
