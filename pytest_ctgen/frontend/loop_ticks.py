@@ -84,8 +84,8 @@ def tick_edits(code: str, loops: Iterable[LoopAt], display_path: str
 def tick_loops(body: c_ast.Node, loops: Collection[LoopAt], unit_file: str) -> set[LoopAt]:
     """Tick the loops of `loops` in the AST of a function `body` (in place): each loop
     of the unit file `unit_file` whose keyword's coord is one of them has its body
-    statement wrapped as `if ((ctgen_loop_tick(L, C), 1)) body`. Returns the loops
-    ticked."""
+    statement wrapped in the same `if` (written `if (ctgen_loop_tick(L, C), 1) body`).
+    Returns the loops ticked."""
     here = Path(unit_file).resolve()
     ticked: set[LoopAt] = set()
     stack = [body]
