@@ -639,8 +639,8 @@ def export_runs(runs: Iterable[FileRun], out_dir: Path, mcdc: bool = False) -> l
     for run in generated:
         cases = run.generated.cases
         try:
-            instrumented = instrument_unit(load_unit(run.path, run.cflags, probe=False)) \
-                if mcdc else None
+            instrumented = instrument_unit(load_unit(run.path, run.cflags, probe=False),
+                                           loops=stopped_loops(cases)) if mcdc else None
             write_export(cases, run.path, out_dir, run.cflags, sources=run.sources,
                          name=names[cases.source], mcdc=instrumented)
         except CtgenError as err:  # nothing of another owner is overwritten

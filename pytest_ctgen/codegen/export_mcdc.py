@@ -4,7 +4,9 @@ unit (frontend/mcdc_instrument.py), the runtime that records its decisions' eval
 (c_harness/ctgen_mcdc.c), the unit's decisions as text and a small C program,
 `ctgen_mcdc_report.c`, that computes MC/DC per function from the two the way
 coverage/mcdc.py does; the Makefile builds the driver with the copy, runs every case and
-prints the figures."""
+prints the figures. The copy ticks the loops the cases stop in as the driver's own copy
+does (frontend/loop_ticks.py), so a case stops there after the same iterations and is
+checked as by `make run`."""
 from __future__ import annotations
 
 from pathlib import Path

@@ -14,9 +14,8 @@ no_profile_instrument_function), so the lines of a body that no build runs are c
 nowhere, as in the pytest run's per-function table.
 
 A case the harness stops inside a loop (cases.LoopStop) needs the loop's iterations counted:
-the body statement of each such loop is prefixed with `if ((ctgen_loop_tick(L, C), 1))`
-(L:C where its `for`, `while` or `do` stands), which the runtime counts and stops the call
-at; gcc folds the constant condition, so gcov's lines and branches stay as they were.
+the copy ticks each such loop as frontend/loop_ticks.py says (the MC/DC copy,
+frontend/mcdc_instrument.py, ticks its own by the same rule).
 
 A preprocessed unit's line markers are made to point into the `.i` itself, as for the
 analysis (frontend/preprocessed.py), so that gcov measures the lines of the file the user
@@ -39,6 +38,7 @@ from ..frontend.annotations import (
     quoted_path,
     reserved_spelling,
 )
+from ..frontend.loop_ticks import tick_edits
 from ..frontend.preprocessed import is_preprocessed, located_in_itself
 
 #: The name a specification's definition is compiled under in the copy.
@@ -105,48 +105,6 @@ def _specifiers_start(code: str, name_start: int) -> int:
     return name_start
 
 
-#: What counts the iterations of a loop a case stops in (c_harness/ctgen_runtime.h).
-LOOP_TICK = "ctgen_loop_tick"
-
-
-def _loop_body_start(code: str, line: int, column: int) -> int:
-    """Where the body statement of the loop whose keyword the analysis saw at
-    `line`:`column` starts in comment-free `code`, or -1. The keyword is the first
-    `for`, `while` or `do` on the line from that column on (preprocessing only ever
-    shortens a line before a token: it joins blanks and drops comments)."""
-    starts = [0] + [m.end() for m in re.finditer("\n", code)]
-    if line > len(starts):
-        return -1
-    end = starts[line] if line < len(starts) else len(code)
-    keyword = re.compile(r"(?<![\w$])(for|while|do)(?![\w$])")
-    match = keyword.search(code, starts[line - 1] + column - 1, end)
-    if match is None:
-        return -1
-    after = match.end()
-    if match.group(1) != "do":
-        opening = after + len(code[after:]) - len(code[after:].lstrip())
-        if opening >= len(code) or code[opening] != "(":
-            return -1
-        after = closing_bracket(code, opening, "(", ")") + 1
-        if after <= 0:
-            return -1
-    return after + len(code[after:]) - len(code[after:].lstrip())
-
-
-def _loop_edits(code: str, loops: Iterable[tuple[int, int]], display_path: str
-                ) -> list[tuple[int, int, str]]:
-    """The insertions that count the iterations of `loops` (by line and column)."""
-    edits = []
-    for line, column in sorted(set(loops)):
-        at = _loop_body_start(code, line, column)
-        if at < 0:
-            raise CtgenError(f"{display_path}:{line}:{column}: cannot find this loop's body "
-                             "in the file (made by a macro?): the harness cannot stop a "
-                             "case in it")
-        edits.append((at, at, f"if (({LOOP_TICK}({line}, {column}), 1)) "))
-    return edits
-
-
 def _declaration(stub: StubPrototype) -> str:
     return f"{'static ' if stub.static else ''}{stub.prototype.strip().rstrip(';')};"
 
@@ -162,7 +120,8 @@ def unit_copy_text(unit: Path, display_path: str, stubs: Iterable[StubPrototype]
     `text`, when given, is the unit's text as the caller changed it (the MC/DC
     instrumented copy, frontend/mcdc_instrument.py): the copy is then always made.
     `loops` are the loops (line and column of their keyword) cases stop in, whose
-    iterations the copy counts (not in a `text` given: its bodies are written anew).
+    iterations the copy counts (not in a `text` given: the MC/DC copy has its ticks
+    already, mcdc_instrument.instrument_unit).
 
     Raises:
         CtgenError: a definition cannot be found in the text (its name or its body's
@@ -194,7 +153,7 @@ def unit_copy_text(unit: Path, display_path: str, stubs: Iterable[StubPrototype]
                       NEVER_RUN + " "))
         edits.append((start, start + len(stub.name), SPEC_PREFIX + stub.name))
         edits.append((end + 1, end + 1, " " + _declaration(stub)))
-    edits += _loop_edits(code, loops, display_path)
+    edits += tick_edits(code, loops, display_path)
     out = []
     position = 0
     for start, end, replacement in sorted(edits):

@@ -9,6 +9,9 @@ C's own `&&`, `||` and `!` still join the conditions, so short-circuit evaluatio
 same order, and the decision's value is the same int. Everything outside those bodies
 (includes, macros, declarations, attributes, other functions) stays as the user wrote it,
 and a `#line` after each rewritten body keeps the rest of the file at its lines.
+The loops cases stop in are ticked as in the plain copy of the unit (frontend/loop_ticks.py):
+in the user's text first, then, for a body written anew, in its AST, so a case stops after
+the same iterations in either build.
 
 A body is written from the analysis AST, where macros are expanded and a few GNU
 spellings were changed for the parser (frontend/preprocess.py): `va_arg` is written back as
@@ -27,13 +30,14 @@ from __future__ import annotations
 import copy
 import re
 import subprocess
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from pycparser import c_ast, c_generator
 
 from ..c_harness_files import MCDC_RUNTIME
+from ..errors import CtgenError
 from .annotations import (
     AUX_DECLARATION,
     RESERVED_PREFIX,
@@ -43,6 +47,7 @@ from .annotations import (
 )
 from .decisions import Decision, DecisionNodes, function_decisions, unit_definitions
 from .gnu_ast import ASM_MARKER, case_range, index_range, is_elvis
+from .loop_ticks import LoopAt, tick_call, tick_edits, tick_loops
 from .preprocess import VA_ARG_MARKER
 from .unit import Unit
 
@@ -259,10 +264,18 @@ def body_span(text: str, definition: c_ast.FuncDef) -> tuple[int, int] | None:
     return (body, end) if end >= 0 else None
 
 
-def instrument_unit(unit: Unit, text: str | None = None) -> InstrumentedUnit:
-    """The instrumented copy of `unit` (its file's `text`, read if not given)."""
+def instrument_unit(unit: Unit, text: str | None = None,
+                    loops: Collection[LoopAt] = ()) -> InstrumentedUnit:
+    """The instrumented copy of `unit` (its file's `text`, read if not given), with the
+    `loops` that cases stop in ticked as in the plain copy (frontend/loop_ticks.py): in
+    the user's text first, then again in each body written anew from the AST.
+
+    Raises:
+        CtgenError: a loop of `loops` cannot be found.
+    """
     if text is None:
         text = Path(unit.path).read_text(encoding="utf-8", errors="surrogateescape")
+    text = _with_edits(text, tick_edits(code_only(text), loops, str(unit.path)))
     decisions: list[Decision] = []
     skipped: dict[str, str] = {}
     edits: list[tuple[int, int, str]] = []
@@ -283,14 +296,26 @@ def instrument_unit(unit: Unit, text: str | None = None) -> InstrumentedUnit:
             continue
         for f in found:
             _instrument(f)
+        tick_loops(definition.body, loops, str(unit.path))
         _mark_statement_expressions(definition)
         body = _BodyText().visit(definition.body).rstrip("\n")
         end_line = text.count("\n", 0, span[1]) + 1
         edits.append((span[0], span[1] + 1, f"{body}\n#line {end_line}\n"))
-    out, position = [f'#include "{MCDC_RUNTIME}"\n#line 1\n'], 0
+    out = f'#include "{MCDC_RUNTIME}"\n#line 1\n' + _with_edits(text, edits)
+    for line, column in sorted(set(loops)):
+        if tick_call(line, column) not in out:  # in a body written anew, not found there
+            raise CtgenError(f"{unit.path}:{line}:{column}: cannot find this loop in the "
+                             "function's syntax tree: the MC/DC build cannot stop a case "
+                             "in it")
+    functions = tuple(str(d.decl.name) for d in unit_definitions(unit))
+    return InstrumentedUnit(out, tuple(decisions), functions, skipped)
+
+
+def _with_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """`text` with each (start, end, replacement) of `edits` made (they do not overlap)."""
+    out, position = [], 0
     for start, end, replacement in sorted(edits):
         out += [text[position:start], replacement]
         position = end
     out.append(text[position:])
-    functions = tuple(str(d.decl.name) for d in unit_definitions(unit))
-    return InstrumentedUnit("".join(out), tuple(decisions), functions, skipped)
+    return "".join(out)

@@ -3,7 +3,9 @@ the unit's MC/DC-instrumented copy (frontend/mcdc_instrument.py) in place of the
 its runtime (c_harness/ctgen_mcdc.c) beside it; each case runs as the session runs it
 (runner/execute.py), its decisions' evaluations recorded under its index; MC/DC per
 function is computed from them (coverage/mcdc.py), as gcov's counts give lines and
-branches."""
+branches. A case that stops in a loop stops there after the same iterations as in the
+session's harness: the copy ticks the loops as the plain copy does
+(frontend/loop_ticks.py)."""
 from __future__ import annotations
 
 import tempfile
@@ -12,7 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..c_harness_files import MCDC_RUNTIME_SOURCE, harness_dir
-from ..cases import LOOP_STOP, FileCases
+from ..cases import FileCases, stopped_loops
 from ..codegen.harness import generate_harness
 from ..codegen.unit_copy import unit_copy_text
 from ..coverage.mcdc import Evaluation, McdcCoverage, function_mcdc, read_records
@@ -84,8 +86,6 @@ def _record_cases(lib: HarnessLibrary, cases: FileCases, records: Path, timeout:
     runs: dict[CaseKey, CaseRun] = {}
     try:
         for index, case in enumerate(cases.all_cases()):
-            if case.expected.ending == LOOP_STOP:
-                continue  # the instrumented copy does not stop loops: it would hang
             control.ctgen_mcdc_output(path, index)
             runs[(case.function, case.number)] = run_case(lib, index, timeout, isolate)
     finally:
@@ -104,7 +104,7 @@ def run_mcdc(unit: Path, cases: FileCases, cflags: Sequence[str] = (), *,
     """
     unit = Path(unit).resolve()
     loaded = load_unit(unit, list(cflags), probe=False)
-    instrumented = instrument_unit(loaded)
+    instrumented = instrument_unit(loaded, loops=stopped_loops(cases))
     build = build_instrumented(unit, cases, instrumented, cflags, sources=sources,
                                key_material=loaded.preprocessed, cache_dir=cache_dir)
     lib = load_library(build)
