@@ -496,6 +496,8 @@ class Generator:
         violates and which test cases it enters (by their PREs) are read off the model.
         False when the case would depend on where objects lie in memory."""
         violations = list(state.predicted)
+        if self.options.leaks == "fail":
+            violations += heap.leaks(model, state)
         requirements: list[str] = []
         met: list[int] = []  # the test cases (by index) the case enters
         if not state.robustness:
