@@ -239,10 +239,13 @@ BOUNDARY_NOTE: Final = "boundary case: a comparison decided with equal sides"
 CheckKind = Literal["postcondition", "testcase", "assert", "modifies"]
 CHECK_KINDS: frozenset[CheckKind] = frozenset(get_args(CheckKind))
 #: What a case may be predicted to violate (`Violation.kind`): an annotation, or C itself.
-ViolationKind = Literal[CheckKind, "undefined"]
+ViolationKind = Literal[CheckKind, "undefined", "leak"]
 VIOLATION_KINDS: frozenset[ViolationKind] = frozenset(get_args(ViolationKind))
 #: The kind of the `Violation` that names the undefined behaviour of a case.
 UNDEFINED: Final = "undefined"
+#: The kind of a `Violation` that names an allocation of the function the case leaks
+#: (with `--ctgen-leaks fail`; otherwise a leak is a note on the case).
+LEAK: Final = "leak"
 
 
 @dataclass(frozen=True)
@@ -252,11 +255,18 @@ class Violation:
     of the annotation (for
     "modifies", of the write); `detail` the condition as written (for "modifies", the
     global written). Kind UNDEFINED: the case runs into undefined behaviour at `at`, which
-    `detail` names ("division by zero in a / b")."""
+    `detail` names ("division by zero in a / b"). Kind LEAK: the function leaks the object
+    of its allocation call at `at`, which `detail` names ("ctgen_heap_0: 16 bytes from
+    malloc"): the run checks the rest of the case and then fails (`leak_message`)."""
 
     kind: str
     at: str
     detail: str
+
+
+def leak_message(v: Violation) -> str:
+    """How a case that leaks (a violation of kind LEAK) fails."""
+    return f"leaks {v.detail} at {v.at}, neither freed nor reachable by the caller"
 
 
 @dataclass(frozen=True)

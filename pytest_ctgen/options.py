@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Literal, get_args
 
 from .compile_db import CompileDatabase
-from .search.options import BoundaryCases, Criterion, GoalScope, SignedOverflow, StubGlobals
+from .search.options import BoundaryCases, Criterion, GoalScope, Leaks, SignedOverflow, StubGlobals
 from .symbolic.work import DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS
 
 #: The memory a generation child may take beyond what it has when it starts, in MiB.
@@ -24,6 +24,8 @@ BOUNDARY_CASES_VALUES: tuple[BoundaryCases, ...] = get_args(BoundaryCases)
 #: `--ctgen-stub-globals` and `--ctgen-signed-overflow`: the search's own choices.
 STUB_GLOBALS_VALUES: tuple[StubGlobals, ...] = get_args(StubGlobals)
 SIGNED_OVERFLOW_VALUES: tuple[SignedOverflow, ...] = get_args(SignedOverflow)
+#: `--ctgen-leaks`: a case leaking its function's allocation is a note or fails.
+LEAKS_VALUES: tuple[Leaks, ...] = get_args(Leaks)
 #: `--ctgen-isolate`: where a case runs, in a forked child or in the pytest process.
 Isolation = Literal["fork", "none"]
 ISOLATION_VALUES: tuple[Isolation, ...] = get_args(Isolation)
@@ -46,6 +48,7 @@ class Options:
     array_size: int = 10
     stub_globals: StubGlobals = "modifies"  # which globals stubs may write: "modifies" or "all"
     signed_overflow: SignedOverflow = "note"  # a path with signed overflow: "note" or "finding"
+    leaks: Leaks = "note"  # a case leaking its function's allocation: "note" or "fail"
     # C files analysed with every unit: specifications of external functions (never
     # compiled) and implementations of them (executed and compiled with the unit)
     stub_specs: tuple[str, ...] = ()

@@ -204,7 +204,8 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
                            timeout=options.timeout,
                            array_size=options.array_size,
                            stub_globals=options.stub_globals,
-                           signed_overflow=options.signed_overflow, proof=options.proof,
+                           signed_overflow=options.signed_overflow, leaks=options.leaks,
+                           proof=options.proof,
                            criterion=options.criterion, goals=options.goals,
                            boundary_cases=options.boundary_cases)
     functions: list[FunctionCases] = []

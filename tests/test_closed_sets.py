@@ -9,6 +9,7 @@ from pytest_ctgen.options import (
     CRITERION_VALUES,
     GOAL_SCOPE_VALUES,
     ISOLATION_VALUES,
+    LEAKS_VALUES,
     SIGNED_OVERFLOW_VALUES,
     STUB_GLOBALS_VALUES,
     Options,
@@ -36,7 +37,8 @@ def test_the_endings_and_the_program_ends() -> None:
 def test_the_kinds_of_checks_and_violations_and_the_verdicts() -> None:
     assert set(cases.CHECK_KINDS) == {"postcondition", "testcase", "assert", "modifies"}
     assert cases.UNDEFINED == "undefined"
-    assert set(cases.VIOLATION_KINDS) == cases.CHECK_KINDS | {cases.UNDEFINED}
+    assert cases.LEAK == "leak"
+    assert set(cases.VIOLATION_KINDS) == cases.CHECK_KINDS | {cases.UNDEFINED, cases.LEAK}
     assert set(cases.VERDICTS) == {"", "violated", "holds", "unreachable"}
     assert set(cases.MCDC_VERDICTS) == {"infeasible", "masking", "not reached"}
     assert set(cases.ARGUMENT_KINDS) == {
@@ -47,11 +49,12 @@ def test_the_values_of_the_closed_set_options_default_first() -> None:
     assert CRITERION_VALUES == ("branch", "statement", "mcdc")
     assert STUB_GLOBALS_VALUES == ("modifies", "all")
     assert SIGNED_OVERFLOW_VALUES == ("note", "finding")
+    assert LEAKS_VALUES == ("note", "fail")
     assert ISOLATION_VALUES == ("fork", "none")
     assert GOAL_SCOPE_VALUES == ("function", "reached")
     assert BOUNDARY_CASES_VALUES == ("on", "off")
     defaults = Options()
     assert (defaults.criterion, defaults.stub_globals, defaults.signed_overflow,
-            defaults.isolate, defaults.goals, defaults.boundary_cases) == (
+            defaults.isolate, defaults.goals, defaults.boundary_cases, defaults.leaks) == (
         CRITERION_VALUES[0], STUB_GLOBALS_VALUES[0], SIGNED_OVERFLOW_VALUES[0],
-        ISOLATION_VALUES[0], GOAL_SCOPE_VALUES[0], BOUNDARY_CASES_VALUES[0])
+        ISOLATION_VALUES[0], GOAL_SCOPE_VALUES[0], BOUNDARY_CASES_VALUES[0], LEAKS_VALUES[0])

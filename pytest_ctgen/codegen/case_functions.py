@@ -31,7 +31,7 @@ from .c_values import (
     with_targets,
 )
 from .checks import check_statements
-from .heap_allocator import case_heap_lines
+from .heap_allocator import case_heap_lines, leak_lines
 from .harness_names import call_counter, callee, case_name, object_slots
 from .stubs import refers_to_objects
 
@@ -140,6 +140,7 @@ def case_lines(index: int, c: Case, signature: FunctionSignature, stub_names: se
     if checked:
         assert contract is not None
         body += _contract_checks(c, contract, signature, args)
+    body += leak_lines(c, ctx)
     return (before + heap_before + [f"/* {case_name(c)} */",
                                     f"static void ctgen_case_{index}(ctgen_ctx *{ctx})", "{"]
             + [f"{INDENT}{s}" for s in body] + [f"{INDENT}(void){ctx};", "}"]

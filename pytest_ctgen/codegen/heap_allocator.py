@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from ..cases import HEAP_PREFIX, Case, FileCases, declare
-from .c_values import INDENT, pointer_targets
+from ..cases import HEAP_PREFIX, LEAK, Case, FileCases, declare, leak_message
+from .c_values import INDENT, c_string, pointer_targets
 
 #: What the unit's allocation functions are renamed to.
 RENAMED = "ctgen_"
@@ -113,6 +113,19 @@ void *ctgen_heap_block(ctgen_ctx *ctgen_c, unsigned long ctgen_k, ctgen_size ctg
 }
 """
 
+# only where a case predicts a leak (--ctgen-leaks fail)
+_LEAK_CHECK = """\
+/* A case predicted to leak the block of allocation call k fails, naming the leak. */
+void ctgen_heap_leak(ctgen_ctx *ctgen_c, unsigned long ctgen_k, const char *ctgen_what)
+{
+    if (ctgen_k < ctgen_heap_calls && ctgen_heap[ctgen_k].live)
+        ctgen_fail(ctgen_c, "%s", ctgen_what);
+    else
+        ctgen_fail(ctgen_c, "%s: predicted, but the run freed it or never made it",
+                   ctgen_what);
+}
+"""
+
 _BODIES = {
     "malloc": ["void *ctgen_b = ctgen_heap_fails() ? 0 : malloc(ctgen_n);"],
     "calloc": ["void *ctgen_b = ctgen_heap_fails() ? 0 : calloc(ctgen_count, ctgen_each);"],
@@ -155,6 +168,8 @@ def allocator_lines(fc: FileCases, cases: list[Case]) -> list[str]:
             if name in used]
     out += ["extern void abort(void);"]
     out += _COMMON.replace("SCRATCH", str(max(1, _largest_block(cases)))).splitlines()
+    if any(v.kind == LEAK for c in cases for v in c.violations):
+        out += ["", *_LEAK_CHECK.splitlines()]
     for name in fc.allocator:
         out += ["", declare(_PROTOTYPES[name][0], RENAMED + name), "{", f"{INDENT}{_logged(name)}"]
         if name == "free":
@@ -231,3 +246,15 @@ def case_heap_lines(c: Case, ctx: str) -> tuple[list[str], list[str], list[str]]
         body = [f"static const unsigned long ctgen_failing[] = {{ {calls} }};",
                 f"ctgen_heap_fail_calls(ctgen_failing, {len(c.failing_allocations)}UL);"]
     return before, body, [f"#undef {name}" for name in names]
+
+
+def leak_lines(c: Case, ctx: str) -> list[str]:
+    """The checks of the leaks case `c` predicts (`--ctgen-leaks fail`): each fails the
+    case, naming the allocation."""
+    out = []
+    for v in c.violations:
+        match = HEAP_NAME.match(v.detail) if v.kind == LEAK else None
+        if match is not None:
+            out.append(f"ctgen_heap_leak({ctx}, {match.group(1)}UL, "
+                       f"{c_string(leak_message(v))});")
+    return out

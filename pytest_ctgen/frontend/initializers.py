@@ -51,9 +51,9 @@ def array_length(init: c_ast.Node, element: CType, index_value: Callable[[c_ast.
     count = index = 0
     for item in init.exprs:
         if isinstance(item, c_ast.NamedInitializer):
+            # pycparser gives `[EV_RX]` as the ID it gives `.member` as; an array's
+            # initializer has no member, so an ID is the index
             designator = item.name[0]
-            if isinstance(designator, c_ast.ID):
-                raise unsupported("field designator in an array initializer", item)
             index = index_value((index_range(designator) or (designator, designator))[1])
         index += 1
         count = max(count, index)

@@ -86,8 +86,8 @@ class InitializerLowerer:
         for item in items:
             last = index
             if isinstance(item, c_ast.NamedInitializer):
-                desig = item.name[0]
-                if len(item.name) != 1 or isinstance(desig, c_ast.ID):
+                desig = item.name[0]  # an ID is an index (`[EV_RX]`: arrays have no member)
+                if len(item.name) != 1:
                     raise self.builder.unsupported("nested designator in an array initializer",
                                                    item)
                 assert self.unit.resolver is not None

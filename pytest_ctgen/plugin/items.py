@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ..cases import Case, FunctionCases
+from ..cases import LEAK, Case, FunctionCases, leak_message
 from ..case_writer import value_to_json
 from ..errors import CtgenError
 from .session import CTGEN_KEY, CtgenSession
@@ -72,6 +72,8 @@ class CtgenCase(pytest.Item):
                 lines.append(f"  return {_show(exp.returns)}")
             for b in exp.globals:
                 lines.append(f"  {b.name} = {_show(b.value)}")
+            lines.extend(f"  {leak_message(v)}" for v in self.case.violations
+                         if v.kind == LEAK)
             lines.extend(f"note: {note}" for note in self.case.notes)
             return "\n".join(lines)
         return super().repr_failure(excinfo)

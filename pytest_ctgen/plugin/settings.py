@@ -17,6 +17,7 @@ from ..options import (
     CRITERION_VALUES,
     GOAL_SCOPE_VALUES,
     ISOLATION_VALUES,
+    LEAKS_VALUES,
     SIGNED_OVERFLOW_VALUES,
     STUB_GLOBALS_VALUES,
     Options,
@@ -112,6 +113,11 @@ def _add_generation_options(option: _AddOption) -> None:
                                         "a note on its case (note, default) or a finding, "
                                         "a failing case of its own (finding)",
            choices=SIGNED_OVERFLOW_VALUES)
+    option("leaks", "string", "a case whose function leaks an allocation of its own "
+                              "(neither freed nor reachable by the caller): a note on the "
+                              "case (note, default) or a failing case naming the leak and "
+                              "where it was allocated (fail)",
+           choices=LEAKS_VALUES)
 
 
 def _add_run_options(option: _AddOption) -> None:
@@ -234,6 +240,7 @@ def build_options(config: pytest.Config) -> Options:
         array_size=int(setting(config, "array_size", defaults.array_size)),
         stub_globals=_choice(config, "stub_globals", STUB_GLOBALS_VALUES),
         signed_overflow=_choice(config, "signed_overflow", SIGNED_OVERFLOW_VALUES),
+        leaks=_choice(config, "leaks", LEAKS_VALUES),
         stub_specs=_existing_files(config, "ctgen_stub_specs"),
         sources=_existing_files(config, "ctgen_sources"),
         case_timeout=float(setting(config, "case_timeout", defaults.case_timeout)),

@@ -511,6 +511,8 @@ class Generator:
         False when the case would depend on where objects lie in memory."""
         model = distinct.distinguished(model, state)
         violations = list(state.predicted)
+        if self.options.leaks == "fail":
+            violations += heap.leaks(model, state)
         requirements: list[str] = []
         met: list[int] = []  # the test cases (by index) the case enters
         if not state.robustness:

@@ -12,6 +12,9 @@ from ..symbolic.work import DEFAULT_TIME_BUDGET, DEFAULT_WORK_UNITS
 StubGlobals = Literal["modifies", "all"]
 #: What a path with signed overflow is: a note on its case, or a finding.
 SignedOverflow = Literal["note", "finding"]
+#: What a case whose function leaks its own allocation is: a note on it, or a failing
+#: case (symbolic/heap.py).
+Leaks = Literal["note", "fail"]
 #: What the search covers: branch outcomes, statements, or MC/DC (branch outcomes and
 #: each condition's independence pair, search/mcdc_goals.py).
 Criterion = Literal["branch", "statement", "mcdc"]
@@ -32,6 +35,7 @@ class SearchOptions:
     array_size: int = 10
     stub_globals: StubGlobals = "modifies"  # which globals stub calls may write
     signed_overflow: SignedOverflow = "note"  # what a path with signed overflow is
+    leaks: Leaks = "note"  # what a case that leaks its function's allocation is
     # proof mode: explore every path within the bounds, so that annotations nothing
     # violates are proved, and make robustness cases that violate the precondition
     proof: bool = False

@@ -19,7 +19,8 @@ promises that the call succeeds).
 freed before, and any use of a freed object (check_live), are findings. An input
 pointer's object may be freed: the case's caller owns it (the harness's free leaves the
 case's objects alone). On return, what the caller cannot reach of the function's own
-allocations and was not freed is a leak, a note on the case (`notes`).
+allocations and was not freed is a leak, a note on the case (`notes`), or
+with `--ctgen-leaks fail` a violation it fails with (`leaks`).
 """
 from __future__ import annotations
 
@@ -28,7 +29,8 @@ from typing import TYPE_CHECKING
 
 import z3
 
-from ..cases import HEAP_PREFIX, ArrayValue, Binding, IntValue, PointerValue, Value
+from ..cases import (
+    HEAP_PREFIX, LEAK, ArrayValue, Binding, IntValue, PointerValue, Value, Violation)
 from ..errors import UnsupportedError
 from ..frontend.ctype import FunctionType
 from . import memory
@@ -342,6 +344,21 @@ def caller_reaches(model: z3.ModelRef, state: State) -> set[int]:
     return reachable(model, state, roots)
 
 
+def _leaked(model: z3.ModelRef, state: State, reached: set[int]) -> list[Allocation]:
+    """The allocations of the path it neither freed nor left where the caller reaches
+    them (`reached`), on return."""
+    return [a for a in _live(model, state) if a.object_id not in reached]
+
+
+def leaks(model: z3.ModelRef, state: State) -> tuple[Violation, ...]:
+    """The leaks of the path as the violations a case fails with (`--ctgen-leaks fail`):
+    each at the call that allocated, naming the object as the case does."""
+    if state.ending is not None or not state.allocations:
+        return ()
+    return tuple(Violation(LEAK, a.at, f"{heap_name(a)}: {a.size} bytes from {a.function}")
+                 for a in _leaked(model, state, caller_reaches(model, state)))
+
+
 def notes(model: z3.ModelRef, state: State) -> tuple[str, ...]:
     """The allocation calls the case fails; on return, the leaks of the path (the
     allocations it neither freed nor left where the caller reaches them) and the bytes of
@@ -351,8 +368,9 @@ def notes(model: z3.ModelRef, state: State) -> tuple[str, ...]:
     if state.ending is not None or not state.allocations:
         return tuple(out)
     reached = caller_reaches(model, state)
+    leaked = {a.object_id for a in _leaked(model, state, reached)}
     for a in _live(model, state):
-        if a.object_id not in reached:
+        if a.object_id in leaked:
             out.append(f"leaks {heap_name(a)}: {a.size} bytes from {a.function} at {a.at}, "
                        "neither freed nor reachable by the caller")
             continue

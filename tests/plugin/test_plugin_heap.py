@@ -70,3 +70,76 @@ def test_heap_units_are_covered_and_their_errors_found(ctgen_dir: pytest.Pyteste
     replay = ctgen_dir.runpytest_subprocess(*QUIET, "out", timeout=180)
     assert replay.ret == 1
     assert replay.parseoutcomes()["failed"] == 3, output(replay)
+
+
+LEAKY = """\
+#include <stdlib.h>
+
+struct item {
+    int value;
+    struct item *next;
+};
+
+/* Leaks its buffer on the early return. */
+int keep_or_drop(int n)
+{
+    int *buf = malloc(4 * sizeof *buf);
+    if (buf == NULL)
+        return -1;
+    buf[0] = n;
+    if (n > 5)
+        return buf[0];
+    free(buf);
+    return 0;
+}
+
+/* Hands its allocation to the caller: no leak. */
+struct item *make_item(int value)
+{
+    struct item *it = malloc(sizeof *it);
+    if (it == NULL)
+        return NULL;
+    it->value = value;
+    it->next = NULL;
+    return it;
+}
+"""
+LEAK = ("leaks ctgen_heap_0: 16 bytes from malloc at leaky.c:11:16, neither freed nor "
+        "reachable by the caller")
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_a_leak_is_a_note_or_with_ctgen_leaks_fail_a_failing_case(
+        ctgen_dir: pytest.Pytester) -> None:
+    """By default the leaking case passes with a note; `--ctgen-leaks fail` (or the ini's
+    `ctgen_leaks = fail`) fails it, naming the leak and where it was allocated, in pytest,
+    in the exported driver and in a replay of the export; an allocation the caller gets
+    is no leak."""
+    (ctgen_dir.path / "leaky.c").write_text(LEAKY, encoding="utf-8")
+    noted = run_ctgen(ctgen_dir, "leaky.c")
+    assert noted.ret == 0, output(noted)
+
+    failed = run_ctgen(ctgen_dir, "--ctgen-leaks", "fail", "--ctgen-export", "out",
+                       "leaky.c")
+    text = output(failed)
+    assert failed.ret == 1, text
+    failing = [line for line in failed.outlines if line.startswith("FAILED ")]
+    assert len(failing) == 1 and "::keep_or_drop[" in failing[0], text
+    assert f"keep_or_drop[case3]: {LEAK}; stub calls: malloc(16)" in text
+    assert "  n = 6" in text and f"  return 6\n  {LEAK}" in text
+
+    run = subprocess.run(["make", "-s", "-C", str(ctgen_dir.path / "out" / "leaky"), "run"],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode != 0
+    assert [line for line in run.stdout.splitlines() if line.startswith("FAIL ")] == [
+        f"FAIL keep_or_drop[case3]: {LEAK}; stub calls: malloc(16)"], run.stdout
+    replay = ctgen_dir.runpytest_subprocess(*QUIET, "out", timeout=180)
+    assert replay.parseoutcomes()["failed"] == 1, output(replay)
+
+    ctgen_dir.makeini("[pytest]\nctgen_leaks = fail\n")
+    from_ini = run_ctgen(ctgen_dir, "leaky.c")
+    assert from_ini.ret == 1 and LEAK in output(from_ini)
+    ctgen_dir.makeini("[pytest]\nctgen_leaks = abort\n")
+    refused = run_ctgen(ctgen_dir, "leaky.c")
+    assert refused.ret == pytest.ExitCode.USAGE_ERROR
+    assert "ctgen_leaks: 'abort' is not one of note, fail" in output(refused)

@@ -149,6 +149,35 @@ def test_a_const_global_whose_initialiser_is_not_modelled_is_never_read_as_zero(
     assert [(o.line, o.label) for o in fn.not_reached] == [(line, "true")]
 
 
+ENUM_DESIGNATORS = r"""
+enum ev { EV_NONE, EV_TIMER, EV_RX, EV_COUNT };
+#define SLOT_LAST 4
+
+static const int weights[EV_COUNT] = { [EV_TIMER] = 5, [EV_RX] = 7 };
+static const int sized[] = { [EV_RX] = 1, [SLOT_LAST] = 9 };
+
+int weight(int id)
+{
+    if (id < 0 || id >= EV_COUNT)
+        return -1;
+    if (weights[id] == 0)
+        return 0;
+    return weights[id] + (int)(sizeof sized / sizeof sized[0]);
+}
+"""
+
+
+def test_an_array_designator_may_be_an_enumeration_constant(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """`[EV_RX] = 7`: pycparser gives the index as an ID, as it gives `.member`; in an
+    array's initializer it is the index (it was "nested designator in an array
+    initializer", and the function stopped `unsupported`)."""
+    unit = generated_unit("enumdesig.c", ENUM_DESIGNATORS)
+    unit.assert_fully_covered("weight")
+    returns = {c.expected.returns.value for c in unit.functions["weight"].cases}
+    assert {-1, 0} < returns <= {-1, 0, 5 + 5, 7 + 5}  # `sized` has 5 elements
+
+
 # Latin-1 in a comment, and a string literal whose bytes are no UTF-8 (surrogate escapes
 # stand for the bytes 0xE9, 0xEF and 0xB0 in the file)
 NOT_UTF8 = """/* caf\udce9 */
