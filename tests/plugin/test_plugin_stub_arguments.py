@@ -118,3 +118,20 @@ def _failure_lines(text: str) -> list[str]:
         "observed another address" in found
     assert not any("radio_status" in f or "argument n:" in f for f in found), found
     return found
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_calls_past_the_log_fail_the_case_clearly(ctgen_dir: pytest.Pytester) -> None:
+    """The runtime logs so many calls (CTGEN_MAX_STUB_CALLS): a case that makes more fails
+    saying so, and one within the bound passes."""
+    _export(ctgen_dir)
+    run = subprocess.run(["make", "-s", "-C", str(ctgen_dir.path / "out/radio"), "run",
+                          "CFLAGS=-O0 -DCTGEN_MAX_STUB_CALLS=1"],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode != 0, run.stdout + run.stderr
+    failed = [line for line in run.stdout.splitlines() if line.startswith("FAIL")]
+    assert len(failed) == 3, run.stdout  # radio_set's two, radio_status' with a write
+    for line in failed:
+        assert "stub call 2: predicted call " in line, line
+        assert "the log of stub calls holds 1 (CTGEN_MAX_STUB_CALLS" in line, line
+    assert run.stdout.splitlines()[-1] == "3 passed, 3 failed", run.stdout
