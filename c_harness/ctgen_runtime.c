@@ -365,10 +365,93 @@ void ctgen_install_crash_flush(unsigned ctgen_timeout_seconds)
 static char ctgen_call_log[CTGEN_CALL_LOG_SIZE];
 static size_t ctgen_call_log_length;
 
+#ifndef CTGEN_MAX_STUB_CALLS
+#define CTGEN_MAX_STUB_CALLS 4096
+#endif
+#ifndef CTGEN_MAX_STUB_ARGS
+#define CTGEN_MAX_STUB_ARGS 16384
+#endif
+
+/* The stub calls of the running case with their arguments, in order, as far as they fit:
+ * the stub and where its arguments start in ctgen_args. */
+static struct {
+    const char *stub;
+    int first;
+} ctgen_records[CTGEN_MAX_STUB_CALLS];
+static ctgen_arg ctgen_args[CTGEN_MAX_STUB_ARGS];
+static int ctgen_record_count, ctgen_arg_count;
+static int ctgen_calls_made;     /* every call, also those past the log */
+static int ctgen_calls_diverged; /* the case already failed on the order of its calls */
+
 static void ctgen_call_log_reset(void)
 {
     ctgen_call_log_length = 0;
     ctgen_call_log[0] = '\0';
+    ctgen_record_count = ctgen_arg_count = ctgen_calls_made = ctgen_calls_diverged = 0;
+}
+
+static int ctgen_same_text(const char *a, const char *b);
+
+ctgen_arg *ctgen_record_call(const char *stub, int n)
+{
+    ctgen_arg *slots;
+    int i;
+    ctgen_calls_made++;
+    if (ctgen_record_count >= CTGEN_MAX_STUB_CALLS || n < 0 ||
+        n > CTGEN_MAX_STUB_ARGS - ctgen_arg_count)
+        return 0;
+    ctgen_records[ctgen_record_count].stub = stub;
+    ctgen_records[ctgen_record_count].first = ctgen_arg_count;
+    ctgen_record_count++;
+    slots = ctgen_args + ctgen_arg_count;
+    ctgen_arg_count += n;
+    for (i = 0; i < n; i++)
+        slots[i].u = 0;
+    return slots;
+}
+
+/* Counts the calls of `stub` among the first `n` logged calls. */
+static int ctgen_calls_of(const char *stub, int n)
+{
+    int i, count = 0;
+    for (i = 0; i < n; i++)
+        count += ctgen_same_text(ctgen_records[i].stub, stub);
+    return count;
+}
+
+const ctgen_arg *ctgen_logged_call(ctgen_ctx *ctx, int index, const char *stub, int k)
+{
+    if (ctgen_calls_diverged)
+        return 0;
+    if (index < ctgen_record_count && ctgen_same_text(ctgen_records[index].stub, stub))
+        return ctgen_args + ctgen_records[index].first;
+    ctgen_calls_diverged = 1;
+    if (index < ctgen_record_count)
+        ctgen_fail(ctx, "stub call %d: predicted call %d of %s, observed call %d of %s",
+                   index + 1, k + 1, stub,
+                   ctgen_calls_of(ctgen_records[index].stub, index) + 1,
+                   ctgen_records[index].stub);
+    else if (index < ctgen_calls_made)
+        ctgen_fail(ctx, "stub call %d: predicted call %d of %s; the log of stub calls holds "
+                   "%d (CTGEN_MAX_STUB_CALLS, CTGEN_MAX_STUB_ARGS)", index + 1, k + 1, stub,
+                   ctgen_record_count);
+    else
+        ctgen_fail(ctx, "stub call %d: predicted call %d of %s, observed no more calls",
+                   index + 1, k + 1, stub);
+    return 0;
+}
+
+void ctgen_check_call_total(ctgen_ctx *ctx, int count)
+{
+    if (ctgen_calls_made == count || ctgen_calls_diverged)
+        return;
+    if (count >= 0 && count < ctgen_record_count)
+        ctgen_fail(ctx, "stub calls: predicted %d, observed %d (the first not predicted: "
+                   "call %d of %s)", count, ctgen_calls_made,
+                   ctgen_calls_of(ctgen_records[count].stub, count) + 1,
+                   ctgen_records[count].stub);
+    else
+        ctgen_fail(ctx, "stub calls: predicted %d, observed %d", count, ctgen_calls_made);
 }
 
 void ctgen_log_call(const char *format, ...)

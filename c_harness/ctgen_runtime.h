@@ -125,6 +125,29 @@ double ctgen_double_from_bits(unsigned long long ctgen_bits);
 /* Logs one stub call ("read(3, 0x7ff..)"), shown when the case fails. */
 void ctgen_log_call(const char *ctgen_format, ...) CTGEN_PRINTF(1, 2);
 
+/* One argument of a stub call as the stub records it: an integer of a signed or an
+ * unsigned type widened to 64 bits, a float or double as a double, a pointer. */
+typedef union ctgen_arg {
+    long long s;
+    unsigned long long u;
+    double f;
+    const void *p;
+} ctgen_arg;
+
+/* Records a call of `stub` (a string literal) in the running case's log of stub calls:
+ * the `n` slots for its arguments, or 0 when the log is full (the case then fails when
+ * it checks its calls). */
+ctgen_arg *ctgen_record_call(const char *ctgen_stub, int ctgen_n);
+
+/* The arguments of stub call `index` (0-based, over all stubs) of the running case when
+ * it is call `k` of `stub`; else the case fails, once, saying which call it observed
+ * instead (another stub's, none, more than the log holds), and 0. */
+const ctgen_arg *ctgen_logged_call(ctgen_ctx *ctgen_c, int ctgen_index, const char *ctgen_stub,
+                                   int ctgen_k);
+
+/* The running case made `count` stub calls, else it fails. */
+void ctgen_check_call_total(ctgen_ctx *ctgen_c, int ctgen_count);
+
 /* A stub's precondition does not hold for the arguments of its call k (0-based): the
  * running case fails; a case that predicts this ends here. */
 void ctgen_precondition_failed(const char *ctgen_stub, unsigned long ctgen_k,

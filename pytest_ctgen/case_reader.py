@@ -47,11 +47,15 @@ from .cases import (
     Expected,
     FileCases,
     FunctionCases,
+    FloatValue,
     FunctionSignature,
     GlobalStub,
+    IntValue,
     LoopStop,
     McdcNote,
     Outcome,
+    PointerValue,
+    PredictedCall,
     StubCall,
     StubPrototype,
     StubScript,
@@ -68,7 +72,7 @@ from .export_schema import (
     shown,
 )
 from .value_reader import ValueScope, is_heap_name, read_value
-from .value_shapes import ANY, INT_MAX, Shape, template_shape
+from .value_shapes import ANY, INT_MAX, INT_MIN, Shape, template_shape
 
 __all__ = ["SchemaError", "UnitNames", "build_from_json", "file_cases_from_doc",
            "file_cases_from_json", "load_json"]
@@ -151,6 +155,7 @@ class _File:
     signatures: Mapping[str, FunctionSignature]  # of the unit's functions, when known
     seen: set[str] = field(default_factory=set)  # names of the functions read so far
     allocator: tuple[str, ...] = ()  # the allocation functions the unit calls
+    callback_prototypes: Mapping[str, StubPrototype] = field(default_factory=dict)
 
 
 def _return_shape(signature: FunctionSignature | None) -> Shape | None:
@@ -186,8 +191,59 @@ def _expected(f: Field, scope: ValueScope, file: _File, returns: Shape | None,
         status_field = ends.get("status")
         status = None if status_field.value is None else status_field.integer(*_INT32)
         loop_stop = _loop_stop(ends, ending)
+    calls = _predicted_calls(f["calls_in_order"], scope, file, dict(counts)) \
+        if f.has("calls_in_order") else None
     return Expected(result, _bindings(f.get("globals", []), scope, name_rule="global"),
-                    tuple(counts), expected_objects, ending, status, loop_stop)
+                    tuple(counts), expected_objects, ending, status, loop_stop, calls)
+
+
+#: The values a stub's argument of each kind (cases.StubPrototype.params) is predicted as.
+_ARGUMENT_VALUES: dict[str, tuple[type, Shape]] = {
+    "signed": (IntValue, Shape("int", INT_MIN, (1 << 63) - 1)),
+    "unsigned": (IntValue, Shape("int", 0, INT_MAX)),
+    "float": (FloatValue, ANY), "pointer": (PointerValue, Shape("pointer"))}
+
+
+def _predicted_calls(f: Field, scope: ValueScope, file: _File, counts: dict[str, int]
+                     ) -> tuple[PredictedCall, ...]:
+    """Every stub call a case predicts, in order: each of a stub or callback of the file,
+    its arguments parameters of it whose kind a case checks, with values of that kind
+    (and of the parameter's type where the unit's declaration is known), as many calls
+    of each stub as "stub_calls" counts."""
+    calls = []
+    tally: dict[str, int] = {}
+    for k in f.items():
+        name = k["stub"].identifier()
+        stub = file.stubs.get(name) or file.callback_prototypes.get(name)
+        if stub is None:
+            k["stub"].fail(f"{name} is no stub or callback of the file")
+        tally[name] = tally.get(name, 0) + 1
+        kinds = dict(stub.params)
+        declared = {p.name: p.declaration for p in stub.signature.params} \
+            if stub.signature is not None else {}
+        arguments = []
+        for param, v in k["arguments"].members():
+            kind = kinds.get(param)
+            if kind is None or param == "...":
+                v.fail(f"{shown(param)} is not a parameter of {name}")
+            if kind not in _ARGUMENT_VALUES:
+                v.fail(f"an argument of kind {kind} is not checked")
+            value_type, shape = _ARGUMENT_VALUES[kind]
+            if param in declared:
+                of_declaration = template_shape(declared[param])
+                if of_declaration.kind == shape.kind or kind == "float":
+                    shape = of_declaration
+            value = read_value(v, shape, scope)
+            if not isinstance(value, value_type) or \
+                    (isinstance(value, PointerValue) and value.function):
+                v.fail(f"expected the value of a {kind} argument, found {shown(v.value)}")
+            if isinstance(value, IntValue) and not shape.low <= value.value <= shape.high:
+                v.fail(f"{value.value} is out of range [{shape.low}, {shape.high}]")
+            arguments.append((param, value))
+        calls.append(PredictedCall(name, tuple(arguments)))
+    if tally != {n: c for n, c in counts.items() if c}:
+        f.fail(f"lists calls {shown(tally)}, which \"stub_calls\" counts {shown(counts)}")
+    return tuple(calls)
 
 
 def _loop_stop(ends: Field, ending: str) -> LoopStop | None:
@@ -493,7 +549,8 @@ def file_cases_from_doc(doc: Any, unit: UnitNames | None = None,
             frozenset(PROGRAM_ENDS)
     allocator = _allocator(root.get("allocator", []), by_name)
     file = _File(unit, by_name, frozenset(known), targets,
-                 unit.globals if unit is not None else None, signatures, allocator=allocator)
+                 unit.globals if unit is not None else None, signatures, allocator=allocator,
+                 callback_prototypes=known)
     return FileCases(
         source=root["source"].string(),
         functions=tuple(_function(fn, file, cbs)

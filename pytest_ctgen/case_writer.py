@@ -22,6 +22,7 @@ from .cases import (
     LoopStop,
     Outcome,
     PointerValue,
+    PredictedCall,
     RecordValue,
     StubPrototype,
     UnsetValue,
@@ -78,6 +79,16 @@ def _loop_stop_to_json(stop: LoopStop | None) -> dict[str, Any]:
                      "iterations": stop.iterations}}
 
 
+def _calls_to_json(calls: tuple[PredictedCall, ...] | None) -> dict[str, Any]:
+    """Every stub call a case predicts, in order, with its arguments by parameter name
+    (nothing when the calls are not predicted)."""
+    if calls is None:
+        return {}
+    return {"calls_in_order": [
+        {"stub": k.stub, "arguments": {name: value_to_json(v) for name, v in k.arguments}}
+        for k in calls]}
+
+
 def case_to_json(c: Case) -> dict[str, Any]:
     return {
         "id": c.id,
@@ -97,6 +108,7 @@ def case_to_json(c: Case) -> dict[str, Any]:
             "globals": _bindings_to_json(c.expected.globals),
             "objects": _bindings_to_json(c.expected.objects),
             "stub_calls": {name: n for name, n in c.expected.stub_call_counts},
+            **_calls_to_json(c.expected.calls),
             **({"ends": {"how": c.expected.ending, "status": c.expected.exit_status,
                          **_loop_stop_to_json(c.expected.loop_stop)}}
                if c.expected.ending else {}),

@@ -214,9 +214,23 @@ PROGRAM_ENDS: dict[str, Ending] = {
 
 
 @dataclass(frozen=True)
+class PredictedCall:
+    """One stub (or callback) call a case predicts, in the order of all the stub calls of
+    the case: the stub's name and the value of each argument the generator knows, by
+    parameter name in parameter order. An integer, float or pointer (a pointer to an
+    object the case cannot name is `PointerValue("*")`: only non-NULL is checked); an
+    argument of another type, a variadic one or one nothing set is left out."""
+
+    stub: str
+    arguments: tuple[tuple[str, Value], ...] = ()
+
+
+@dataclass(frozen=True)
 class Expected:
     """What the symbolic execution predicts for a case: the return value (None for void),
-    the globals after the call, and how often each stub is called."""
+    the globals after the call, how often each stub is called and, when known (`calls`;
+    None in an export written before it was predicted), every stub call in order with
+    its arguments."""
 
     returns: Value | None
     globals: tuple[Binding, ...] = ()
@@ -228,6 +242,7 @@ class Expected:
     ending: str | None = None
     exit_status: int | None = None  # the status passed to exit
     loop_stop: LoopStop | None = None  # where the harness stops it (ending LOOP_STOP)
+    calls: tuple[PredictedCall, ...] | None = None
 
 
 #: The note of a case made for a comparison no other case decided with its sides equal
@@ -312,6 +327,7 @@ class Case:
                                  *e.objects)]
         out += [k.returns for s in self.stubs for k in s.calls if k.returns is not None]
         out += [w.value for s in self.stubs for k in s.calls for w in k.writes]
+        out += [v for k in e.calls or () for _, v in k.arguments]
         return out + ([e.returns] if e.returns is not None else [])
 
 

@@ -6,7 +6,7 @@ the table the runtime runs the cases from.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from ..cases import (
@@ -30,7 +30,7 @@ from .c_values import (
     set_statements,
     with_targets,
 )
-from .checks import check_statements
+from .checks import call_checks, check_statements
 from .heap_allocator import case_heap_lines, leak_lines
 from .harness_names import call_counter, callee, case_name, object_slots
 from .stubs import refers_to_objects
@@ -90,10 +90,13 @@ def _addressed(c: Case) -> Case:
 
     e = c.expected
     returns = with_targets(e.returns, names) if e.returns is not None else None
+    calls = None if e.calls is None else tuple(
+        replace(k, arguments=tuple((n, with_targets(v, names)) for n, v in k.arguments))
+        for k in e.calls)
     return replace(c, params=bindings(c.params), globals=bindings(c.globals),
                    objects=bindings(c.objects),
                    expected=replace(e, returns=returns, globals=bindings(e.globals),
-                                    objects=bindings(e.objects)))
+                                    objects=bindings(e.objects), calls=calls))
 
 
 def _padded_objects(c: Case, bounds: Sequence[int | None]) -> tuple[Binding, ...]:
@@ -122,10 +125,12 @@ def _padded_objects(c: Case, bounds: Sequence[int | None]) -> tuple[Binding, ...
 
     return tuple(pad(o) for o in c.objects)
 
-def case_lines(index: int, c: Case, signature: FunctionSignature, stub_names: set[str],
-               contract: Contract | None = None) -> list[str]:
+def case_lines(index: int, c: Case, signature: FunctionSignature,
+               stub_names: Mapping[str, StubPrototype], contract: Contract | None = None
+               ) -> list[str]:
     """Case `index` (of the harness) as its function, and what it needs defined before it;
-    `stub_names` are the stubs and callbacks, `contract` the function's annotations."""
+    `stub_names` are the stubs and callbacks by name, `contract` the function's
+    annotations."""
     ctx = "ctgen_c"
     c = _addressed(c)
     bounds = [p.bound if p.kind == "array" else None for p in signature.params]
@@ -227,8 +232,10 @@ def _call_lines(index: int, c: Case, signature: FunctionSignature, args: list[st
     return before, body
 
 
-def _output_checks(c: Case, stub_names: set[str]) -> list[str]:
-    """The checks of the globals and objects after the call and of the stubs' calls."""
+def _output_checks(c: Case, stub_names: Mapping[str, StubPrototype]) -> list[str]:
+    """The checks of the globals and objects after the call and of the stubs' calls: how
+    many of each there were and, where the case predicts them, each in order with its
+    arguments."""
     ctx = "ctgen_c"
     e = c.expected
     body: list[str] = []
@@ -242,6 +249,11 @@ def _output_checks(c: Case, stub_names: set[str]) -> list[str]:
             raise ValueError(f"{case_name(c)} counts calls of {stub}, which is no stub")
         body.append(f"ctgen_check_int({ctx}, {c_string('calls of ' + stub)}, "
                     f"{call_counter(stub)}, {c_int_literal(count)});")
+    if e.calls is not None and (e.calls or stub_names):
+        try:
+            body.extend(call_checks(ctx, e.calls, stub_names))
+        except ValueError as err:
+            raise ValueError(f"{case_name(c)} {err}") from None
     return body
 
 

@@ -4,6 +4,8 @@ and test cases, cases.Contract) through functions of their own.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from ..cases import (
     ArrayValue,
     BytesValue,
@@ -13,7 +15,9 @@ from ..cases import (
     FunctionSignature,
     IntValue,
     PointerValue,
+    PredictedCall,
     RecordValue,
+    StubPrototype,
     UnsetValue,
     Value,
     declare,
@@ -61,6 +65,55 @@ def check_statements(ctx: str, what: str, lvalue: str, v: Value) -> list[str]:
     if isinstance(v, UnsetValue):
         return []  # C gives it no value to check
     raise TypeError(f"not a case value: {v!r}")
+
+
+#: The member of `ctgen_arg` (c_harness/ctgen_runtime.h) a stub records an argument of
+#: each kind (cases.StubPrototype.params) in, the cast it is recorded with, and the values
+#: predicted for it.
+ARGUMENT_SLOTS: dict[str, tuple[str, str, type]] = {
+    "signed": ("s", "(long long)", IntValue), "unsigned": ("u", "(unsigned long long)", IntValue),
+    "float": ("f", "(double)", FloatValue), "pointer": ("p", "(const void *)", PointerValue)}
+
+
+def argument_slots(stub: StubPrototype) -> dict[str, int]:
+    """Where a stub records each of its arguments: one slot per named parameter."""
+    return {name: i for i, (name, _) in enumerate(p for p in stub.params if p[0] != "...")}
+
+
+def call_checks(ctx: str, calls: tuple[PredictedCall, ...],
+                stubs: Mapping[str, StubPrototype]) -> list[str]:
+    """Checks of the stub calls the case logged (ctgen_record_call): each is the call
+    predicted at its place in the order, with the predicted arguments, and there are no
+    more."""
+    out = ["{", f"{INDENT}const ctgen_arg *ctgen_a = 0;"]
+    made: dict[str, int] = {}
+    for j, call in enumerate(calls):
+        stub = stubs.get(call.stub)
+        if stub is None:
+            raise ValueError(f"predicts a call of {call.stub}, which is no stub")
+        k = made.get(call.stub, 0)
+        made[call.stub] = k + 1
+        slots, kinds = argument_slots(stub), dict(stub.params)
+        lines = []
+        for name, v in call.arguments:
+            member, _, value_type = ARGUMENT_SLOTS.get(kinds.get(name, ""), ("", "", None))
+            if name not in slots or value_type is None or not isinstance(v, value_type) or \
+                    (isinstance(v, PointerValue) and v.function):
+                raise ValueError(f"predicts argument {name} of {call.stub} as {v!r}, "
+                                 "which its stub does not record")
+            lvalue = f"ctgen_a[{slots[name]}].{member}"
+            if isinstance(v, FloatValue) and v.size == 4:
+                lvalue = f"(float){lvalue}"
+            lines += check_statements(ctx, f"call {k + 1} of {call.stub}: argument {name}",
+                                      lvalue, v)
+        logged = f"ctgen_logged_call({ctx}, {j}, {c_string(call.stub)}, {k})"
+        if lines:
+            out += [f"{INDENT}if ((ctgen_a = {logged}) != 0) {{",
+                    *(f"{INDENT * 2}{line}" for line in lines), f"{INDENT}}}"]
+        else:
+            out.append(f"{INDENT}(void){logged};")
+    return out + [f"{INDENT}ctgen_check_call_total({ctx}, {len(calls)});",
+                  f"{INDENT}(void)ctgen_a;", "}"]
 
 
 def filled_checks(ctx: str, what: str, lvalue: str, v: FilledBytesValue) -> list[str]:

@@ -77,7 +77,7 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
     symbols = {s.name: stub_symbol(s) for s in fc.stubs}
     symbols.update({"main": callee("main"), **dict(PROGRAM_END_RENAMES)})
     cases = [with_symbols(c, symbols) for c in fc.all_cases()]
-    stub_names = {s.name for s in (*fc.stubs, *callbacks)}
+    stub_names = {s.name: s for s in (*fc.stubs, *callbacks)}
     for c in cases:
         for s in c.stubs:
             if s.name not in stub_names:

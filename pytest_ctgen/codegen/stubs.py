@@ -15,6 +15,7 @@ from .c_values import (
     set_statements,
     with_targets,
 )
+from .checks import ARGUMENT_SLOTS, argument_slots
 from .harness_names import (
     call_counter,
     case_name,
@@ -48,6 +49,20 @@ def log_call_line(stub: StubPrototype) -> str:
     return f"ctgen_log_call({', '.join([text] + values)});"
 
 
+def record_call_lines(stub: StubPrototype) -> list[str]:
+    """The statements recording a call of `stub` with the arguments a case checks (see
+    checks.call_checks) in the runtime's log of stub calls."""
+    slots = argument_slots(stub)
+    stores = [f"ctgen_a[{slots[name]}].{ARGUMENT_SLOTS[kind][0]} = "
+              f"{ARGUMENT_SLOTS[kind][1]}{name};"
+              for name, kind in stub.params if kind in ARGUMENT_SLOTS]
+    record = f"ctgen_record_call({c_string(stub.name)}, {len(slots)})"
+    if not stores:
+        return [f"(void){record};"]
+    return ["{", f"{INDENT}ctgen_arg *ctgen_a = {record};", f"{INDENT}if (ctgen_a) {{",
+            *(f"{INDENT * 2}{line}" for line in stores), f"{INDENT}}}", "}"]
+
+
 def precondition_lines(stub: StubPrototype) -> list[str]:
     """Checks of the specification's preconditions on the arguments of the call."""
     return [f"if (!({condition})) ctgen_precondition_failed("
@@ -72,6 +87,7 @@ def _stub_lines(stub: StubPrototype, scripts: list[tuple[int, Case]]) -> list[st
            f"{INDENT}unsigned long ctgen_k = {call_counter(stub.name)}++;",
            f"{INDENT}(void)ctgen_k;",
            f"{INDENT}{log_call_line(stub)}"]
+    out += [f"{INDENT}{line}" for line in record_call_lines(stub)]
     out += [f"{INDENT}{line}" for line in precondition_lines(stub)]
     arms: list[str] = []
     for index, c in scripts:

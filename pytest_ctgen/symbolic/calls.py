@@ -130,7 +130,8 @@ def stub_call(ex: Executor, state: State, stmt: Call, args: list[SymValue],
         result = memory.value_from_cells(cells, rtype)
     writes = stub_writes(ex, state, callee, index, args)
     writes += stub_global_writes(ex, state, name, index)
-    state.stub_calls.append(StubCallRecord(name, index, rtype, result, writes))
+    arguments = tuple(zip(callee.params, callee.type.params, args))
+    state.stub_calls.append(StubCallRecord(name, index, rtype, result, writes, arguments))
     if store and stmt.target is not None and result is not None:
         access.store(ex, state, stmt.target, result)
     return result

@@ -9,7 +9,8 @@ import z3
 
 from ..cases import (
     ArrayValue, Binding, BytesValue, Expected, FilledBytesValue, FloatValue, IntValue,
-    PointerValue, RecordValue, StubCall, StubScript, UNDEFINED_BEHAVIOUR, UnsetValue, Value)
+    PointerValue, PredictedCall, RecordValue, StubCall, StubScript, UNDEFINED_BEHAVIOUR,
+    UnsetValue, Value)
 from ..frontend.ctype import (
     INT, VOID, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
     declaration_of)
@@ -296,8 +297,48 @@ def expected(model: z3.ModelRef, state: State, result_type: CType,
         pointer = PointerType(VOID)
         objects.extend(heap.expected_objects(
             model, state, lambda cells: value_of(model, cells, pointer, names, state.aliases)))
+    calls = predicted_calls(model, state, _case_names(state, names, pointees), garbage)
     return Expected(returns, tuple(written), tuple(sorted(counts.items())), tuple(objects),
-                    ending, exit_status)
+                    ending, exit_status, calls=calls)
+
+
+def _case_names(state: State, names: dict[int, PointerValue], pointees: list[Pointee]
+                ) -> dict[int, PointerValue]:
+    """`names` without the objects of input pointers the case does not set up (not in
+    `pointees`): a pointer to one is named "*" (see `value_of`)."""
+    made = {p.object_id for p in pointees}
+    unmade = {p.object_id for p in state.pointees} | set(state.lazy)
+    return {oid: v for oid, v in names.items() if oid in made or oid not in unmade}
+
+
+def predicted_calls(model: z3.ModelRef, state: State, names: dict[int, PointerValue],
+                    garbage: memory.GarbageMemo | None = None
+                    ) -> tuple[PredictedCall, ...]:
+    """Every stub call of the path in order, with the arguments a case checks: integers,
+    floats and doubles, and pointers to objects (by the case's name for the object, see
+    `object_names`; one it cannot name, into a local or a string literal, is "*", of
+    which only non-NULL is checked). Left out: function pointers, other types (structs,
+    long double), and an argument nothing set (C gives it no value)."""
+    calls = []
+    for call in state.stub_calls:
+        arguments: list[tuple[str, Value]] = []
+        for param, ctype, value in call.arguments:
+            if not _checked_argument(ctype):
+                continue
+            v = value_of(model, memory.cells_of(value, ctype), ctype, names, state.aliases,
+                         garbage)
+            if not isinstance(v, UnsetValue):
+                arguments.append((param, v))
+        calls.append(PredictedCall(call.name, tuple(arguments)))
+    return tuple(calls)
+
+
+def _checked_argument(ctype: CType) -> bool:
+    """Whether a case checks a stub's argument of type `ctype` (see `predicted_calls`)."""
+    if isinstance(ctype, PointerType):
+        return not isinstance(ctype.target, FunctionType)
+    return isinstance(ctype, (IntType, FloatType)) and ctype.size in (
+        (1, 2, 4, 8) if isinstance(ctype, IntType) else (4, 8))
 
 
 def _written(state: State, pointees: list[Pointee]

@@ -59,13 +59,15 @@ class Pointee:
 
 @dataclass(frozen=True)
 class StubCallRecord:
-    """Call k (0-based) of an undefined function on this path."""
+    """Call k (0-based) of an undefined function on this path; `arguments` are the
+    values it is called with, by parameter name and type (the variadic ones left out)."""
 
     name: str
     index: int
     result_type: CType
     result: SymValue | None
     writes: tuple[StubWrite, ...] = ()
+    arguments: tuple[tuple[str, CType, SymValue], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -93,6 +93,11 @@ def _last(doc: Doc, function: int) -> Doc:
     return doc["functions"][function]["cases"][-1]
 
 
+def _calls(doc: Doc) -> list[Doc]:
+    """The stub calls the first case of clamp_reading predicts (sensor_read's)."""
+    return _case(doc, CLAMP)["expected"]["calls_in_order"]
+
+
 def _with_object(doc: Doc, function: int) -> Doc:
     return next(c for c in doc["functions"][function]["cases"] if c["objects"])
 
@@ -321,6 +326,23 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
      r"version: expected an integer, found a string"),
     ("missing-expected", lambda d, p: _case(d, CLAMP).pop("expected"),
      r"functions\[0\]\.cases\[0\]: missing \"expected\""),
+    # --- the stub calls a case predicts, with their arguments
+    ("calls-no-stub", _set(lambda d: _calls(d)[0], "stub", "system"),
+     r"expected\.calls_in_order\[0\]\.stub: system is no stub or callback of the file"),
+    ("calls-no-parameter", _set(lambda d: _calls(d)[0], "arguments", {"cmd": 1}),
+     r"calls_in_order\[0\]\.arguments\.cmd: \"cmd\" is not a parameter of sensor_read"),
+    ("calls-out-of-range", _set(lambda d: _calls(d)[0], "arguments", {"ch": 256}),
+     r"calls_in_order\[0\]\.arguments\.ch: 256 is out of range \[0, 255\]"),
+    ("calls-expression", _set(lambda d: _calls(d)[0], "arguments",
+                              lambda p: {"ch": f'0); system("{p}"'}),
+     r"calls_in_order\[0\]\.arguments\.ch: not a case value"),
+    ("calls-pointer-for-integer", _set(lambda d: _calls(d)[0], "arguments",
+                                       {"ch": {"@pointer": "*"}}),
+     r"calls_in_order\[0\]\.arguments\.ch: expected an integer, found a pointer"),
+    ("calls-more-than-counted", _set(lambda d: _case(d, CLAMP)["expected"], "calls_in_order",
+                                     lambda p: [{"stub": "sensor_read", "arguments": {}}] * 2),
+     r"expected\.calls_in_order: lists calls \{\"sensor_read\": 2\}, which \"stub_calls\" "
+     r"counts \{\"sensor_read\": 1\}"),
     # --- the build recipe
     ("cflags-wrapper", _set(lambda d: d["build"], "cflags",
                             lambda p: ["-wrapper", f"/bin/sh,-c,{p}"]),

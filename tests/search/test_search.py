@@ -12,7 +12,7 @@ import pytest
 
 from pytest_ctgen.cases import (
     STOP_DEPTH, STOP_EXHAUSTED, STOP_TIME, STOP_WORK, FileCases, FloatValue, FunctionCases,
-    IntValue, Outcome, RecordValue, StubPrototype)
+    IntValue, Outcome, RecordValue)
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.ir.cfg import Call
 from pytest_ctgen.ir.lower import Program, lower_unit
@@ -533,12 +533,14 @@ def runs(unit_path: Path, program: Program, generated: dict[str, FunctionCases],
     from pytest_ctgen.codegen.harness import generate_harness
     from pytest_ctgen.codegen.harness_names import case_name
     from pytest_ctgen.frontend.signatures import with_signatures
+    from pytest_ctgen.pipeline import stub_prototype
     from pytest_ctgen.runner.build import build_harness, load_library
     from pytest_ctgen.runner.execute import run_case
 
     called = {s.function for cfg in program.cfgs.values() for b in cfg.blocks
               for s in b.stmts if isinstance(s, Call)}
-    stubs = tuple(StubPrototype(f.name, f.prototype) for f in program.unit.undefined_functions()
+    # as the pipeline declares them: with how each argument is recorded and checked
+    stubs = tuple(stub_prototype(f) for f in program.unit.undefined_functions()
                   if f.name in called)
     fc = with_signatures(FileCases(str(unit_path), tuple(generated[n] for n in CHECKED), stubs),
                          program.unit)

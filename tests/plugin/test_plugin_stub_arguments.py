@@ -1,0 +1,137 @@
+"""A case predicts every stub call in order with its arguments: an exported case fails,
+replayed and under `make run`, when the unit calls a stub with another argument (a HAL
+write to the wrong register, two arguments swapped, a pointer one byte off)."""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from plugin_helpers import QUIET, output, run_ctgen
+
+UNIT = """\
+#include <stdint.h>
+
+extern void spi_write(uint8_t reg, uint8_t value);
+extern int16_t spi_read(uint8_t reg);
+extern void hal_send(const uint8_t *buf, uint8_t n);
+
+void radio_set(uint8_t reg, uint8_t value)
+{
+    if (value > 10u) {
+        spi_write(reg, 10u);
+    } else {
+        spi_write(reg, value);
+    }
+    spi_write((uint8_t)(reg + 1u), 0x01u);
+}
+
+int16_t radio_status(void)
+{
+    int16_t s = spi_read(0x20u);
+    if (s < 0) {
+        spi_write(0x21u, 0x80u);
+    }
+    return s;
+}
+
+void send_tail(const uint8_t *buf, uint8_t n)
+{
+    if (n > 2u) {
+        hal_send(buf + 2, (uint8_t)(n - 2u));
+    }
+}
+"""
+
+#: The unit changed so that each stub call count stays the same and only an argument
+#: differs: the second register of radio_set, the arguments of radio_status's write
+#: swapped, the buffer one byte off.
+CHANGED = (UNIT.replace("(uint8_t)(reg + 1u)", "(uint8_t)(reg + 2u)")
+           .replace("spi_write(0x21u, 0x80u)", "spi_write(0x80u, 0x21u)")
+           .replace("hal_send(buf + 2", "hal_send(buf + 1"))
+
+
+def _export(pytester: pytest.Pytester) -> dict:
+    pytester.mkdir("src")
+    (pytester.path / "src" / "radio.c").write_text(UNIT, encoding="utf-8")
+    result = run_ctgen(pytester, "-q", "--ctgen-export", "out", "src/radio.c")
+    assert result.ret == 0, output(result)
+    return json.loads((pytester.path / "out/radio/radio.ctgen.json").read_text())
+
+
+def _cases(doc: dict, function: str) -> list[dict]:
+    return next(f["cases"] for f in doc["functions"] if f["name"] == function)
+
+
+def test_cases_predict_stub_calls_in_order_with_their_arguments(
+        ctgen_dir: pytest.Pytester) -> None:
+    doc = _export(ctgen_dir)
+    for case in _cases(doc, "radio_set"):
+        reg = case["params"][0]["value"]
+        value = case["params"][1]["value"]
+        assert case["expected"]["calls_in_order"] == [
+            {"stub": "spi_write", "arguments": {"reg": reg, "value": min(value, 10)}},
+            {"stub": "spi_write", "arguments": {"reg": (reg + 1) % 256, "value": 1}}]
+    calls = [c["expected"]["calls_in_order"] for c in _cases(doc, "radio_status")]
+    read = {"stub": "spi_read", "arguments": {"reg": 0x20}}
+    assert sorted(calls, key=len) == [
+        [read], [read, {"stub": "spi_write", "arguments": {"reg": 0x21, "value": 0x80}}]]
+    sent = [c["expected"]["calls_in_order"] for c in _cases(doc, "send_tail")]
+    assert sorted(sent, key=len) == [[], [{"stub": "hal_send", "arguments": {
+        "buf": {"@pointer": "ctgen_obj_buf", "offset": 2}, "n": 1}}]]
+
+
+def test_a_stub_called_with_another_argument_fails_replay_and_make_run(
+        ctgen_dir: pytest.Pytester) -> None:
+    _export(ctgen_dir)
+    (ctgen_dir.path / "src" / "radio.c").write_text(CHANGED, encoding="utf-8")
+
+    replay = ctgen_dir.runpytest_subprocess(*QUIET, "-v", "out", timeout=180)
+    text = output(replay)
+    assert replay.ret == 1, text
+    replayed = _failure_lines(text)
+    assert replayed, text
+    if shutil.which("make") is None:
+        return
+    run = subprocess.run(["make", "-s", "-C", str(ctgen_dir.path / "out/radio"), "run"],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode != 0, run.stdout + run.stderr
+    assert _failure_lines(run.stdout) == replayed, run.stdout
+
+
+def _failure_lines(text: str) -> list[str]:
+    """What the failures say of the stubs' arguments, checked against the changes of
+    CHANGED: each of the three shows up, for every case that makes the call."""
+    found = sorted(set(re.findall(r"call \d of \w+: argument \w+: predicted [^,;]+, "
+                                  r"observed [^;\n]+", text)))
+    second = [f for f in found if f.startswith("call 2 of spi_write: argument reg:")]
+    assert len(second) == 2, found  # both cases of radio_set
+    for line in second:
+        m = re.fullmatch(r".*predicted (\d+), observed (\d+)", line)
+        assert m and int(m.group(2)) == (int(m.group(1)) + 1) % 256, line
+    assert "call 1 of spi_write: argument reg: predicted 33, observed 128" in found
+    assert "call 1 of spi_write: argument value: predicted 128, observed 33" in found
+    assert "call 1 of hal_send: argument buf: predicted ctgen_obj_buf + 2 bytes, " \
+        "observed another address" in found
+    assert not any("radio_status" in f or "argument n:" in f for f in found), found
+    return found
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_calls_past_the_log_fail_the_case_clearly(ctgen_dir: pytest.Pytester) -> None:
+    """The runtime logs so many calls (CTGEN_MAX_STUB_CALLS): a case that makes more fails
+    saying so, and one within the bound passes."""
+    _export(ctgen_dir)
+    run = subprocess.run(["make", "-s", "-C", str(ctgen_dir.path / "out/radio"), "run",
+                          "CFLAGS=-O0 -DCTGEN_MAX_STUB_CALLS=1"],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode != 0, run.stdout + run.stderr
+    failed = [line for line in run.stdout.splitlines() if line.startswith("FAIL")]
+    assert len(failed) == 3, run.stdout  # radio_set's two, radio_status' with a write
+    for line in failed:
+        assert "stub call 2: predicted call " in line, line
+        assert "the log of stub calls holds 1 (CTGEN_MAX_STUB_CALLS" in line, line
+    assert run.stdout.splitlines()[-1] == "3 passed, 3 failed", run.stdout
