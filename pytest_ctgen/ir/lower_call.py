@@ -168,9 +168,11 @@ class CallLowerer:
 
     def arguments(self, ftype: FunctionType, nodes: list[c_ast.Node]) -> list[Expr]:
         """The arguments of a call of a function of type `ftype`: converted to the types
-        of its parameters, the others (variadic, or of an unprototyped function) promoted."""
+        of its parameters, the others (variadic, or of an unprototyped function) promoted.
+        They are evaluated last to first, as gcc does (C leaves the order unspecified):
+        `put(g(1), g(2))` calls g(2) first."""
         args: list[Expr] = []
-        for i, a in enumerate(nodes):
+        for i, a in reversed(list(enumerate(nodes))):
             v = self.exprs.rvalue(a)
             if i < len(ftype.params):
                 v = self.exprs.convert(v, ftype.params[i])
@@ -179,7 +181,7 @@ class CallLowerer:
             else:
                 v = self.exprs.promote(v)
             args.append(v)
-        return args
+        return args[::-1]
 
     def indirect_call(self, callee: Expr, node: c_ast.FuncCall, value_used: bool
                       ) -> Expr | None:
