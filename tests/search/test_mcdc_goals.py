@@ -154,7 +154,8 @@ def test_statement_goals_skip_outcomes_that_run_no_new_line(tmp_path: Path) -> N
     unit = tmp_path / "st.c"
     unit.write_text(STATEMENTS)
     program = lower_unit(load_unit(unit, [], probe=False))
-    by = {criterion: generate_function(program, "clamp", SearchOptions(criterion=criterion))
+    by = {criterion: generate_function(program, "clamp", SearchOptions(
+              criterion=criterion, boundary_cases="off"))
           for criterion in ("statement", "branch")}
     # one case (x > 100) runs every line that can run; the false side of `x > 100` runs
     # no line of its own, so only the branch criterion asks for it
