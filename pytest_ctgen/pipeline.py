@@ -646,4 +646,6 @@ def export_runs(runs: Iterable[FileRun], out_dir: Path, mcdc: bool = False) -> l
                          name=names[cases.source], mcdc=instrumented)
         except CtgenError as err:  # nothing of another owner is overwritten
             problems.append(str(err))
+        except ValueError as err:  # cases the driver cannot express, as the harness
+            problems.append(f"{cases.source}: cannot generate the export's driver: {err}")
     return problems

@@ -317,8 +317,9 @@ def predicted_calls(model: z3.ModelRef, state: State, names: dict[int, PointerVa
     """Every stub call of the path in order, with the arguments a case checks: integers,
     floats and doubles, and pointers to objects (by the case's name for the object, see
     `object_names`; one it cannot name, into a local or a string literal, is "*", of
-    which only non-NULL is checked). Left out: function pointers, other types (structs,
-    long double), and an argument nothing set (C gives it no value)."""
+    which only non-NULL is checked). Left out: function pointers (also one passed as a
+    `void *`), other types (structs, long double), and an argument nothing set (C gives it
+    no value)."""
     calls = []
     for call in state.stub_calls:
         arguments: list[tuple[str, Value]] = []
@@ -327,8 +328,9 @@ def predicted_calls(model: z3.ModelRef, state: State, names: dict[int, PointerVa
                 continue
             v = value_of(model, memory.cells_of(value, ctype), ctype, names, state.aliases,
                          garbage)
-            if not isinstance(v, UnsetValue):
-                arguments.append((param, v))
+            if isinstance(v, UnsetValue) or (isinstance(v, PointerValue) and v.function):
+                continue  # a function passed as a `void *` (a callback's context) is not
+            arguments.append((param, v))
         calls.append(PredictedCall(call.name, tuple(arguments)))
     return tuple(calls)
 

@@ -137,3 +137,33 @@ def test_calls_past_the_log_fail_the_case_clearly(ctgen_dir: pytest.Pytester) ->
         assert "stub call 2: predicted call " in line, line
         assert "the log of stub calls holds 1 (CTGEN_MAX_STUB_CALLS" in line, line
     assert run.stdout.splitlines()[-1] == "3 passed, 3 failed", run.stdout
+
+
+CONTEXT_UNIT = """\
+typedef int (*cmp_fn)(const void *a, const void *b);
+void sort_with(void *base, unsigned n, void *context);
+
+int sorted_first(int *v, unsigned n, cmp_fn cmp)
+{
+    if (n == 0u) {
+        return -1;
+    }
+    sort_with(v, n, (void *)cmp);
+    return v[0];
+}
+"""
+
+
+def test_a_callback_passed_as_a_context_pointer_is_not_checked(
+        ctgen_dir: pytest.Pytester) -> None:
+    """A function passed where the stub takes a `void *` (a callback's context, as qsort_r
+    wrappers do) is no object a case can name: that argument is left unchecked, the
+    others are checked (before, generating the harness failed)."""
+    (ctgen_dir.path / "ctx.c").write_text(CONTEXT_UNIT, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "--ctgen-export", "out", "ctx.c")
+    assert result.ret == 0, output(result)
+    result.assert_outcomes(passed=2)
+    doc = json.loads((ctgen_dir.path / "out" / "ctx" / "ctx.ctgen.json").read_text())
+    [called] = [c for c in doc["functions"][0]["cases"] if c["expected"]["calls_in_order"]]
+    [call] = called["expected"]["calls_in_order"]
+    assert call["stub"] == "sort_with" and set(call["arguments"]) == {"base", "n"}
