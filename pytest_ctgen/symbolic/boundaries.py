@@ -128,18 +128,47 @@ def with_boundaries(state: State, tiers: list[list[z3.BoolRef]]) -> list[list[z3
 
 def equal_sides(condition: z3.BoolRef) -> list[z3.BoolRef]:
     """For each ordering comparison (`<`, `<=`, `>`, `>=`, not `==` or `!=`) in a branch
-    `condition` as written, in order: that its two sides are equal, the one value where
-    `<` and `<=` (or `>` and `>=`) differ."""
+    `condition` as written, integers first, then floating point: that its two sides are
+    equal, the one value where `<` and `<=` (or `>` and `>=`) differ."""
     found: list[Comparison] = []
     _comparisons(condition, 0, found)
+    equalities: list[z3.BoolRef] = [
+        a == b for make, a, b, _ in found
+        if not (isinstance(make, z3.FuncDeclRef) and
+                make.kind() in (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT))]
+    floats: list[tuple[z3.FPRef, z3.FPRef]] = []
+    _float_orderings(condition, 0, floats)
+    equalities += [z3.fpEQ(a, b) for a, b in floats]
     out: list[z3.BoolRef] = []
     seen: set[int] = set()
-    for make, a, b, _ in found:
-        if isinstance(make, z3.FuncDeclRef) and \
-                make.kind() in (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT):
-            continue
-        equal = a == b
+    for equal in equalities:
         if equal.get_id() not in seen:
             seen.add(equal.get_id())
             out.append(equal)
     return out
+
+
+_FLOAT_ORDERINGS: Final = frozenset({
+    z3.Z3_OP_FPA_LT, z3.Z3_OP_FPA_GT, z3.Z3_OP_FPA_LE, z3.Z3_OP_FPA_GE})
+
+
+def _float_orderings(condition: z3.ExprRef, depth: int,
+                     found: list[tuple[z3.FPRef, z3.FPRef]]) -> None:
+    """The operands of the floating-point orderings in `condition`, through the
+    connectives (as `_comparisons` finds the integer ones)."""
+    if depth > _DEPTH or not z3.is_app(condition):
+        return
+    kind = condition.decl().kind()
+    if kind in _CONNECTIVES:
+        for child in condition.children():
+            if z3.is_bool(child):
+                _float_orderings(child, depth + 1, found)
+        return
+    tested = _tested(condition)
+    if tested is not None:
+        _float_orderings(tested, depth + 1, found)
+    elif kind in _FLOAT_ORDERINGS and condition.num_args() == 2:
+        a, b = condition.arg(0), condition.arg(1)
+        if isinstance(a, z3.FPRef) and isinstance(b, z3.FPRef) and \
+                not (z3.is_fp_value(a) and z3.is_fp_value(b)):
+            found.append((a, b))
