@@ -7,9 +7,10 @@ The cases of the search already decide their comparisons one step from turning w
 their path allows (symbolic/boundaries.py); a comparison no case decided with equal sides
 is a goal after the search: from a branch point of the search tree that decides it, the
 solver is asked for inputs with both sides equal, and the path runs on concretely as
-those inputs take it. A case found so is noted as a boundary case. These are extras: the
-budget they may spend is what the search left, and the function's stop reason stays what
-the search gave unless the time budget (the safety net) ran out.
+those inputs take it. A case found so is noted as a boundary case. These are extras: they
+may spend a share of what the search spent (within what it left of the budget), and the
+function's stop reason stays what the search gave unless the time budget (the safety net)
+ran out.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from ..cases import BOUNDARY_NOTE
 from ..symbolic.boundaries import equal_sides
 from ..symbolic.solver import Model, Solver
 from ..symbolic.state import State
+from ..symbolic.work import STEPS_PER_UNIT
 from .tree import TreeNode
 
 if TYPE_CHECKING:
@@ -31,6 +33,11 @@ if TYPE_CHECKING:
 Key = tuple[int, int]
 
 
+#: The work the boundary cases may spend: this share of what the search spent, and at least
+#: so many steps. They are extras: a float equality can cost seconds of solving, and the
+#: search's goals come first.
+_SHARE = 0.25
+_LEAST_STEPS = 2 * STEPS_PER_UNIT
 #: Branch points kept per comparison to start its goal from (the search forgets the nodes
 #: whose edges it explored all); the first ones the search met.
 _NODES_PER_GOAL = 4
@@ -70,23 +77,38 @@ class BoundaryGoals:
 def add_boundary_cases(gen: Generator) -> None:
     """A case for each comparison that no case decided with equal sides, where a branch
     point of the search tree that decides it has inputs making them equal. Raises the
-    generator's budget exception when the budget is spent."""
+    generator's budget exception when their share of the budget (or the budget, or the
+    time) is spent."""
     goals = gen.boundary
     if goals is None:
         return
-    for key, nodes in list(goals.deciders.items()):
-        for node in nodes:
-            if key in goals.met:
-                break
-            gen.check_budget()
-            condition = next(w for w in node.written or () if w is not None)
-            equal = equal_sides(condition)[key[1]]
-            state = node.state.fork()
-            model = gen.solver.model([*state.constraints, equal], gen.preferences(state))
-            if model is None:
-                continue
-            live = [i for i, g in enumerate(node.guards)
-                    if g is not None and gen.solver.holds(model, g)]
-            if live and gen.complete(state, model, partial(gen.step, node, state, live[0])):
-                gen.add_case(state, model, (BOUNDARY_NOTE,))
-    goals.deciders.clear()  # their states are not needed any more
+    meter = gen.meter
+    share = meter.spent + max(_LEAST_STEPS, int(meter.spent * _SHARE))
+    limit = meter.limit
+    # the share is the budget while they are made: no query runs past it
+    meter.limit = min(limit, share) if limit > 0 else share
+    try:
+        for key, nodes in list(goals.deciders.items()):
+            for node in nodes:
+                if key in goals.met or meter.exhausted:
+                    break
+                gen.check_budget()
+                _try_equal_sides(gen, node, key)
+    finally:
+        meter.limit = limit
+        goals.deciders.clear()  # their states are not needed any more
+
+
+def _try_equal_sides(gen: Generator, node: TreeNode, key: Key) -> None:
+    """A case from `node` along inputs that make comparison `key` decide with equal sides,
+    when there are such inputs and the path they take ends within what is modelled."""
+    condition = next(w for w in node.written or () if w is not None)
+    equal = equal_sides(condition)[key[1]]
+    state = node.state.fork()
+    model = gen.solver.model([*state.constraints, equal], gen.preferences(state))
+    if model is None:
+        return
+    live = [i for i, g in enumerate(node.guards)
+            if g is not None and gen.solver.holds(model, g)]
+    if live and gen.complete(state, model, partial(gen.step, node, state, live[0])):
+        gen.add_case(state, model, (BOUNDARY_NOTE,))
