@@ -21,19 +21,20 @@ from collections.abc import Callable
 from ..cases import (
     STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SOLVER, STOP_TIME,
     STOP_UNSUPPORTED, STOP_WORK, Case, FunctionCases, Outcome,
-    UNDEFINED_BEHAVIOUR, StubPrototype, Violation, functions_named)
+    UNDEFINED_BEHAVIOUR, StubPrototype, Violation)
 from ..errors import UnsupportedError
 from ..frontend.preprocess import is_va_list
 from ..ir.cfg import CFG, Edge
 from ..ir.lower import Program
-from ..symbolic import addresses, boundaries, distinct, extract, heap
+from ..symbolic import boundaries, extract
 from ..symbolic.executor import Executor
 from ..symbolic.paths import (
     BoundReached, Finished, Fork, PathError, ProgramEnds, ViolationLedger)
 from ..symbolic.solver import SAT, UNSAT, Condition, Model, Solver, own_context
-from ..symbolic.state import Pointee, State
+from ..symbolic.state import State
 from ..symbolic.work import EXECUTION_STEP, WorkMeter, execution_steps
 from . import loop_stops
+from .case_making import add_case
 from .boundary_goals import BoundaryGoals, add_boundary_cases
 from .callee_goals import CalleeGoals
 from .options import SearchOptions
@@ -506,76 +507,9 @@ class Generator:
 
     def add_case(self, state: State, model: Model, extra_notes: tuple[str, ...] = ()
                  ) -> bool:
-        """The case of the path `state` with the inputs of `model`; which annotations it
-        violates and which test cases it enters (by their PREs) are read off the model.
+        """The case of the path `state` with the inputs of `model` (search/case_making.py);
         False when the case would depend on where objects lie in memory."""
-        model = distinct.distinguished(model, state)
-        violations = list(state.predicted)
-        if self.options.leaks == "fail":
-            violations += heap.leaks(model, state)
-        requirements: list[str] = []
-        met: list[int] = []  # the test cases (by index) the case enters
-        if not state.robustness:
-            for violation, violated in state.contract_checks:
-                if violation not in violations and self.solver.holds(model, violated):
-                    violations.append(violation)
-            for i, (ids, entered) in enumerate(state.testcases_entered):
-                if self.solver.holds(model, entered):
-                    requirements.extend(ids)
-                    met.append(i)
-        pointees = extract.case_pointees(model, state)
-        if not self.placement_free(state, model, pointees):
-            self.executor.approximation = (
-                "a path whose outcome or outputs depend on where objects lie in memory "
-                "(beyond the alignment a case chooses) gives no case")
-            return False
-        params, globals_, objects = extract.inputs(model, state, pointees)
-        case = Case(
-            function=self.cfg.function.name,
-            number=len(self.cases) + 1,
-            params=params,
-            globals=globals_,
-            expected=loop_stops.with_stop(extract.expected(
-                model, state, self.cfg.result_type, pointees,
-                unset_possible=self.executor.made_uninitialized), state),
-            stubs=extract.stub_scripts(model, state),
-            covered=tuple(self.outcome(e) for e in dict.fromkeys(state.edges)),
-            requirements=tuple(dict.fromkeys(requirements)),
-            notes=(extract.notes(model, state, params, globals_) + extra_notes
-                   + loop_stops.hang_notes(state)),
-            objects=objects,
-            violations=tuple(violations),
-            robustness=state.robustness,
-            failing_allocations=heap.failing(model, state),
-        )
-        self.violated.update(violations)
-        self.testcases_met.update(met)
-        self.cases.append(case)
-        if self.boundary is not None:
-            self.boundary.note_case(state, model, self.solver)
-        for name in functions_named(case):
-            callback = self.executor.callbacks.get(name)
-            if callback is not None:
-                sig = callback.signature
-                self.callbacks[name] = StubPrototype(
-                    name, callback.prototype,
-                    params=extract.stub_parameters(sig.params, sig.type),
-                    callback=callback.input)
-        return True
-
-    def placement_free(self, state: State, model: Model, pointees: list[Pointee]) -> bool:
-        """Whether the path of `state` and its predictions, with the inputs of `model`,
-        hold wherever the objects whose addresses the path used lie (see
-        symbolic/addresses.py)."""
-        misplaced = addresses.misplacement_query(state.addresses, state.address_facts,
-                                                 state.constraints, model)
-        if not misplaced:
-            return True
-        if self.solver.check(misplaced) != UNSAT:
-            return False
-        moved = addresses.moved_outputs_query(
-            state.addresses, state.constraints, model, extract.output_terms(state, pointees))
-        return not moved or self.solver.check(moved) == UNSAT
+        return add_case(self, state, model, extra_notes)
 
     # ---------------------------------------------------------------- annotations
 
