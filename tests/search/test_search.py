@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pytest_ctgen.cases import (
-    STOP_DEPTH, STOP_EXHAUSTED, STOP_TIME, STOP_WORK, FileCases, FloatValue, FunctionCases,
+    BOUNDARY_NOTE, STOP_DEPTH, STOP_EXHAUSTED, STOP_TIME, STOP_WORK, FileCases, FloatValue, FunctionCases,
     IntValue, Outcome, RecordValue)
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.ir.cfg import Call
@@ -456,8 +456,11 @@ def test_inputs_are_small_when_the_path_allows(generated: dict[str, FunctionCase
 
 
 def test_float_inputs_are_small_and_finite(generated: dict[str, FunctionCases]) -> None:
-    values = [b.value.value for c in generated["ffriendly"].cases for b in c.params]
-    assert len(values) == 2 * len(generated["ffriendly"].cases) == 6
+    cases = generated["ffriendly"].cases
+    values = [b.value.value for c in cases for b in c.params]
+    assert len(values) == 2 * len(cases)
+    # three for the outcomes, the others decide x > 2.5 or y < -1.0f with equal sides
+    assert sum(1 for c in cases if BOUNDARY_NOTE not in c.notes) == 3
     assert all(-100.0 <= v <= 100.0 for v in values), values
 
 
