@@ -28,6 +28,8 @@ from .cases import (
     UnsetValue,
     Value,
 )
+from .char_text import array_text, text_literal
+from .value_shapes import ANY, Shape, template_shape
 
 
 def _float_to_json(v: FloatValue) -> Any:
@@ -40,7 +42,17 @@ def _float_to_json(v: FloatValue) -> Any:
     return {kind: float(v.shortest_text())}
 
 
-def value_to_json(v: Value) -> Any:
+def _text_to_json(v: ArrayValue, data: bytes, shape: Shape) -> dict[str, Any]:
+    """`{"@string": text}`: the text, then NULs up to the array's size as in C's `char
+    a[N] = "..."`; the size is written unless the declaration shows it (a member)."""
+    text = data.rstrip(b"\0").decode("ascii")
+    if shape.kind == "array" and shape.count == len(v.elements):
+        return {"@string": text}
+    return {"@string": text, "size": len(v.elements)}
+
+
+def value_to_json(v: Value, shape: Shape = ANY) -> Any:
+    """The JSON form of `v`, of a declaration whose values look like `shape`."""
     if isinstance(v, IntValue):
         return v.value
     if isinstance(v, FloatValue):
@@ -48,7 +60,11 @@ def value_to_json(v: Value) -> Any:
     if isinstance(v, RecordValue):
         return {name: value_to_json(x) for name, x in v.fields}
     if isinstance(v, ArrayValue):
-        return [value_to_json(x) for x in v.elements]
+        data = array_text(v)
+        if data is not None:
+            return _text_to_json(v, data, shape)
+        element = shape.element if shape.kind == "array" and shape.element else ANY
+        return [value_to_json(x, element) for x in v.elements]
     if isinstance(v, BytesValue):
         return {"@bytes": v.data.hex()}
     if isinstance(v, FilledBytesValue):
@@ -63,8 +79,22 @@ def value_to_json(v: Value) -> Any:
     raise TypeError(f"not a case value: {v!r}")
 
 
+def value_text(v: Value) -> str:
+    """`v` as a message shows it: its JSON, but text as a C string literal (`"$*00"`,
+    the NULs that fill the array left implicit)."""
+    if isinstance(v, RecordValue):
+        return "{" + ", ".join(f"{json.dumps(n)}: {value_text(x)}" for n, x in v.fields) + "}"
+    if isinstance(v, ArrayValue):
+        data = array_text(v)
+        if data is not None:
+            return text_literal(data.rstrip(b"\0"), trigraphs=False)
+        return "[" + ", ".join(value_text(x) for x in v.elements) + "]"
+    return json.dumps(value_to_json(v))
+
+
 def _bindings_to_json(bs: tuple[Binding, ...]) -> list[dict[str, Any]]:
-    return [{"name": b.name, "declaration": b.declaration, "value": value_to_json(b.value),
+    return [{"name": b.name, "declaration": b.declaration,
+             "value": value_to_json(b.value, template_shape(b.declaration)),
              **({} if b.placement is None else {"placement": b.placement})} for b in bs]
 
 

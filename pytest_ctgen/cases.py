@@ -83,7 +83,12 @@ class RecordValue:
 
 @dataclass(frozen=True)
 class ArrayValue:
+    """The elements of an array; `text`: an array of plain char, shown as a string where
+    its bytes are text (char_text.py). How a value is shown, not what it is: no part of
+    equality."""
+
     elements: tuple[Value, ...]
+    text: bool = field(default=False, compare=False)
 
 
 @dataclass(frozen=True)

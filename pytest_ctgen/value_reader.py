@@ -149,6 +149,45 @@ def _filled_bytes(f: Field, shape: Shape) -> FilledBytesValue:
     return FilledBytesValue(size, fill, tuple(sorted(at)))
 
 
+#: The longest string an export may give (longer text stays a list, as the generator
+#: writes arrays of more than 4096 bytes as filled bytes anyway).
+MAX_STRING_SIZE = 1 << 16
+
+
+def _string(f: Field, shape: Shape) -> ArrayValue:
+    """`{"@string": text}` or `{"@string": text, "size": n}`: an array of plain char
+    holding the bytes of `text` (ASCII, NULs inside it too) and then NULs up to its size,
+    as `char a[n] = "text"` in C: `n` (if given) or the declaration's size, else one NUL.
+    Text exactly as long as the array has no NUL, as C allows; longer text is refused."""
+    if set(f.obj()) - {"@string", "size"}:
+        f.fail("a string is {\"@string\": text} or {\"@string\": text, \"size\": bytes}")
+    if shape.kind not in ("array", "any"):
+        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a string")
+    if shape.kind == "array" and not shape.holds_text():
+        f.fail("a string gives an array of plain char, this array's elements are not char")
+    where = f["@string"]
+    text = where.value
+    if not isinstance(text, str):
+        where.fail(f"expected a string, found {shown(text)}")
+    bad = next((ch for ch in text if ord(ch) > 0x7F), None)
+    if bad is not None:
+        where.fail(f"holds U+{ord(bad):04X}, which is not ASCII (give bytes >= 0x80 "
+                   "as a list of numbers)")
+    if len(text) > MAX_STRING_SIZE:
+        where.fail(f"is longer than {MAX_STRING_SIZE} characters")
+    declared = shape.count if shape.kind == "array" else None
+    if f.has("size"):
+        size = f["size"].integer(1, MAX_STRING_SIZE)
+        if declared is not None and size != declared:
+            f["size"].fail(f"{size} bytes, the array {declared}")
+    else:
+        size = declared if declared is not None else len(text) + 1
+    if len(text) > size:
+        where.fail(f"{len(text)} characters do not fit in the array ({size} bytes)")
+    data = text.encode("ascii") + bytes(size - len(text))
+    return ArrayValue(tuple(IntValue(b) for b in data), text=True)
+
+
 _SHOWN_KINDS = {"int": "an integer", "float": "a float", "double": "a double",
                 "pointer": "a pointer", "array": "an array", "any": "a value"}
 
@@ -173,7 +212,8 @@ def read_value(f: Field, shape: Shape, scope: ValueScope, depth: int = 0) -> Val
         if shape.count is not None and len(j) > shape.count:
             f.fail(f"has {len(j)} elements, the array {shape.count}")
         element = shape.element or ANY
-        return ArrayValue(tuple(read_value(x, element, scope, depth + 1) for x in f.items()))
+        return ArrayValue(tuple(read_value(x, element, scope, depth + 1) for x in f.items()),
+                          text=shape.holds_text())
     if not isinstance(j, dict):
         f.fail(f"not a case value: {shown(j)}")
     for kind, size in (("float", 4), ("double", 8)):
@@ -187,6 +227,8 @@ def read_value(f: Field, shape: Shape, scope: ValueScope, depth: int = 0) -> Val
         if scope.input:
             f.fail("an input must have a value: \"@unset\" is only predicted")
         return UnsetValue()
+    if "@string" in j:
+        return _string(f, shape)
     if "@bytes" in j:
         if len(j) != 1:
             f.fail("bytes are {\"@bytes\": hex} alone")

@@ -25,13 +25,19 @@ class Shape:
     """What a value of a declared type looks like, as far as its template shows it:
     kind "int" (within `low`..`high`), "float", "double", "pointer", "array" (of
     `count` `element`s, None: unsized) or "any" (a record, a typedef of the unit...).
-    The ranges are those of LP64, the widest target (an ABI flag only narrows them)."""
+    The ranges are those of LP64, the widest target (an ABI flag only narrows them).
+    `char`: plain char, the type of text (an array of it may be given as a string)."""
 
     kind: str
     low: int = INT_MIN
     high: int = INT_MAX
     count: int | None = None
     element: Shape | None = None
+    char: bool = False
+
+    def holds_text(self) -> bool:
+        """Whether this is an array of plain char."""
+        return self.kind == "array" and self.element is not None and self.element.char
 
 
 ANY = Shape("any")
@@ -51,7 +57,7 @@ def _scalar_shape(words: list[str]) -> Shape:
         bits = 8 if "char" in words else 16 if "short" in words else \
             64 if "long" in words else 32
         if words == ["char"]:  # plain char: either signedness
-            return Shape("int", -128, 255)
+            return Shape("int", -128, 255, char=True)
     else:
         return ANY
     if signed:

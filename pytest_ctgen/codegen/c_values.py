@@ -21,6 +21,7 @@ from ..cases import (
     Value,
     declare,
 )
+from ..char_text import array_text, char_constant, text_literal
 
 INDENT = "    "
 
@@ -84,6 +85,27 @@ def c_string(text: str) -> str:
     return '"' + "".join(out) + '"'
 
 
+def text_initializer(data: bytes) -> str:
+    """An initializer of a char array holding the text `data` (char_text.array_text): a
+    string literal where the text ends in NUL (it and the NULs before it are implicit),
+    else (no room for C's NUL: compilers warn about the literal) character constants."""
+    if data.endswith(b"\0"):
+        return text_literal(data.rstrip(b"\0"))
+    return "{ " + ", ".join(char_constant(b) for b in data) + " }"
+
+
+def text_statements(lvalue: str, data: bytes) -> list[str]:
+    """Statements storing the text `data` into the char array `lvalue` (the bytes a stub
+    writes into a buffer: as many as there are); an array of other elements, or fewer,
+    is a compile error."""
+    literal = text_literal(data[:-1] if data.endswith(b"\0") else data)
+    copy = f"ctgen_copy_bytes((void *)&({lvalue}), {literal}, {len(data)}u);"
+    if _BUFFER_WRITE.fullmatch(lvalue):
+        return [copy]
+    return [f"CTGEN_ELEMENTS_FIT({lvalue}, {len(data)});",
+            f"(void)sizeof (char[sizeof (({lvalue})[0]) == 1 ? 1 : -1]);", copy]
+
+
 def c_bytes(data: bytes) -> str:
     """A C string literal holding exactly `data` (plus the implicit NUL)."""
     return '"' + "".join(f"\\{b:03o}" for b in data) + '"'
@@ -136,6 +158,9 @@ def initializer(v: Value) -> str:
     if isinstance(v, ArrayValue):
         if not v.elements:
             return "{ 0 }"
+        text = array_text(v)
+        if text is not None:
+            return text_initializer(text)
         return "{ " + ", ".join(initializer(x) for x in v.elements) + " }"
     raise ValueError(f"no initializer for {v!r}")
 
@@ -151,6 +176,8 @@ def set_statements(lvalue: str, v: Value, top: bool = True) -> list[str]:
     elif isinstance(v, RecordValue):
         for name, x in v.fields:
             out.extend(set_statements(f"{lvalue}.{name}", x, False))
+    elif isinstance(v, ArrayValue) and array_text(v) is not None:
+        out.extend(text_statements(lvalue, array_text(v) or b""))
     elif isinstance(v, ArrayValue):
         if v.elements:  # an export's array longer than the object is a compile error
             out.append(f"CTGEN_ELEMENTS_FIT({lvalue}, {len(v.elements)});")
@@ -223,5 +250,6 @@ def with_targets(v: Value, names: dict[str, str], functions: bool = False) -> Va
     if isinstance(v, RecordValue):
         return RecordValue(tuple((n, with_targets(x, names, functions)) for n, x in v.fields))
     if isinstance(v, ArrayValue):
-        return ArrayValue(tuple(with_targets(x, names, functions) for x in v.elements))
+        return replace(v, elements=tuple(with_targets(x, names, functions)
+                                         for x in v.elements))
     return v

@@ -22,6 +22,7 @@ from ..cases import (
     Value,
     declare,
 )
+from ..char_text import array_text, char_constant
 from .c_values import (
     INDENT,
     byte_count,
@@ -54,6 +55,9 @@ def check_statements(ctx: str, what: str, lvalue: str, v: Value) -> list[str]:
     if isinstance(v, RecordValue):
         return [s for n, x in v.fields
                 for s in check_statements(ctx, f"{what}.{n}", f"{lvalue}.{n}", x)]
+    if isinstance(v, ArrayValue) and array_text(v) is not None:  # text: as characters
+        return [f"ctgen_check_int({ctx}, {c_string(f'{what}[{i}]')}, {lvalue}[{i}], "
+                f"{char_constant(b)});" for i, b in enumerate(array_text(v) or b"")]
     if isinstance(v, ArrayValue):
         return [s for i, x in enumerate(v.elements)
                 for s in check_statements(ctx, f"{what}[{i}]", f"{lvalue}[{i}]", x)]

@@ -3,14 +3,13 @@ and reported with its inputs and predictions when it fails, and one per function
 generator skipped."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
 from ..cases import LEAK, Case, FunctionCases, leak_message
-from ..case_writer import value_to_json
+from ..case_writer import value_text
 from ..errors import CtgenError
 from .session import CTGEN_KEY, CtgenSession
 
@@ -53,6 +52,8 @@ class CtgenCase(pytest.Item):
                 lines.append(f"  {b.name} = {_show(b.value)}")
             for b in self.case.globals:
                 lines.append(f"  {b.name} = {_show(b.value)} (global)")
+            for b in self.case.objects:
+                lines.append(f"  {b.name} = {_show(b.value)}")
             inputs = {s.name: s.callback for s in self.function.callbacks}
             for s in self.case.stubs:
                 calls = ", ".join(_show(c.returns) if c.returns is not None else "-"
@@ -70,7 +71,7 @@ class CtgenCase(pytest.Item):
                 lines.append(f"  ends: {exp.loop_stop or exp.ending}{status}")
             if exp.returns is not None:
                 lines.append(f"  return {_show(exp.returns)}")
-            for b in exp.globals:
+            for b in exp.globals + exp.objects:
                 lines.append(f"  {b.name} = {_show(b.value)}")
             lines.extend(f"  {leak_message(v)}" for v in self.case.violations
                          if v.kind == LEAK)
@@ -121,4 +122,4 @@ def _requirement_marker(config: pytest.Config, req: str) -> bool:
 
 
 def _show(v: Any) -> str:
-    return json.dumps(value_to_json(v))
+    return value_text(v)

@@ -88,7 +88,8 @@ def value_of(model: z3.ModelRef, cells: list[Cell] | SparseCells, ctype: CType,
         n = ctype.element.size
         return ArrayValue(tuple(value_of(model, cells[i * n:(i + 1) * n], ctype.element, names,
                                          aliases, garbage)
-                                for i in range(ctype.count or 0)))
+                                for i in range(ctype.count or 0)),
+                          text=isinstance(ctype.element, IntType) and ctype.element.name == "char")
     if isinstance(ctype, RecordType):
         if ctype.is_union:
             return BytesValue(bytes(_eval_bits(model, memory.byte_of(c)) for c in cells))
