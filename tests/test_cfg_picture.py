@@ -11,7 +11,8 @@ import pytest
 from pytest_ctgen.coverage.lines import LineCoverage, measure_unit
 from pytest_ctgen.ir.cfg import CFG
 from pytest_ctgen.options import Options
-from pytest_ctgen.pipeline import FileRun, generate_file
+from pytest_ctgen.file_run import FileRun
+from pytest_ctgen.pipeline import generate_file
 from pytest_ctgen.report import cfg_picture
 from pytest_ctgen.report.cfg_picture import (
     COVERED, PARTLY, UNCOVERED, UNKNOWN, EdgeState, block_states, edge_states, function_dot,

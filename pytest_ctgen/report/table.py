@@ -73,7 +73,7 @@ class Totals:
 def coverage_rows(runs: Mapping[Path, Any], coverage: Mapping[Path, Mapping[str, Any]]
                   ) -> list[Row]:
     """One row per generated function of every collected file: `runs` are the session's
-    runs by path (pipeline.FileRun), `coverage` what gcov measured of each
+    runs by path (file_run.FileRun), `coverage` what gcov measured of each
     (coverage.gcov.FunctionCoverage by function)."""
     rows = []
     for path, run in runs.items():

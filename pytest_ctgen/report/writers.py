@@ -116,7 +116,7 @@ class ReportUnit:
 
 
 def report_units(runs: Mapping[Path, Any]) -> list[ReportUnit]:
-    """The units of the session's runs (`CtgenSession.runs`, pipeline.FileRun) whose
+    """The units of the session's runs (`CtgenSession.runs`, file_run.FileRun) whose
     harness was built and ran cases, so that it has gcov data."""
     units = []
     for run in runs.values():

@@ -14,7 +14,8 @@ from pytest_ctgen.coverage.gcov import FunctionCoverage, measure, merge, percent
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.frontend.signatures import with_signatures
 from pytest_ctgen.ir.lower import lower_unit
-from pytest_ctgen.pipeline import stubs_of, unit_for_build
+from pytest_ctgen.file_run import unit_for_build
+from pytest_ctgen.pipeline import stubs_of
 from pytest_ctgen.runner.build import build_harness
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")

@@ -24,7 +24,7 @@ from pytest_ctgen.cases import (
 from pytest_ctgen.coverage.mcdc import MASKING, UNIQUE_CAUSE, Evaluation
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.frontend.signatures import with_signatures
-from pytest_ctgen.pipeline import unit_for_build
+from pytest_ctgen.file_run import unit_for_build
 from pytest_ctgen.codegen.harness import generate_harness
 from pytest_ctgen.runner.build import build_harness, load_library
 from pytest_ctgen.runner.execute import run_case

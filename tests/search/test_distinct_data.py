@@ -9,7 +9,7 @@ import pytest
 
 from pytest_ctgen.cases import ArrayValue, IntValue, Value
 from pytest_ctgen.options import Options
-from pytest_ctgen.pipeline import FileRun
+from pytest_ctgen.file_run import FileRun
 from tests.symbolic.generated_unit import GeneratedUnit, unit_generator
 
 UNIT = r"""

@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 from pytest_ctgen.cases import FunctionCases
 from pytest_ctgen.options import Options
-from pytest_ctgen.pipeline import FileRun, generate_file
+from pytest_ctgen.file_run import FileRun
+from pytest_ctgen.pipeline import generate_file
 
 
 @dataclass

@@ -10,7 +10,8 @@ import pytest
 
 from pytest_ctgen.cases import FunctionCases, IntValue
 from pytest_ctgen.options import Options
-from pytest_ctgen.pipeline import FileRun, Generated, generate_file
+from pytest_ctgen.file_run import FileRun, Generated
+from pytest_ctgen.pipeline import generate_file
 
 UNIT = r"""
 #include <stdint.h>

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pytest_ctgen.options import Options
-from pytest_ctgen.pipeline import FileRun, generate_file
+from pytest_ctgen.file_run import FileRun
+from pytest_ctgen.pipeline import generate_file
 
 UNIT = r"""
 #include <stdint.h>

@@ -9,7 +9,8 @@ import pytest
 
 from pytest_ctgen.cases import FunctionCases, IntValue, PointerValue
 from pytest_ctgen.options import Options
-from pytest_ctgen.pipeline import FileRun, generate_file
+from pytest_ctgen.file_run import FileRun
+from pytest_ctgen.pipeline import generate_file
 
 UNIT = r"""
 #include <stddef.h>
