@@ -29,7 +29,7 @@ import z3
 from ..cases import PLACEMENT
 from ..errors import UnsupportedError
 from .memory import MemObject
-from .values import PtrVal, null_pointer
+from .values import PtrVal, null_pointer, uninterpreted_in
 
 PLACEMENT_BITS = PLACEMENT.bit_length() - 1
 _LOWEST = 4096  # the first page is never mapped
@@ -103,18 +103,7 @@ def pointer_from_integer(addresses: dict[int, Address], v: z3.BitVecRef) -> PtrV
 
 def _address_terms(e: z3.ExprRef) -> set[str]:
     """The names of the constants `e` is built from."""
-    names: set[str] = set()
-    seen: set[int] = set()
-    work = [e]
-    while work:
-        t = work.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
-        if z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            names.add(t.decl().name())
-        work.extend(t.children())
-    return names
+    return {t.decl().name() for t in uninterpreted_in([e]) if z3.is_const(t)}
 
 
 def _inputs_of(model: z3.ModelRef, unknowns: list[z3.BitVecRef]) -> list[z3.BoolRef]:

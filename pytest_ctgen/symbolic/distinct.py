@@ -10,15 +10,13 @@ without a query. What the path constrains keeps the readable or boundary value t
 chose (extract.preferences, boundaries.py)."""
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import z3
 
 from ..frontend.ctype import CType, EnumType, FloatType, IntType
 from .extract import input_leaves
 from .solver import Model
 from .state import State
-from .values import SymValue, fp_sort
+from .values import SymValue, fp_sort, uninterpreted_in
 
 #: Free inputs count up from 1 and wrap here: inside the readable range, so a distinct value
 #: is also a readable one.
@@ -28,7 +26,7 @@ _CYCLE = 99
 def distinguished(model: Model, state: State) -> Model:
     """`model` with each free scalar input of `state` set to its distinct value (a copy
     when anything changes; `model` itself is left as it was)."""
-    constrained = _uninterpreted(_conditions(state))
+    constrained = {t.decl().get_id() for t in uninterpreted_in(_conditions(state))}
     assigned: set[int] = set()
     changes: list[tuple[z3.FuncDeclRef, z3.ExprRef]] = []
     for leaf, ctype in input_leaves(state):
@@ -87,24 +85,3 @@ def _distinct_value(n: int, ctype: CType, target: z3.ExprRef) -> z3.ExprRef | No
             bits = z3.simplify(z3.fpToIEEEBV(z3.FPVal(value, fp_sort(ctype))))
             return bits if bits.size() == target.size() else None
     return None
-
-
-def _uninterpreted(terms: Iterable[z3.ExprRef]) -> set[int]:
-    """The ids of the declarations of the variables (and uninterpreted functions) that
-    occur in `terms`, each shared subterm visited once."""
-    seen: set[int] = set()
-    found: set[int] = set()
-    stack = list(terms)
-    while stack:
-        term = stack.pop()
-        if term.get_id() in seen:
-            continue
-        seen.add(term.get_id())
-        if z3.is_quantifier(term):
-            stack.append(term.body())
-        elif z3.is_app(term):
-            decl = term.decl()
-            if decl.kind() == z3.Z3_OP_UNINTERPRETED:
-                found.add(decl.get_id())
-            stack.extend(term.children())
-    return found

@@ -38,7 +38,7 @@ from .large_objects import LARGE_OBJECT, SparseCells
 from .memory import GARBAGE, Cell, value_cells, zero_cells
 from .paths import BEYOND_BOUND, BoundReached, NeedChoice, OffsetChoice, PathError
 from .state import Allocation, State
-from .values import AggVal, AliasPtr, PtrVal, SymValue, zero64
+from .values import AggVal, AliasPtr, PtrVal, SymValue, uninterpreted_in, zero64
 
 if TYPE_CHECKING:
     from .executor import Executor
@@ -420,21 +420,9 @@ def _unknown(cell: Cell, model: z3.ModelRef) -> bool:
 
 def _constants(term: z3.ExprRef) -> tuple[list[z3.ExprRef], bool]:
     """The constants of `term` but the garbage ones, and whether it has a garbage one."""
-    seen: set[int] = set()
-    work: list[z3.ExprRef] = [term]
-    found: list[z3.ExprRef] = []
-    garbage = False
-    while work:
-        t = work.pop()
-        if t.get_id() in seen:
-            continue
-        seen.add(t.get_id())
-        if memory.is_garbage(t):
-            garbage = True
-        elif z3.is_const(t) and t.decl().kind() == z3.Z3_OP_UNINTERPRETED:
-            found.append(t)
-        work.extend(t.children())
-    return found, garbage
+    constants = [t for t in uninterpreted_in([term]) if z3.is_const(t)]
+    found = [t for t in constants if not memory.is_garbage(t)]
+    return found, len(found) < len(constants)
 
 
 def expected_objects(model: z3.ModelRef, state: State,

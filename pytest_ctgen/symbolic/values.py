@@ -11,6 +11,7 @@ executor makes the path into it a finding and goes on where the operation is def
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeAlias
@@ -456,3 +457,21 @@ def _ieee_bits(x: z3.FPRef) -> z3.BitVecRef:
     """The bits of `x`: an input's own bit-vector when `x` is one."""
     bits = input_bits(x)
     return bits if bits is not None else z3.fpToIEEEBV(x)
+
+
+def uninterpreted_in(terms: Iterable[z3.ExprRef]) -> list[z3.ExprRef]:
+    """The applications of uninterpreted symbols in `terms` (the inputs and other
+    variables a term is built from; an array or function symbol with its arguments), each
+    shared subterm visited once, in a fixed order."""
+    seen: set[int] = set()
+    found: list[z3.ExprRef] = []
+    work = list(terms)
+    while work:
+        term = work.pop()
+        if term.get_id() in seen:
+            continue
+        seen.add(term.get_id())
+        if z3.is_app(term) and term.decl().kind() == z3.Z3_OP_UNINTERPRETED:
+            found.append(term)
+        work.extend(term.children())
+    return found
