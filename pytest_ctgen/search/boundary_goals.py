@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from ..cases import BOUNDARY_NOTE
 from ..symbolic.boundaries import equal_sides
-from ..symbolic.solver import Model, Solver
+from ..symbolic.solver import Condition, Model, Solver
 from ..symbolic.state import State
 from ..symbolic.work import STEPS_PER_UNIT
 from .tree import TreeNode
@@ -61,10 +61,8 @@ class BoundaryGoals:
 
     def offer(self, node: TreeNode) -> None:
         """Keep `node` as a start for the goals of the comparisons its branch decides."""
-        if not node.in_function_under_test or not node.written:
-            return
-        condition = next((w for w in node.written if w is not None), None)
-        if condition is None:
+        condition = _decided(node)
+        if condition is None or not node.in_function_under_test:
             return
         for k in range(len(equal_sides(condition))):
             key = (node.block.id, k)
@@ -102,7 +100,8 @@ def add_boundary_cases(gen: Generator) -> None:
 def _try_equal_sides(gen: Generator, node: TreeNode, key: Key) -> None:
     """A case from `node` along inputs that make comparison `key` decide with equal sides,
     when there are such inputs and the path they take ends within what is modelled."""
-    condition = next(w for w in node.written or () if w is not None)
+    condition = _decided(node)
+    assert condition is not None  # `offer` kept only nodes that decide a condition
     equal = equal_sides(condition)[key[1]]
     state = node.state.fork()
     model = gen.solver.model([*state.constraints, equal], gen.preferences(state))
@@ -112,3 +111,9 @@ def _try_equal_sides(gen: Generator, node: TreeNode, key: Key) -> None:
             if g is not None and gen.solver.holds(model, g)]
     if live and gen.complete(state, model, partial(gen.step, node, state, live[0])):
         gen.add_case(state, model, (BOUNDARY_NOTE,))
+
+
+def _decided(node: TreeNode) -> Condition | None:
+    """The condition of the first possible edge of the branch of `node`, as written (an
+    if's other edge is its negation), or None for a choice node."""
+    return next((w for w in node.written or () if w is not None), None)

@@ -72,30 +72,27 @@ def _tested(condition: z3.ExprRef) -> z3.BoolRef | None:
     return None
 
 
-def _comparisons(condition: z3.ExprRef, depth: int, found: list[Comparison]) -> None:
-    """The comparisons of two integers in `condition`, through the connectives."""
+def _atoms(condition: z3.ExprRef, depth: int = 0) -> list[z3.ExprRef]:
+    """The tests `condition` is made of, in order: what lies below its connectives and
+    below the int values of comparisons it tests (`_tested`), to a depth of `_DEPTH`."""
     if depth > _DEPTH or not z3.is_app(condition):
-        return
+        return []
     if condition.decl().kind() in _CONNECTIVES:
-        for child in condition.children():
-            if z3.is_bool(child):
-                _comparisons(child, depth + 1, found)
-        return
+        return [atom for child in condition.children() if z3.is_bool(child)
+                for atom in _atoms(child, depth + 1)]
     tested = _tested(condition)
-    if tested is not None:
-        _comparisons(tested, depth + 1, found)
-        return
-    comparison = _as_written(condition)
-    if comparison is not None:
-        found.append(comparison)
+    return _atoms(tested, depth + 1) if tested is not None else [condition]
+
+
+def _comparisons(condition: z3.ExprRef) -> list[Comparison]:
+    """The comparisons of two integers in `condition`, through the connectives."""
+    return [c for c in map(_as_written, _atoms(condition)) if c is not None]
 
 
 def boundary_wishes(conditions: list[z3.BoolRef]) -> list[z3.BoolRef]:
     """For the integer comparisons in the branch `conditions` of a path (in order, each
     once): one step of its left side, without wrapping around, turns it."""
-    found: list[Comparison] = []
-    for condition in conditions:
-        _comparisons(condition, 0, found)
+    found = [c for condition in conditions for c in _comparisons(condition)]
     wishes: list[z3.BoolRef] = []
     seen: set[int] = set()
     for make, a, b, unsigned in found:
@@ -130,15 +127,11 @@ def equal_sides(condition: z3.BoolRef) -> list[z3.BoolRef]:
     """For each ordering comparison (`<`, `<=`, `>`, `>=`, not `==` or `!=`) in a branch
     `condition` as written, integers first, then floating point: that its two sides are
     equal, the one value where `<` and `<=` (or `>` and `>=`) differ."""
-    found: list[Comparison] = []
-    _comparisons(condition, 0, found)
     equalities: list[z3.BoolRef] = [
-        a == b for make, a, b, _ in found
+        a == b for make, a, b, _ in _comparisons(condition)
         if not (isinstance(make, z3.FuncDeclRef) and
                 make.kind() in (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT))]
-    floats: list[tuple[z3.FPRef, z3.FPRef]] = []
-    _float_orderings(condition, 0, floats)
-    equalities += [z3.fpEQ(a, b) for a, b in floats]
+    equalities += [z3.fpEQ(a, b) for a, b in _float_orderings(condition)]
     out: list[z3.BoolRef] = []
     seen: set[int] = set()
     for equal in equalities:
@@ -152,23 +145,14 @@ _FLOAT_ORDERINGS: Final = frozenset({
     z3.Z3_OP_FPA_LT, z3.Z3_OP_FPA_GT, z3.Z3_OP_FPA_LE, z3.Z3_OP_FPA_GE})
 
 
-def _float_orderings(condition: z3.ExprRef, depth: int,
-                     found: list[tuple[z3.FPRef, z3.FPRef]]) -> None:
+def _float_orderings(condition: z3.ExprRef) -> list[tuple[z3.FPRef, z3.FPRef]]:
     """The operands of the floating-point orderings in `condition`, through the
     connectives (as `_comparisons` finds the integer ones)."""
-    if depth > _DEPTH or not z3.is_app(condition):
-        return
-    kind = condition.decl().kind()
-    if kind in _CONNECTIVES:
-        for child in condition.children():
-            if z3.is_bool(child):
-                _float_orderings(child, depth + 1, found)
-        return
-    tested = _tested(condition)
-    if tested is not None:
-        _float_orderings(tested, depth + 1, found)
-    elif kind in _FLOAT_ORDERINGS and condition.num_args() == 2:
-        a, b = condition.arg(0), condition.arg(1)
-        if isinstance(a, z3.FPRef) and isinstance(b, z3.FPRef) and \
-                not (z3.is_fp_value(a) and z3.is_fp_value(b)):
-            found.append((a, b))
+    found = []
+    for atom in _atoms(condition):
+        if atom.decl().kind() in _FLOAT_ORDERINGS and atom.num_args() == 2:
+            a, b = atom.arg(0), atom.arg(1)
+            if isinstance(a, z3.FPRef) and isinstance(b, z3.FPRef) and \
+                    not (z3.is_fp_value(a) and z3.is_fp_value(b)):
+                found.append((a, b))
+    return found

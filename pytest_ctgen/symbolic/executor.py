@@ -253,12 +253,12 @@ class Executor:
                                resumable=True)
         state.visits[key] = count
         as_written = written if written is not None else guard
-        if guard is not None and as_written is not None:
+        if guard is not None:
             state.assume(guard)
             state.branch_conditions.append(as_written)
         if frame.cfg is self.cfg and len(state.frames) == 1:
             state.edges.append(Edge(block.id, index))
-            if guard is not None and as_written is not None:
+            if guard is not None:
                 state.decided.append((block.id, as_written))
         elif self.record_callee_edges:
             state.callee_edges.append((id(frame.cfg), Edge(block.id, index)))
