@@ -72,17 +72,8 @@ def c_float_literal(v: FloatValue) -> str:
 
 
 def c_string(text: str) -> str:
-    """A C string literal of `text` (UTF-8; anything unusual as an octal escape)."""
-    out = []
-    for byte in text.encode("utf-8", "surrogateescape"):
-        ch = chr(byte)
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif 0x20 <= byte < 0x7F and ch != "?":  # '?' escaped: no trigraphs
-            out.append(ch)
-        else:
-            out.append(f"\\{byte:03o}")
-    return '"' + "".join(out) + '"'
+    """A C string literal of `text` as UTF-8 (a surrogate escape stands for its byte)."""
+    return text_literal(text.encode("utf-8", "surrogateescape"))
 
 
 def text_initializer(data: bytes) -> str:

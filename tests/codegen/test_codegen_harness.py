@@ -92,7 +92,8 @@ def test_float_literals() -> None:
 
 def test_c_string_escapes() -> None:
     assert c_string('a"b\\c') == '"a\\"b\\\\c"'
-    assert c_string("x??=\n") == '"x\\077\\077=\\012"'
+    assert c_string("x??=\n") == '"x\\?\\?=\\n"'
+    assert c_string("\u00e9\udc80") == '"\\303\\251\\200"'  # UTF-8, a byte standing for itself
 
 
 # ------------------------------------------------------------------------- the harness
