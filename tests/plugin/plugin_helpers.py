@@ -46,6 +46,27 @@ def passed_ids(result: pytest.RunResult) -> list[str]:
     return out
 
 
+def failed_functions(result: pytest.RunResult) -> list[str]:
+    """The functions of the items a run's short summary lists as FAILED, one per failing
+    case, sorted."""
+    return sorted(line.split(" - ")[0].split("::")[1].split("[")[0]
+                  for line in result.outlines if line.startswith("FAILED "))
+
+
+def make_mcdc(export: Path, timeout: float = 300) -> tuple[str, dict[str, tuple[int, int]]]:
+    """`make mcdc` in an export, which must succeed: its output, and its figures by
+    function (and TOTAL): conditions shown, of all."""
+    done = subprocess.run(["make", "-s", "-C", str(export), "mcdc"], capture_output=True,
+                          text=True, timeout=timeout, check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+    figures = {}
+    for line in done.stdout.splitlines():
+        m = re.match(r"(\w+)\s+\d+\s+(\d+)/(\d+)\s+\S+", line)
+        if m:
+            figures[m.group(1)] = (int(m.group(2)), int(m.group(3)))
+    return done.stdout, figures
+
+
 def output(result: pytest.RunResult) -> str:
     return "\n".join(result.outlines + result.errlines)
 

@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from plugin_helpers import output, report_rows, run_ctgen
+from plugin_helpers import failed_functions, output, report_rows, run_ctgen
 
 UNITS = Path(__file__).parents[2] / "bench" / "units"
 
@@ -42,9 +42,7 @@ def test_the_bench_units_are_covered_and_exactly_their_seeded_bugs_fail(
     result = run_ctgen(ctgen_dir, "--ctgen-report", "json:r.json", timeout=600)
     text = output(result)
     assert result.ret == 1, text
-    failed = sorted(line.split(" - ")[0].split("::")[1].split("[")[0]
-                    for line in result.outlines if line.startswith("FAILED "))
-    assert failed == sorted(FINDINGS), text
+    assert failed_functions(result) == sorted(FINDINGS), text
     for what in FINDINGS.values():
         assert f"ends: undefined behaviour at {what}" in text, what
 

@@ -11,7 +11,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from plugin_helpers import QUIET, output, report_rows, run_ctgen
+from plugin_helpers import QUIET, failed_functions, output, report_rows, run_ctgen
 
 #: Units of our own that allocate, shared with tests/symbolic/test_heap.py (a `.txt`:
 #: no unit of `pytest --ctgen` run on this tree).
@@ -38,9 +38,7 @@ def test_heap_units_are_covered_and_their_errors_found(ctgen_dir: pytest.Pyteste
                        "heap.c")
     text = output(result)
     assert result.ret == 1, text
-    failed = sorted(line.split(" - ")[0].split("::")[1].split("[")[0]
-                    for line in result.outlines if line.startswith("FAILED "))
-    assert failed == sorted(FINDINGS), text
+    assert failed_functions(result) == sorted(FINDINGS), text
     for what in FINDINGS.values():
         assert f"ends: undefined behaviour at {what}" in text, what
     rows = report_rows(ctgen_dir.path / "r.json")

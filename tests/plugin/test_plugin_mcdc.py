@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from plugin_helpers import output, report_rows, run_ctgen
+from plugin_helpers import make_mcdc, output, report_rows, run_ctgen
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 
@@ -180,26 +180,13 @@ def test_cobertura_and_html_carry_mcdc(unit: pytest.Pytester) -> None:
            "masking: 10:26 a)</td>" in page
 
 
-def _make_mcdc(export: Path) -> dict[str, tuple[int, int]]:
-    """`make mcdc` in an export: its figures by function (and TOTAL)."""
-    done = subprocess.run(["make", "-s", "-C", str(export), "mcdc"], capture_output=True,
-                          text=True, timeout=120, check=False)
-    assert done.returncode == 0, done.stdout + done.stderr
-    figures = {}
-    for line in done.stdout.splitlines():
-        m = re.match(r"(\w+)\s+\d+\s+(\d+)/(\d+)\s+\S+", line)
-        if m:
-            figures[m.group(1)] = (int(m.group(2)), int(m.group(3)))
-    return figures
-
-
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 def test_the_export_prints_the_same_mcdc_without_python(unit: pytest.Pytester) -> None:
     result = run_ctgen(unit, "--ctgen-criterion", "mcdc", "--ctgen-export", "exp",
                        "--ctgen-report", "json:r.json", "u.c")
     assert result.ret == 0, output(result)
     rows = report_rows(unit.path / "r.json")
-    figures = _make_mcdc(unit.path / "exp" / "u")
+    _, figures = make_mcdc(unit.path / "exp" / "u")
     assert figures == {**{name: _mcdc(rows, name) for name in rows}, "TOTAL": (10, 12)}
     # the copy follows the unit: a changed unit stops `make mcdc`
     (unit.path / "u.c").write_text(UNIT + "\n", encoding="utf-8")

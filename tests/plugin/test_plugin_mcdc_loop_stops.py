@@ -7,12 +7,11 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
-from plugin_helpers import output, report_rows, run_ctgen
+from plugin_helpers import make_mcdc, output, report_rows, run_ctgen
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 
@@ -66,20 +65,6 @@ def _stopped(export: Path) -> dict[str, int]:
             for f in doc["functions"]}
 
 
-def _make_mcdc(export: Path) -> tuple[str, dict[str, tuple[int, int]]]:
-    """`make mcdc` in an export: the driver's last line and the figures by function."""
-    done = subprocess.run(["make", "-s", "-C", str(export), "mcdc"], capture_output=True,
-                          text=True, timeout=300, check=False)
-    assert done.returncode == 0, done.stdout + done.stderr
-    figures = {}
-    for line in done.stdout.splitlines():
-        m = re.match(r"(\w+)\s+\d+\s+(\d+)/(\d+)\s+\S+", line)
-        if m:
-            figures[m.group(1)] = (int(m.group(2)), int(m.group(3)))
-    verdict = next(line for line in done.stdout.splitlines() if " failed" in line)
-    return verdict, figures
-
-
 @pytest.mark.parametrize("options", [("--ctgen-criterion", "mcdc"),
                                      ("--ctgen-report", "mcdc")],
                          ids=["criterion-mcdc", "report-mcdc"])
@@ -103,6 +88,7 @@ def test_stopped_cases_are_measured_for_mcdc(ctgen_dir: pytest.Pytester,
 
     if shutil.which("make") is None:
         return
-    verdict, figures = _make_mcdc(ctgen_dir.path / "exp" / "task")
+    stdout, figures = make_mcdc(ctgen_dir.path / "exp" / "task")
+    verdict = next(line for line in stdout.splitlines() if " failed" in line)
     assert verdict == f"{cases} passed, 0 failed"  # none timed out: each stopped
     assert figures == {**EVERY_CONDITION, "TOTAL": (8, 8)}
