@@ -35,6 +35,7 @@ from ..symbolic.state import State
 from ..symbolic.work import EXECUTION_STEP, WorkMeter, execution_steps
 from . import loop_stops
 from .case_making import add_case
+from .merged_search import merged_search
 from .boundary_goals import BoundaryGoals, add_boundary_cases
 from .callee_goals import CalleeGoals
 from .options import SearchOptions
@@ -44,6 +45,7 @@ from .tree import CUT, EXPLORED, OPEN, PRUNED, TreeNode, outcome_of
 
 _MAX_ARRAY_SIZE = 64  # the most elements input pointers point to after growing
 _PATIENCE = 64  # explorations without a new case before growing the objects
+_STALL = 32  # explorations without a new case before the merged search is asked
 _VIOLATION_TRIES = 16  # paths on which a violation of one annotation is looked for
 
 
@@ -174,7 +176,18 @@ class Generator:
             node, index = choice
             self.explore(node, index)
             since_case += 1
+            if since_case == _STALL and self.goals.uncovered:
+                self.search_merged()
         return True
+
+    def search_merged(self) -> None:
+        """The tree search stalls: look for the uncovered outcomes along all paths at once
+        (search/merged_search.py), with a share of the work left."""
+        try:
+            merged_search(self)
+        except _BudgetSpent as spent:
+            if spent.stop == STOP_TIME or self.meter.exhausted:
+                raise  # not only its share: the budget is spent
 
     def finish_kept(self) -> None:
         """Make the cases of the paths kept for the MC/DC targets (search/mcdc_goals.py)."""
