@@ -109,8 +109,12 @@ def _try_equal_sides(gen: Generator, node: TreeNode, key: Key) -> None:
         return
     live = [i for i, g in enumerate(node.guards)
             if g is not None and gen.solver.holds(model, g)]
-    if live and gen.complete(state, model, partial(gen.step, node, state, live[0])):
-        gen.add_case(state, model, (BOUNDARY_NOTE,))
+    if live and gen.complete(state, model, partial(gen.step, node, state, live[0])) and \
+            gen.add_case(state, model, (BOUNDARY_NOTE,)):
+        # it may take an outcome the search left (a bound cut its paths there)
+        gen.goals.covered(state.edges)
+        if gen.goals.callees is not None:
+            gen.goals.callees.covered(state)
 
 
 def _decided(node: TreeNode) -> Condition | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ..ir.cfg import CFG, Edge, Return
 from ..symbolic.solver import SAT, Solver
 from ..symbolic.state import State
+from ..symbolic.work import RANK_STEP
 from .callee_goals import CalleeGoals
 from .mcdc_goals import McdcGoals
 from .options import Criterion
@@ -164,18 +165,21 @@ class Goals:
         are freed decides which ids z3 gives the terms made after, and so the cases."""
         ranked: list[tuple[Rank, int, TreeNode, int]] = []
         alive: list[TreeNode] = []
+        open_edges = 0
         for n, node in enumerate(nodes):
             has_open = False
             for i, status in enumerate(node.edges):
                 if status != OPEN:
                     continue
                 has_open = True
+                open_edges += 1
                 rank = self.edge_rank(node, i, any_path)
                 if rank is not None:
                     ranked.append((rank, n, node, i))
             if has_open:
                 alive.append(node)
         nodes[:] = alive  # nodes without open edges are never selected again
+        solver.meter.charge(RANK_STEP * open_edges)  # grows with the tree: work to count
         if not ranked:
             return None
         ranked.sort(key=lambda r: (r[0], r[1], r[3]))

@@ -33,6 +33,8 @@ CORE_STEP = 25000
 EVALUATION_STEP = 80
 #: One constraint of a conjunction evaluated in a model as a whole.
 CONJUNCTION_STEP = 20
+#: Ranking one open edge of the search tree when the search selects the next one.
+RANK_STEP = 80
 
 #: The user's work budget is given in units of this many steps.
 STEPS_PER_UNIT = 1_000_000
