@@ -35,7 +35,7 @@ from ..symbolic.state import State
 from ..symbolic.work import EXECUTION_STEP, WorkMeter, execution_steps
 from . import loop_stops
 from .case_making import add_case
-from .merged_search import merged_search
+from .merged_search import MergedResult, merged_search
 from .boundary_goals import BoundaryGoals, add_boundary_cases
 from .callee_goals import CalleeGoals
 from .options import SearchOptions
@@ -100,6 +100,8 @@ class Generator:
         self.testcases_unreachable: set[int] = set()  # no input meets their PRE
         self.explored_all = False  # proof mode: every path within the bounds was explored
         self.callbacks: dict[str, StubPrototype] = {}  # those the cases use, by name
+        # the goals a merged search (search/merged_search.py) last found nothing for
+        self.merged_fruitless: frozenset[Edge] | None = None
 
     # ------------------------------------------------------------------ loop
 
@@ -176,18 +178,35 @@ class Generator:
             node, index = choice
             self.explore(node, index)
             since_case += 1
-            if since_case == _STALL and self.goals.uncovered:
-                self.search_merged()
+            if since_case == _STALL and self.goals.uncovered and self.search_merged():
+                return True
         return True
 
-    def search_merged(self) -> None:
+    def search_merged(self) -> bool:
         """The tree search stalls: look for the uncovered outcomes along all paths at once
-        (search/merged_search.py), with a share of the work left."""
+        (search/merged_search.py), with a share of the work left. True when that proved
+        every outcome left unreachable, so the search is done."""
+        goals = frozenset(self.goals.uncovered)
+        if goals == self.merged_fruitless:
+            return False  # it would search the same paths for the same goals again
+        cases = len(self.cases)
+        result = MergedResult(complete=False)
         try:
-            merged_search(self)
+            result = merged_search(self)
         except _BudgetSpent as spent:
             if spent.stop == STOP_TIME or self.meter.exhausted:
                 raise  # not only its share: the budget is spent
+        if len(self.cases) == cases:
+            self.merged_fruitless = goals
+        left = self.goals.uncovered
+        if not left or self.options.proof or self.goals.targeted or self.goals.callees_left \
+                or result.unreachable(left) != left:
+            return False
+        # every path within the bounds was run, none of them past a bound: what the tree
+        # search left open or cut does not stand in the way of the proof
+        self.cut_reason = None
+        self.solver_gave_up = False
+        return True
 
     def finish_kept(self) -> None:
         """Make the cases of the paths kept for the MC/DC targets (search/mcdc_goals.py)."""
@@ -212,6 +231,7 @@ class Generator:
         `array_size` elements."""
         self.executor = self.new_executor(array_size)
         self.nodes = []
+        self.merged_fruitless = None  # larger objects: worth another try
         self.goals.forget_tree()
         if self.boundary is not None:  # their states are of the old executor
             self.boundary.deciders.clear()

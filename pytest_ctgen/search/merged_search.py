@@ -11,18 +11,22 @@ The inputs are then run through the executor, one path, which makes the case as 
 other: the merged states only find inputs, they never predict what a case observes.
 
 The merged states obey the search's bounds: a path beyond the unwinding or depth bound, or
-one the executor cannot run, is dropped, so this engine never proves an outcome
-unreachable."""
+one the executor cannot run, is dropped. When nothing was dropped, every path within the
+bounds was merged: then an outcome the solver refused at every arrival, or that no path
+arrived at, is proved unreachable, as an exhausted tree search proves it (`MergedResult`);
+a path into undefined behaviour, a bound of the objects behind input pointers, an
+assumption about them or an approximation of the executor leave the proof out."""
 from __future__ import annotations
 
 import heapq
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..ir.cfg import CFG, Edge
 from ..ir.weak_order import WeakOrder, weak_order
 from ..symbolic.merge import merge
 from ..symbolic.paths import BoundReached, Finished, Fork, PathError, ProgramEnds
-from ..symbolic.solver import Model
+from ..symbolic.solver import SAT, UNSAT, Model
 from ..symbolic.state import State
 
 if TYPE_CHECKING:
@@ -125,7 +129,22 @@ class _Waiting:
         return None
 
 
-def merged_search(gen: Generator) -> None:
+@dataclass
+class MergedResult:
+    """What a merged search settled: `complete` when every path within the bounds was
+    merged and run to its end with nothing assumed (see the module's docstring);
+    `possible`, the goals a query did not refuse (a case covers them, or its path could
+    not be run)."""
+
+    complete: bool = True
+    possible: set[Edge] = field(default_factory=set)
+
+    def unreachable(self, goals: set[Edge]) -> set[Edge]:
+        """The outcomes of `goals` proved unreachable."""
+        return goals - self.possible if self.complete else set()
+
+
+def merged_search(gen: Generator) -> MergedResult:
     """Look for inputs reaching the uncovered outcomes of `gen`'s function along all
     paths at once, and add a case for each found. Spends at most a share of the work
     left; raises the generator's budget exception when the budget or the time is spent."""
@@ -135,14 +154,18 @@ def merged_search(gen: Generator) -> None:
         meter.limit = meter.spent + max(1, (limit - meter.spent) // _SHARE)
     executor = gen.executor
     kept = (executor.approximation, executor.objects_too_small)
+    result = MergedResult(complete=executor.approximation is None)
     try:
-        _search(gen)
+        _search(gen, result)
     finally:
         meter.limit = limit
+        if executor.approximation is not None or executor.objects_too_small:
+            result.complete = False
         executor.approximation, executor.objects_too_small = kept
+    return result
 
 
-def _search(gen: Generator) -> None:
+def _search(gen: Generator, result: MergedResult) -> None:
     executor = gen.executor
     start = executor.initial_state()
     waiting = _Waiting(_Orders())
@@ -153,15 +176,23 @@ def _search(gen: Generator) -> None:
         try:
             outcome = executor.advance(state)
         except (BoundReached, PathError, ProgramEnds):
+            result.complete = False
             state = waiting.next()
             continue
-        outcome.state.violations = []
+        final = outcome.state
+        if final.violations or final.bounds or final.pointer_assumptions or \
+                final.address_facts:
+            result.complete = False  # it went on assuming something
+        final.violations = []
         if isinstance(outcome, Fork):
-            _branch(gen, start, outcome, waiting)
+            _branch(gen, start, outcome, waiting, result)
         state = waiting.next()
+    if state is not None or waiting.dropped:
+        result.complete = False
 
 
-def _branch(gen: Generator, start: State, fork: Fork, waiting: _Waiting) -> None:
+def _branch(gen: Generator, start: State, fork: Fork, waiting: _Waiting,
+            result: MergedResult) -> None:
     """Ask for each uncovered outcome of the branch `fork` stops at, then let the paths go
     on along each of its edges."""
     state = fork.state
@@ -170,8 +201,11 @@ def _branch(gen: Generator, start: State, fork: Fork, waiting: _Waiting) -> None
     for i, guard in enumerate(fork.guards):
         if guard is None:
             continue
-        if fork.choice is None and at_top and Edge(fork.block.id, i) in gen.goals.uncovered:
-            model = gen.solver.model([*state.constraints, guard], [])
+        goal = Edge(fork.block.id, i)
+        if fork.choice is None and at_top and goal in gen.goals.uncovered:
+            answer, model = gen.solver.readable([*state.constraints, guard], [])
+            if answer != UNSAT:
+                result.possible.add(goal)
             if model is not None:
                 _replay(gen, start, model)
         follower = state.fork()
@@ -182,8 +216,21 @@ def _branch(gen: Generator, start: State, fork: Fork, waiting: _Waiting) -> None
                 executor.take(follower, fork.block, i, guard,
                               fork.written[i] if fork.written else None)
         except (BoundReached, PathError):
+            # only a path that can take the edge leaves something unexplored
+            if gen.solver.check([*state.constraints, guard]) != UNSAT:
+                result.complete = False
             continue
+        if _at_loop_head(follower, waiting.orders) and \
+                gen.solver.check(follower.constraints, quick=True) != SAT and \
+                gen.solver.check(follower.constraints) == UNSAT:
+            continue  # no more iterations: unrolling it on would run to the bound
         waiting.add(follower)
+
+
+def _at_loop_head(state: State, orders: _Orders) -> bool:
+    """Whether `state` stands at the start of a loop's cycle (an iteration begins)."""
+    block = state.frame.block.id
+    return state.frame.index == 0 and block in orders.of(state.frame.cfg).heads[block]
 
 
 def _replay(gen: Generator, start: State, model: Model) -> None:

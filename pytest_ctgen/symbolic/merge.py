@@ -13,7 +13,7 @@ import z3
 
 from .large_objects import SparseCells
 from .memory import Cell, MemObject, byte_of
-from .state import Frame, State
+from .state import Frame, State, StubCallRecord
 from .values import AggVal, AliasPtr, PtrVal, SymValue
 
 
@@ -108,6 +108,35 @@ class _Merger:
         return merged
 
 
+def _same_cells(a: tuple[Cell, ...] | SparseCells, b: tuple[Cell, ...] | SparseCells) -> bool:
+    if a is b:
+        return True
+    if isinstance(a, SparseCells) or isinstance(b, SparseCells) or len(a) != len(b):
+        return False
+    return all(x[1] == y[1] and (x[0] is y[0] or (
+        isinstance(x[0], z3.ExprRef) and isinstance(y[0], z3.ExprRef) and x[0].eq(y[0])))
+        for x, y in zip(a, b))
+
+
+def _stub_call(a: StubCallRecord, b: StubCallRecord, merger: _Merger) -> StubCallRecord:
+    """One record for the same call of a stub on two paths: its result and what it wrote
+    are named by the call (inputs.py), so they are the same terms; the arguments may
+    differ."""
+    if a is b:
+        return a
+    if (a.name, a.index, a.result_type) != (b.name, b.index, b.result_type) or \
+            not (a.result is b.result or (isinstance(a.result, z3.ExprRef) and
+                                          isinstance(b.result, z3.ExprRef) and
+                                          a.result.eq(b.result))) or \
+            len(a.writes) != len(b.writes) or len(a.arguments) != len(b.arguments) or \
+            any(x.target != y.target or not _same_cells(x.cells, y.cells)
+                for x, y in zip(a.writes, b.writes)):
+        raise _Apart
+    arguments = tuple((name, ctype, merger.value(value, other[2]))
+                      for (name, ctype, value), other in zip(a.arguments, b.arguments))
+    return StubCallRecord(a.name, a.index, a.result_type, a.result, a.writes, arguments)
+
+
 def _same(a: z3.ExprRef | None, b: z3.ExprRef | None) -> bool:
     return a is b or (a is not None and b is not None and a.eq(b))
 
@@ -134,7 +163,7 @@ def _identical(a: list | dict, b: list | dict) -> bool:
 def mergeable(a: State, b: State) -> bool:
     """Whether `a` and `b` differ only in values (a quick test before `merge`)."""
     return len(a.frames) == len(b.frames) and _identical(a.inputs, b.inputs) and \
-        _identical(a.pointees, b.pointees) and _identical(a.stub_calls, b.stub_calls) and \
+        _identical(a.pointees, b.pointees) and len(a.stub_calls) == len(b.stub_calls) and \
         _identical(a.allocations, b.allocations) and a.memory.keys() == b.memory.keys() and \
         a.globals == b.globals and a.strings == b.strings and \
         _identical(a.aliases, b.aliases) and a.fixed_offsets == b.fixed_offsets and \
@@ -160,13 +189,17 @@ def merge(a: State, b: State) -> State | None:
         merged.frames = [merger.frame(x, y) for x, y in zip(a.frames, b.frames)]
         merged.memory = {oid: merger.memory_object(obj, b.memory[oid], merged.token)
                          for oid, obj in a.memory.items()}
+        merged.stub_calls = [_stub_call(x, y, merger)
+                             for x, y in zip(a.stub_calls, b.stub_calls)]
     except _Apart:
         return None
     merged.constraints = [*a.constraints[:shared], z3.Or(first, other)]
-    for name in ("bounds", "pointer_assumptions", "address_facts", "branch_conditions",
-                 "overflows"):
+    # what either path assumed stays assumed (search/merged_search.py reads it)
+    for name in ("bounds", "pointer_assumptions", "address_facts", "overflows"):
         mine, theirs = getattr(a, name), getattr(b, name)
-        setattr(merged, name, mine[:_common_prefix(mine, theirs)])
+        setattr(merged, name, [*mine, *theirs[_common_prefix(mine, theirs):]])
+    merged.branch_conditions = a.branch_conditions[
+        :_common_prefix(a.branch_conditions, b.branch_conditions)]
     for name in ("edges", "callee_edges", "decided", "callee_returns", "contract_checks",
                  "testcases_entered"):
         mine, theirs = getattr(a, name), getattr(b, name)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import z3
 
-from pytest_ctgen.cases import IntValue
+from pytest_ctgen.cases import STOP_EXHAUSTED, IntValue
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.ir.lower import Program, lower_unit
 from pytest_ctgen.ir.weak_order import weak_order
@@ -71,6 +71,42 @@ int eight_digits(const char *s)
 }
 """
 
+# A driver loop over a state machine fed by a stub: the switch's default is dead (the state
+# is 0, 1 or 2), which only all 3^12 paths together show; and a target that needs more
+# loop iterations than the unwinding bound, which is never proved unreachable.
+MACHINE = r"""
+int sense(void);
+
+int machine(int steps)
+{
+    int state = 0, alarms = 0;
+    if (steps > 12)
+        steps = 12;
+    for (int i = 0; i < steps; i++) {
+        int v = sense();
+        switch (state) {
+        case 0: if (v > 100) state = 1; break;
+        case 1: if (v > 200) state = 2; else if (v < 50) state = 0; break;
+        case 2: alarms++; if (v < 10) state = 0; break;
+        }
+    }
+    if (alarms >= 5)
+        return -1;
+    return state;
+}
+
+int long_count(int n)
+{
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (i % 3 == 0)
+            k++;
+    if (k == 30)
+        return 1;
+    return 0;
+}
+"""
+
 SHAPES = r"""
 int shapes(int a, int b)
 {
@@ -104,6 +140,30 @@ def test_counting_targets_are_reached_and_hold_when_compiled(unit: GeneratedUnit
 def test_the_counting_case_takes_the_branch_the_target_needs(unit: GeneratedUnit) -> None:
     returns = [c.expected.returns for c in unit.functions["odd_bytes"].cases]
     assert any(isinstance(r, IntValue) and r.value == 7 for r in returns), returns
+
+
+@pytest.fixture(scope="module")
+def machine(tmp_path_factory: pytest.TempPathFactory) -> GeneratedUnit:
+    return unit_generator(tmp_path_factory.mktemp("machine"))("machine.c", MACHINE)
+
+
+def test_all_paths_merged_prove_an_outcome_unreachable(machine: GeneratedUnit) -> None:
+    fn = machine.functions["machine"]
+    # exhausted within the work budget (the tree search alone spent all of it)
+    assert fn.stop_reason == STOP_EXHAUSTED, (fn.stop_reason, fn.not_reached)
+    assert [(o.line, o.label) for o in fn.unreachable] == [(11, "default")]
+    assert not fn.not_reached
+    coverage = machine.run.coverage()["machine"]
+    assert coverage.branches_total - coverage.branches_covered == 1  # that default
+
+
+def test_what_the_unwinding_bound_cuts_is_never_proved_unreachable(
+        machine: GeneratedUnit) -> None:
+    fn = machine.functions["long_count"]
+    assert not fn.unreachable, fn.unreachable
+    covered = {(o.line, o.label) for c in fn.cases for o in c.covered}
+    assert (28, "true") in covered or \
+        (28, "true") in {(o.line, o.label) for o in fn.not_reached}
 
 
 def _program(tmp_path: Path, text: str) -> Program:
