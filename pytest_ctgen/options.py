@@ -42,6 +42,7 @@ class Options:
     goals: GoalScope = "function"  # also the outcomes of the file's functions it calls
     boundary_cases: BoundaryCases = "on"  # a case where each ordering comparison's sides are equal
     max_depth: int = 64
+    max_recursion: int = 32  # calls of one function active at once along a path
     work: float = DEFAULT_WORK_UNITS  # per function, in millions of steps (symbolic/work.py)
     timeout: float = DEFAULT_TIME_BUDGET  # per function, a safety net (symbolic/work.py)
     memory: int = DEFAULT_MEMORY_MIB  # MiB a generation child may take beyond its start; 0: none

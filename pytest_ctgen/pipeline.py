@@ -188,7 +188,8 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
     flags = options.compiler_flags(path)
     unit = load_unit(path, flags, preprocessed=text)
     program = lower_unit(unit)
-    search = SearchOptions(max_depth=options.max_depth, work=options.work,
+    search = SearchOptions(max_depth=options.max_depth, max_recursion=options.max_recursion,
+                           work=options.work,
                            timeout=options.timeout,
                            array_size=options.array_size,
                            stub_globals=options.stub_globals,

@@ -227,6 +227,9 @@ class CFG:
     #: The loops of the function by the id of the block their body starts with: a path
     #: arrives there once per iteration.
     loops: dict[int, Loop] = field(default_factory=dict)
+    #: The element counts of the parameters declared as arrays of a constant size
+    #: (`const int a[16]`): the caller passes at least that many.
+    declared_elements: dict[Variable, int] = field(default_factory=dict)
 
     def loop_blocks(self, head: int) -> set[int]:
         """The blocks of the loop whose body starts with block `head`: those on a cycle

@@ -136,7 +136,7 @@ class FunctionLowerer:
         resolver.variable_length = self.exprs.types.variable_length
         self.builder.conditions = ConditionRecorder(fn.definition, str(self.unit.path))
         try:
-            self.exprs.types.parameter_lengths(fn)
+            declared = self.exprs.types.parameter_lengths(fn)
             self.statements.statement(fn.definition.body)
         finally:
             resolver.expression_type = None
@@ -157,5 +157,5 @@ class FunctionLowerer:
                    b.locals + b.temps + b.static_locals + self.contracts.variables(),
                    fn.type.result, b.address_taken, self.exprs.calls.builtins.variadic_area,
                    b.conditions.finish(blocks) if b.conditions is not None else None,
-                   loops)
+                   loops, declared)
 

@@ -131,15 +131,18 @@ class TypeLowerer:
         self.lengths[key] = self.length(self.exprs.rvalue(dim), 1, dim)
         return key
 
-    def parameter_lengths(self, fn: Function) -> None:
+    def parameter_lengths(self, fn: Function) -> dict[Variable, int]:
         """On entry, the size expressions of the parameters' array declarators are
         evaluated, one parameter after the other, as gcc does (C11 6.9.1p10): those that
         make a parameter's type variably modified (`int m[][n]`: a pointer to arrays of n)
         give its element counts, the inner ones first; the size of an array adjusted to a
-        pointer (`int a[n]`) is evaluated only for what evaluating it does."""
+        pointer (`int a[n]`) is evaluated only for what evaluating it does. Returns the
+        constant element counts the parameters declared as arrays were declared with
+        (`int a[16]`: the caller passes 16 elements)."""
+        declared: dict[Variable, int] = {}
         declarator = fn.definition.decl.type if fn.definition else None
         if not isinstance(declarator, c_ast.FuncDecl) or declarator.args is None:
-            return
+            return declared
         params = [p for p in declarator.args.params if not isinstance(p, c_ast.EllipsisParam)]
         for param, var in zip(params, fn.params):
             keys: list[VariableLength] = []
@@ -154,9 +157,13 @@ class TypeLowerer:
             if isinstance(param.type, c_ast.ArrayDecl) and param.type.dim is not None:
                 assert self.unit.resolver is not None
                 try:
-                    self.unit.resolver.eval_int_constant(param.type.dim)
+                    count = self.unit.resolver.eval_int_constant(param.type.dim)
                 except CtgenError:
                     self.builder.kept(self.parameter_size(param.type.dim), param.type.dim)
+                else:
+                    if count > 0:
+                        declared[var] = count
+        return declared
 
     def parameter_size(self, dim: c_ast.Node) -> Expr:
         """A size expression of a parameter's array declarator, for its value."""

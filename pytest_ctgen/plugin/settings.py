@@ -92,7 +92,11 @@ def _add_generation_options(option: _AddOption) -> None:
                                        "no case decided with its sides equal, where only "
                                        "a case tells < from <= (on, default; off)",
            choices=BOUNDARY_CASES_VALUES)
-    option("max-depth", "string", "bound on loop unwinding along a path (default 64)", type=int)
+    option("max-depth", "string", "how often a path may decide one branch: the bound on "
+                                  "loop unwinding (default 64)", type=int)
+    option("max-recursion", "string", "how many calls of one function of the file may be "
+                                      "active at once along a path: the bound on "
+                                      "recursion (default 32)", type=int)
     option("work", "string", "generation budget per function in millions of solver and "
                              "execution steps, the same on every machine (default 100, "
                              "about 10 s; 0 for none)")
@@ -144,6 +148,7 @@ def _add_run_options(option: _AddOption) -> None:
 
 
 Choice = TypeVar("Choice", bound=str)
+Number = TypeVar("Number", int, float)
 
 
 def _choice(config: pytest.Config, name: str, choices: tuple[Choice, ...]) -> Choice:
@@ -196,6 +201,23 @@ def _defines(lines: list[str]) -> tuple[str, ...]:
     return tuple(defines)
 
 
+def _number(config: pytest.Config, name: str, default: Number, kind: type[Number],
+            minimum: Number) -> Number:
+    """The number setting `name` (see `setting`): of `kind`, at least `minimum`; a usage
+    error naming the option and the ini setting otherwise."""
+    value = setting(config, name, default)
+    try:
+        number = kind(value)
+        ok = number >= minimum and number != float("inf")
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
+        what = "a whole number" if kind is int else "a number"
+        raise pytest.UsageError(f"--ctgen-{name.replace('_', '-')} / ctgen_{name}: {value!r} "
+                                f"is not {what} of at least {minimum}")
+    return number
+
+
 def _work_budget(value: Any) -> float:
     """`--ctgen-work` / `ctgen_work`: a number of units, 0 for no budget."""
     try:
@@ -233,17 +255,18 @@ def build_options(config: pytest.Config) -> Options:
         criterion=_choice(config, "criterion", CRITERION_VALUES),
         goals=_choice(config, "goals", GOAL_SCOPE_VALUES),
         boundary_cases=_choice(config, "boundary_cases", BOUNDARY_CASES_VALUES),
-        max_depth=int(setting(config, "max_depth", defaults.max_depth)),
+        max_depth=_number(config, "max_depth", defaults.max_depth, int, 1),
+        max_recursion=_number(config, "max_recursion", defaults.max_recursion, int, 1),
         work=_work_budget(setting(config, "work", defaults.work)),
-        timeout=float(setting(config, "timeout", defaults.timeout)),
-        memory=int(setting(config, "memory", defaults.memory)),
-        array_size=int(setting(config, "array_size", defaults.array_size)),
+        timeout=_number(config, "timeout", defaults.timeout, float, 0.001),
+        memory=_number(config, "memory", defaults.memory, int, 0),
+        array_size=_number(config, "array_size", defaults.array_size, int, 1),
         stub_globals=_choice(config, "stub_globals", STUB_GLOBALS_VALUES),
         signed_overflow=_choice(config, "signed_overflow", SIGNED_OVERFLOW_VALUES),
         leaks=_choice(config, "leaks", LEAKS_VALUES),
         stub_specs=_existing_files(config, "ctgen_stub_specs"),
         sources=_existing_files(config, "ctgen_sources"),
-        case_timeout=float(setting(config, "case_timeout", defaults.case_timeout)),
+        case_timeout=_number(config, "case_timeout", defaults.case_timeout, float, 0.001),
         isolate=_choice(config, "isolate", ISOLATION_VALUES),
         proof=bool(setting(config, "proof", False)),
         regenerate=bool(config.option.ctgen_regenerate),

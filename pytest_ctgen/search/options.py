@@ -31,7 +31,7 @@ class SearchOptions:
     max_depth: int = 64
     work: float = DEFAULT_WORK_UNITS  # the deterministic budget (see symbolic/work.py)
     timeout: float = DEFAULT_TIME_BUDGET  # a safety net only: what it cuts depends on load
-    max_recursion: int = 8
+    max_recursion: int = 32
     array_size: int = 10
     stub_globals: StubGlobals = "modifies"  # which globals stub calls may write
     signed_overflow: SignedOverflow = "note"  # what a path with signed overflow is

@@ -42,7 +42,7 @@ class Executor:
     """Runs paths of one function under test."""
 
     def __init__(self, program: Program, function: str, max_depth: int = 64,
-                 max_recursion: int = 8, max_steps: int = 20000, array_size: int = 10,
+                 max_recursion: int = 32, max_steps: int = 20000, array_size: int = 10,
                  pointer_depth: int = 2, stub_globals: str = "modifies", proof: bool = False,
                  shown: Callable[[str], str] = str, overflow_is_finding: bool = False
                  ) -> None:
@@ -134,7 +134,8 @@ class Executor:
         state.frames.append(frame)
         for p in self.cfg.function.params:
             try:
-                cells = inputs.input_cells(self, state, p.name, p.type)
+                cells = inputs.input_cells(self, state, p.name, p.type,
+                                           elements=self.cfg.declared_elements.get(p))
             except PathError as err:
                 err.location = err.location or p.location
                 raise
@@ -247,11 +248,16 @@ class Executor:
         `guard`, which the code wrote as `written` (see `Fork.written`)."""
         frame = state.frame
         key = (len(state.frames), id(frame.cfg), block.id)
-        count = state.visits.get(key, 0) + 1
-        if count > self.max_depth and not self.unbounded:
-            raise BoundReached(f"loop unwound more than {self.max_depth} times",
-                               resumable=True)
-        state.visits[key] = count
+        if guard is not None:
+            # the unwinding bound counts the passes the inputs decide: a loop whose
+            # branches are all decided by constants (i < 64) runs to its end, bounded by
+            # the path's length (max_steps) only
+            decided = state.decisions.get(key, 0) + 1
+            if decided > self.max_depth and not self.unbounded:
+                raise BoundReached(f"loop unwound more than {self.max_depth} times",
+                                   resumable=True)
+            state.decisions[key] = decided
+        state.visits[key] = state.visits.get(key, 0) + 1
         as_written = written if written is not None else guard
         if guard is not None:
             state.assume(guard)

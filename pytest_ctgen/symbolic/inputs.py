@@ -47,11 +47,12 @@ def is_function_pointer(v: SymValue) -> bool:
     return isinstance(v, AliasPtr) and isinstance(v.element, FunctionType)
 
 
-def input_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int = 0
-                ) -> list[Cell]:
+def input_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int = 0,
+                elements: int | None = None) -> list[Cell]:
     """Fresh symbolic contents for an input object of type `ctype`. A pointer points
-    to a fresh object of `array_size` elements, or is NULL (a solver choice); pointers
-    nested deeper than `pointer_depth` are NULL."""
+    to a fresh object of `array_size` elements (of `elements` when more: a parameter
+    declared as an array of that many), or is NULL (a solver choice); pointers nested
+    deeper than `pointer_depth` are NULL."""
     if isinstance(ctype, IntType):
         v = z3.BitVec(name, ctype.bits)
         if ctype.is_bool:
@@ -76,7 +77,7 @@ def input_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int 
             cells[f.offset:f.offset + len(sub)] = sub
         return cells
     if isinstance(ctype, PointerType):
-        return pointer_input(ex, state, name, ctype, depth)
+        return pointer_input(ex, state, name, ctype, depth, elements)
     raise PathError(f"input '{name}' of type {ctype}", unsupported=True)
 
 
@@ -89,12 +90,13 @@ def object_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int
     return input_cells(ex, state, name, ctype, depth)
 
 
-def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, depth: int
-                  ) -> list[Cell]:
+def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, depth: int,
+                  elements: int | None = None) -> list[Cell]:
     """An input pointer: NULL (a solver choice), or into an object of `array_size`
-    elements of its own, or, decided when the path first uses it, into another object
-    of its element type (an `AliasPtr`). Beyond `pointer_depth` it has no object of its
-    own: it is NULL or points into an object that contains it or another input's."""
+    elements (or `elements`, when more) of its own, or, decided when the path first uses
+    it, into another object of its element type (an `AliasPtr`). Beyond `pointer_depth`
+    it has no object of its own: it is NULL or points into an object that contains it or
+    another input's."""
     target = ctype.target
     if isinstance(target, FunctionType):
         return function_pointers.function_pointer_input(ex, state, name, target, depth)
@@ -110,7 +112,7 @@ def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, dep
     containers = tuple(oid for oid, _ in ex.building)
     ident = OBJECT_PREFIX + "".join(c if c.isalnum() else "_" for c in name)
     if depth < ex.pointer_depth:
-        array = ArrayType(target, ex.array_size)
+        array = ArrayType(target, max(ex.array_size, elements or 0))
         oid = ex.reserve_object()
         ex.building.append((oid, array))
         try:

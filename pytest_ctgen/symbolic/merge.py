@@ -207,7 +207,7 @@ def merge(a: State, b: State) -> State | None:
         while n < min(len(mine), len(theirs)) and mine[n] is theirs[n]:
             n += 1
         setattr(merged, name, mine[:n])
-    for counts in ("visits", "loop_iterations"):
+    for counts in ("visits", "decisions", "loop_iterations"):
         mine, theirs = getattr(a, counts), getattr(b, counts)
         setattr(merged, counts, {k: max(mine.get(k, 0), theirs.get(k, 0))
                                  for k in mine.keys() | theirs.keys()})

@@ -126,7 +126,10 @@ class State:
         # condition (the pointer freed may be NULL) and "file:line:col" (see heap.py)
         self.allocations: list[Allocation] = []
         self.freed: dict[int, tuple[z3.BoolRef, str]] = {}
+        # passes of each branch, in every frame: (frames, id of the CFG, block) -> n; and
+        # those of them the inputs decided (a fork), which the unwinding bound counts
         self.visits: dict[tuple[int, int, int], int] = {}
+        self.decisions: dict[tuple[int, int, int], int] = {}
         # iterations begun of each loop, in every frame: (id of the CFG, body block) -> n
         self.loop_iterations: dict[tuple[int, int], int] = {}
         # where a path the harness stops inside a loop stops: the loop and how many
@@ -194,6 +197,7 @@ class State:
         s.allocations = list(self.allocations)
         s.freed = dict(self.freed)
         s.visits = dict(self.visits)
+        s.decisions = dict(self.decisions)
         s.loop_iterations = dict(self.loop_iterations)
         s.stopped_in = self.stopped_in
         s.steps = self.steps

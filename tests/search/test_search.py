@@ -94,6 +94,16 @@ int deep(int n)
     return 0;
 }
 
+int count_up(int n)
+{
+    int i = 0;
+    while (i < n)
+        i++;
+    if (i == 50)
+        return 1;
+    return 0;
+}
+
 int friendly(int a, unsigned b, int8_t c, int64_t d)
 {
     if (a > 10 && b < 50u)
@@ -320,19 +330,28 @@ def test_contradiction_is_proved_unreachable(generated: dict[str, FunctionCases]
 
 
 def test_depth_bound_leaves_outcomes_not_reached(program: Program) -> None:
-    """A loop counting past the depth bound cuts the path where nothing is left to
-    decide: the path is run on concretely to give its case, and what no path within the
-    bound reached is listed as not reached, never as unreachable."""
-    fc = generate_function(program, "deep", SearchOptions(max_depth=20))
+    """A loop the inputs keep going past the depth bound cuts the path: the path is run
+    on concretely to give its case, and what no path within the bound reached is listed
+    as not reached, never as unreachable."""
+    fc = generate_function(program, "count_up", SearchOptions(max_depth=20))
     assert fc.stop_reason == STOP_DEPTH
     assert fc.unreachable == ()  # nothing is claimed proved
-    line, column = line_of(UNIT, "n == i")
-    (case,) = fc.cases  # the cut path, completed: 50 iterations, then n != 50
-    assert Outcome(line, column, "false") in case.covered
+    line, column = line_of(UNIT, "i == 50")
     assert fc.not_reached == (Outcome(line, column, "true"),)
     covered = {o for c in fc.cases for o in c.covered}
+    assert Outcome(line, column, "false") in covered
     assert not covered & set(fc.not_reached)
     assert len(covered) + len(fc.not_reached) == fc.outcomes_total
+
+
+def test_passes_no_input_decides_are_not_counted_by_the_depth_bound(
+        program: Program) -> None:
+    """`while (i < 50)` from i = 0 decides nothing: the loop runs its 50 iterations
+    under a bound of 20, and `n == i` is decided after it."""
+    fc = generate_function(program, "deep", SearchOptions(max_depth=20))
+    assert fc.stop_reason == STOP_EXHAUSTED
+    assert fc.unreachable == () and fc.not_reached == ()
+    assert any(b.value == IntValue(50) for c in fc.cases for b in c.params)
 
 
 def test_same_loop_within_the_bound_is_exhausted(generated: dict[str, FunctionCases]) -> None:
