@@ -198,6 +198,10 @@ class Executor:
                     # nothing of the statement took effect: it runs again after the choice
                     frame.index -= 1
                     return self.choice_fork(state, need.choice)
+                except BoundReached as bound:
+                    if bound.resumable:  # nor here: it runs again when the path runs on
+                        frame.index -= 1
+                    raise
                 if state.frame is not frame:  # a call pushed a frame
                     break
             else:

@@ -44,6 +44,20 @@ int parity(unsigned n)
 }
 """
 
+# Euclid by subtraction: a path that goes on subtracting reaches the recursion bound.
+EUCLID = """\
+int euclid(int a, int b)
+{
+    if (a <= 0 || b <= 0)
+        return 0;
+    if (a == b)
+        return a;
+    if (a > b)
+        return euclid(a - b, b);
+    return euclid(a, b - a);
+}
+"""
+
 # The caller passes 16 readings: the first above the limit at every index, and none.
 READINGS = """\
 int first_over(const int readings[16], int limit)
@@ -65,19 +79,61 @@ def test_recursion_as_deep_as_the_bound_allows(ctgen_dir: pytest.Pytester) -> No
     assert row["stop_reason"] == "exhausted", row
     assert row["branches_covered"] == row["branches_total"] == 6, row
 
+
+
+# depth(n) is n + 1 calls deep: only a search that follows the recursion 21 calls down
+# decides `== 20` true; a path cut by a lower bound is run on with inputs of its own.
+DEPTH = """\
+static int depth(int n)
+{
+    if (n <= 0)
+        return 0;
+    return 1 + depth(n - 1);
+}
+
+int deep_enough(int n)
+{
+    if (n > 30)
+        return -1;
+    if (depth(n) == 20)
+        return 1;
+    return 0;
+}
+"""
+
+
+def test_the_recursion_bound_is_the_users(ctgen_dir: pytest.Pytester) -> None:
+    ctgen_dir.makefile(".c", deep=DEPTH)
     (ctgen_dir.path / "pytest.ini").write_text("[pytest]\nctgen_max_recursion = 8\n")
-    bounded = run_ctgen(ctgen_dir, "--ctgen-functions", "parity", "--ctgen-report",
-                        "json:b.json", "parity.c")
+    bounded = run_ctgen(ctgen_dir, "--ctgen-functions", "deep_enough", "--ctgen-report",
+                        "json:b.json", "deep.c")
     assert bounded.ret == 0, output(bounded)
-    row = report_rows(ctgen_dir.path / "b.json")["parity"]
+    row = report_rows(ctgen_dir.path / "b.json")["deep_enough"]
     assert row["stop_reason"] == "depth bound", row
     assert row["unreachable"] == []
-    assert [(o["line"], o["outcome"]) for o in row["not_reached"]] == [(22, "true")], row
+    assert [(o["line"], o["outcome"]) for o in row["not_reached"]] == [(12, "true")], row
     # the command line overrides the ini
-    again = run_ctgen(ctgen_dir, "--ctgen-functions", "parity", "--ctgen-max-recursion",
-                      "21", "--ctgen-report", "json:c.json", "parity.c")
+    again = run_ctgen(ctgen_dir, "--ctgen-functions", "deep_enough", "--ctgen-max-recursion",
+                      "21", "--ctgen-report", "json:c.json", "deep.c")
     assert again.ret == 0, output(again)
-    assert report_rows(ctgen_dir.path / "c.json")["parity"]["not_reached"] == []
+    row = report_rows(ctgen_dir.path / "c.json")["deep_enough"]
+    assert row["stop_reason"] == "exhausted" and row["not_reached"] == [], row
+    assert row["branches_covered"] == row["branches_total"], row
+
+
+def test_a_path_the_recursion_bound_cuts_runs_on_to_give_its_case(
+        ctgen_dir: pytest.Pytester) -> None:
+    """The search's first paths keep subtracting until the bound cuts them; such a path
+    is run on concretely with inputs of its own (as a loop cut by the unwinding bound
+    is), so every outcome gets a case however deep the search went."""
+    ctgen_dir.makefile(".c", euclid=EUCLID)
+    result = run_ctgen(ctgen_dir, "--ctgen-max-recursion", "6", "--ctgen-report",
+                       "json:r.json", "euclid.c")
+    assert result.ret == 0, output(result)
+    row = report_rows(ctgen_dir.path / "r.json")["euclid"]
+    assert row["stop_reason"] == "exhausted", row
+    assert row["not_reached"] == [] and row["unreachable"] == [], row
+    assert row["branches_covered"] == row["branches_total"] == 8, row
 
 
 def test_a_parameter_declared_as_an_array_points_to_its_elements(
