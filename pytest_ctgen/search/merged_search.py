@@ -216,8 +216,9 @@ def _branch(gen: Generator, start: State, fork: Fork, waiting: _Waiting,
                 executor.take(follower, fork.block, i, guard,
                               fork.written[i] if fork.written else None)
         except (BoundReached, PathError):
-            # only a path that can take the edge leaves something unexplored
-            if gen.solver.check([*state.constraints, guard]) != UNSAT:
+            # only a path that can take the edge leaves something unexplored (a query
+            # worth its cost only while the proof stands: on merged states it is large)
+            if result.complete and gen.solver.check([*state.constraints, guard]) != UNSAT:
                 result.complete = False
             continue
         if _at_loop_head(follower, waiting.orders) and \

@@ -144,7 +144,8 @@ def _same(a: z3.ExprRef | None, b: z3.ExprRef | None) -> bool:
 def _common_prefix(a: list[z3.BoolRef], b: list[z3.BoolRef]) -> int:
     n = 0
     for x, y in zip(a, b):
-        if not x.eq(y):
+        # forked paths share the very objects of their common past: no z3 call for them
+        if x is not y and not x.eq(y):
             break
         n += 1
     return n
