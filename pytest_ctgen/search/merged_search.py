@@ -133,8 +133,8 @@ class _Waiting:
 class MergedResult:
     """What a merged search settled: `complete` when every path within the bounds was
     merged and run to its end with nothing assumed (see the module's docstring);
-    `possible`, the goals a query did not refuse (a case covers them, or its path could
-    not be run)."""
+    `possible`, the outcomes a query did not refuse or a merged path took where the
+    inputs did not decide (a case covers them, or its path could not be run)."""
 
     complete: bool = True
     possible: set[Edge] = field(default_factory=set)
@@ -173,6 +173,7 @@ def _search(gen: Generator, result: MergedResult) -> None:
     state = waiting.next()
     while state is not None and gen.goals.uncovered:
         gen.check_budget()
+        taken = len(state.edges)
         try:
             outcome = executor.advance(state)
         except (BoundReached, PathError, ProgramEnds):
@@ -180,6 +181,8 @@ def _search(gen: Generator, result: MergedResult) -> None:
             state = waiting.next()
             continue
         final = outcome.state
+        # outcomes the inputs did not decide: the merged paths take them without a query
+        result.possible.update(final.edges[taken:])
         if final.violations or final.bounds or final.pointer_assumptions or \
                 final.address_facts:
             result.complete = False  # it went on assuming something

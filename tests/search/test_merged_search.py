@@ -15,6 +15,9 @@ from pytest_ctgen.cases import STOP_EXHAUSTED, IntValue
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.ir.lower import Program, lower_unit
 from pytest_ctgen.ir.weak_order import weak_order
+from pytest_ctgen.search.generator import generate_function
+from pytest_ctgen.search.options import SearchOptions
+from pytest_ctgen.search.tree import outcome_of
 from pytest_ctgen.symbolic.executor import Executor
 from pytest_ctgen.symbolic.merge import merge
 from pytest_ctgen.symbolic.paths import Fork
@@ -236,3 +239,52 @@ def test_paths_with_different_stub_calls_stay_apart(tmp_path: Path) -> None:
     assert called.block is skipped.block
     assert len(called.state.stub_calls) == 1 and not skipped.state.stub_calls
     assert merge(called.state, skipped.state) is None
+
+
+# Past `k == 11` every merged path takes `x == 2` true by constants alone: no query asks
+# for that outcome, so only the edges the merged paths took show it can be reached.
+TALLY = r"""
+unsigned char a[12];
+
+int tally(void)
+{
+    int k = 0, x = 0;
+    for (int i = 0; i < 12; i++)
+        if (a[i] > 200)
+            k++;
+    if (k == 11) {
+        for (int j = 0; j < 2; j++)
+            x++;
+        if (x == 2)
+            return 1;
+    }
+    return 0;
+}
+"""
+
+
+def test_an_outcome_merged_paths_take_by_constants_is_never_proved_unreachable(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the replay of what the queries find left out (as when its path cannot be
+    run), nothing makes a case past `k == 11`: the outcome the merged paths took there
+    without a query is reachable all the same, so the merged search counts it possible
+    and it can never be proved unreachable."""
+    from pytest_ctgen.search import generator, merged_search
+
+    results: list[merged_search.MergedResult] = []
+
+    def recorded(gen: generator.Generator) -> merged_search.MergedResult:
+        results.append(merged_search.merged_search(gen))
+        return results[-1]
+
+    monkeypatch.setattr(merged_search, "_replay", lambda gen, start, model: None)
+    monkeypatch.setattr(generator, "merged_search", recorded)
+    program = _program(tmp_path, TALLY)
+    fn = generate_function(program, "tally", SearchOptions())
+    line = TALLY.splitlines().index("        if (x == 2)") + 1
+    assert results and results[0].complete
+    cfg = program.cfgs["tally"]
+    taken = {e for e in cfg.branch_edges()
+             if (outcome_of(cfg, e).line, outcome_of(cfg, e).label) == (line, "true")}
+    assert taken and taken <= results[0].possible, results[0].possible
+    assert (line, "true") not in {(o.line, o.label) for o in fn.unreachable}
