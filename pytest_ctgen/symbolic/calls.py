@@ -35,7 +35,7 @@ def call(ex: Executor, state: State, stmt: Call) -> None:
     cfg = ex.program.cfgs.get(stmt.function)
     if cfg is not None and stmt.function not in ex.program.specs:
         # before anything of the call takes effect, so the path can run on from it
-        _check_recursion(ex, state, cfg, stmt, resumable=True)
+        _check_recursion(ex, state, cfg, stmt)
     args = _arguments(ex, state, stmt)
     if stmt.function == VERIFIER_ASSUME:
         # SV-COMP's assumption: inputs violating it are not of interest
@@ -102,24 +102,23 @@ def _frame(ex: Executor, state: State, cfg: CFG, args: list[SymValue],
     return frame
 
 
-def _check_recursion(ex: Executor, state: State, cfg: CFG, stmt: Call,
-                     resumable: bool = False) -> None:
-    """Raises BoundReached when a call of `cfg` would exceed the recursion bound, unless
-    the path runs on concretely (`Executor.unbounded`: then the path's length bounds it).
-    A path that made linked input objects lazily (lazy.py) is bounded all the same and not
-    resumed: a recursion over them may be one over a cycle the path chose, or over a tree
-    each step of it would grow."""
+def _check_recursion(ex: Executor, state: State, cfg: CFG, stmt: Call) -> None:
+    """Raises BoundReached, resumable, when the call `stmt` of `cfg` would exceed the
+    recursion bound, unless the path runs on concretely (`Executor.unbounded`: then the
+    path's length bounds it). A path that made linked input objects lazily (lazy.py) is
+    bounded all the same and not resumed: a recursion over them may be one over a cycle
+    the path chose, or over a tree each step of it would grow."""
     if sum(1 for f in state.frames if f.cfg is cfg) >= ex.max_recursion:
         linked = any(isinstance(p.type, RecordType) for p in state.pointees)
         if ex.unbounded and not linked:
             return
         raise BoundReached(f"recursion of '{stmt.function}' deeper than "
-                           f"{ex.max_recursion}", resumable=resumable and not linked)
+                           f"{ex.max_recursion}", resumable=not linked)
 
 
 def enter(ex: Executor, state: State, stmt: Call, cfg: CFG, args: list[SymValue]) -> None:
-    """Call a function defined in the unit: push its frame."""
-    _check_recursion(ex, state, cfg, stmt)
+    """Call a function defined in the unit (`call` checked the recursion bound): push its
+    frame."""
     frame = _frame(ex, state, cfg, args, stmt.target)
     if cfg.variadic_area is not None:  # the call passes it after the named arguments
         frame.registers[cfg.variadic_area] = args[len(cfg.function.params)]

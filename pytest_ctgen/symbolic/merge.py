@@ -45,7 +45,7 @@ class _Merger:
     def pointer(self, a: PtrVal, b: PtrVal) -> PtrVal:
         if a is b:
             return a
-        if a.base != b.base or a.beyond_depth != b.beyond_depth or not _same(a.null, b.null):
+        if a.base != b.base or a.beyond_depth != b.beyond_depth or not _same_term(a.null, b.null):
             raise _Apart
         key = (id(a), id(b))
         merged = self.pointers.get(key)
@@ -113,9 +113,7 @@ def _same_cells(a: tuple[Cell, ...] | SparseCells, b: tuple[Cell, ...] | SparseC
         return True
     if isinstance(a, SparseCells) or isinstance(b, SparseCells) or len(a) != len(b):
         return False
-    return all(x[1] == y[1] and (x[0] is y[0] or (
-        isinstance(x[0], z3.ExprRef) and isinstance(y[0], z3.ExprRef) and x[0].eq(y[0])))
-        for x, y in zip(a, b))
+    return all(x[1] == y[1] and _same_term(x[0], y[0]) for x, y in zip(a, b))
 
 
 def _stub_call(a: StubCallRecord, b: StubCallRecord, merger: _Merger) -> StubCallRecord:
@@ -125,9 +123,7 @@ def _stub_call(a: StubCallRecord, b: StubCallRecord, merger: _Merger) -> StubCal
     if a is b:
         return a
     if (a.name, a.index, a.result_type) != (b.name, b.index, b.result_type) or \
-            not (a.result is b.result or (isinstance(a.result, z3.ExprRef) and
-                                          isinstance(b.result, z3.ExprRef) and
-                                          a.result.eq(b.result))) or \
+            not _same_term(a.result, b.result) or \
             len(a.writes) != len(b.writes) or len(a.arguments) != len(b.arguments) or \
             any(x.target != y.target or not _same_cells(x.cells, y.cells)
                 for x, y in zip(a.writes, b.writes)):
@@ -137,8 +133,9 @@ def _stub_call(a: StubCallRecord, b: StubCallRecord, merger: _Merger) -> StubCal
     return StubCallRecord(a.name, a.index, a.result_type, a.result, a.writes, arguments)
 
 
-def _same(a: z3.ExprRef | None, b: z3.ExprRef | None) -> bool:
-    return a is b or (a is not None and b is not None and a.eq(b))
+def _same_term(a: object, b: object) -> bool:
+    """Whether two values are one object, or two z3 terms that are the same term."""
+    return a is b or (isinstance(a, z3.ExprRef) and isinstance(b, z3.ExprRef) and a.eq(b))
 
 
 def _common_prefix(a: list[z3.BoolRef], b: list[z3.BoolRef]) -> int:

@@ -13,34 +13,23 @@ from plugin_helpers import output, report_rows, run_ctgen
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None, reason="needs gcc")
 
-# parity(20) is 21 calls deep, alternating between two functions (11 of even).
-PARITY = """\
-static int odd(unsigned n);
-
-static int even(unsigned n)
+# depth(n) is n + 1 calls deep: only a search that follows the recursion 21 calls down
+# decides `== 20` true; a path cut by a lower bound is run on with inputs of its own.
+DEPTH = """\
+static int depth(int n)
 {
-    if (n == 0)
-        return 1;
-    return odd(n - 1);
-}
-
-static int odd(unsigned n)
-{
-    if (n == 0)
+    if (n <= 0)
         return 0;
-    return even(n - 1);
+    return 1 + depth(n - 1);
 }
 
-int parity(unsigned n)
+int deep_enough(int n)
 {
-    if (n > 24)
+    if (n > 30)
         return -1;
-    if (even(n)) {
-        if (n >= 20)
-            return 2;
-        return 0;
-    }
-    return 1;
+    if (depth(n) == 20)
+        return 1;
+    return 0;
 }
 """
 
@@ -66,38 +55,6 @@ int first_over(const int readings[16], int limit)
         if (readings[i] > limit)
             return i;
     return -1;
-}
-"""
-
-
-def test_recursion_as_deep_as_the_bound_allows(ctgen_dir: pytest.Pytester) -> None:
-    ctgen_dir.makefile(".c", parity=PARITY)
-    default = run_ctgen(ctgen_dir, "--ctgen-functions", "parity", "--ctgen-report",
-                        "json:d.json", "parity.c")
-    assert default.ret == 0, output(default)
-    row = report_rows(ctgen_dir.path / "d.json")["parity"]
-    assert row["stop_reason"] == "exhausted", row
-    assert row["branches_covered"] == row["branches_total"] == 6, row
-
-
-
-# depth(n) is n + 1 calls deep: only a search that follows the recursion 21 calls down
-# decides `== 20` true; a path cut by a lower bound is run on with inputs of its own.
-DEPTH = """\
-static int depth(int n)
-{
-    if (n <= 0)
-        return 0;
-    return 1 + depth(n - 1);
-}
-
-int deep_enough(int n)
-{
-    if (n > 30)
-        return -1;
-    if (depth(n) == 20)
-        return 1;
-    return 0;
 }
 """
 
@@ -165,8 +122,8 @@ def test_a_parameter_declared_as_an_array_points_to_its_elements(
 ])
 def test_a_bad_bound_is_a_usage_error(ctgen_dir: pytest.Pytester, option: str, value: str,
                                       says: str) -> None:
-    ctgen_dir.makefile(".c", parity=PARITY)
-    result = run_ctgen(ctgen_dir, f"--ctgen-{option}={value}", "parity.c")
+    ctgen_dir.makefile(".c", deep=DEPTH)
+    result = run_ctgen(ctgen_dir, f"--ctgen-{option}={value}", "deep.c")
     assert result.ret == pytest.ExitCode.USAGE_ERROR, output(result)
     name = option.replace("-", "_")
     # the command line's values come typed: -3, 0.0
@@ -178,9 +135,9 @@ def test_a_bad_bound_is_a_usage_error(ctgen_dir: pytest.Pytester, option: str, v
                                              ("timeout", "nan")])
 def test_a_bad_bound_in_the_ini_file_is_a_usage_error(ctgen_dir: pytest.Pytester, name: str,
                                                       value: str) -> None:
-    ctgen_dir.makefile(".c", parity=PARITY)
+    ctgen_dir.makefile(".c", deep=DEPTH)
     (ctgen_dir.path / "pytest.ini").write_text(f"[pytest]\nctgen_{name} = {value}\n")
-    result = run_ctgen(ctgen_dir, "parity.c")
+    result = run_ctgen(ctgen_dir, "deep.c")
     assert result.ret == pytest.ExitCode.USAGE_ERROR, output(result)
     assert f"ctgen_{name}: {value!r} is not" in output(result)
     assert "INTERNALERROR" not in output(result)
