@@ -48,6 +48,9 @@ class Options:
     memory: int = DEFAULT_MEMORY_MIB  # MiB a generation child may take beyond its start; 0: none
     array_size: int = 10
     stub_globals: StubGlobals = "modifies"  # which globals stubs may write: "modifies" or "all"
+    # globs of globals that are inputs although they start from an initializer nothing in
+    # the unit writes (ir/written_globals.py)
+    input_globals: tuple[str, ...] = ()
     signed_overflow: SignedOverflow = "note"  # a path with signed overflow: "note" or "finding"
     leaks: Leaks = "note"  # a case leaking its function's allocation: "note" or "fail"
     # C files analysed with every unit: specifications of external functions (never

@@ -34,6 +34,7 @@ from .lower_contract import ContractLowerer
 from .lower_expr import ExpressionLowerer
 from .lower_stmt import StatementLowerer
 from .spec import FunctionContract, StubSpec
+from .written_globals import written_globals
 
 
 @dataclass
@@ -64,6 +65,14 @@ class Program:
         stmts += [s for inits in self.static_inits.values() for s in inits]
         named = {n for s in stmts for n in designated_functions(s)}
         return [name for name in self.unit.functions if name in named]
+
+    @functools.cached_property
+    def written_globals(self) -> frozenset[Variable]:
+        """The globals the unit's own code may write (ir/written_globals.py)."""
+        bodies = [s for cfg in self.cfgs.values() for b in cfg.blocks
+                  for s in [*b.stmts, b.terminator]]
+        initializers = [s for inits in self.static_inits.values() for s in inits]
+        return written_globals(self.unit, bodies, initializers, self.cfgs)
 
 
 def lower_unit(unit: Unit) -> Program:

@@ -113,6 +113,10 @@ def _add_generation_options(option: _AddOption) -> None:
                                      "lists in __rtt_modifies and the volatile ones "
                                      "(modifies, default) or every global of the file (all)",
            choices=STUB_GLOBALS_VALUES)
+    option("input-globals", "args", "glob patterns of globals (comma-separated) that are "
+                                    "inputs of the cases although nothing in the unit "
+                                    "writes them; without it such a global with an "
+                                    "initializer (a lookup table) starts from it")
     option("signed-overflow", "string", "a path where signed + - * overflow (gcc wraps): "
                                         "a note on its case (note, default) or a finding, "
                                         "a failing case of its own (finding)",
@@ -262,6 +266,7 @@ def build_options(config: pytest.Config) -> Options:
         memory=_number(config, "memory", defaults.memory, int, 0),
         array_size=_number(config, "array_size", defaults.array_size, int, 1),
         stub_globals=_choice(config, "stub_globals", STUB_GLOBALS_VALUES),
+        input_globals=_globs(setting(config, "input_globals", None)),
         signed_overflow=_choice(config, "signed_overflow", SIGNED_OVERFLOW_VALUES),
         leaks=_choice(config, "leaks", LEAKS_VALUES),
         stub_specs=_existing_files(config, "ctgen_stub_specs"),

@@ -221,7 +221,8 @@ class Generator:
         executor = Executor(self.program, self.cfg.function.name, o.max_depth,
                             o.max_recursion, array_size=array_size,
                             stub_globals=o.stub_globals, proof=o.proof, shown=self.shown,
-                            overflow_is_finding=o.signed_overflow == "finding")
+                            overflow_is_finding=o.signed_overflow == "finding",
+                            input_globals=o.input_globals)
         executor.ledger = self.ledger
         executor.record_callee_edges = o.goals == "reached"
         return executor

@@ -34,6 +34,9 @@ class SearchOptions:
     max_recursion: int = 32
     array_size: int = 10
     stub_globals: StubGlobals = "modifies"  # which globals stub calls may write
+    # globs of the globals that are inputs although nothing in the unit writes them and
+    # they have an initializer (by default they start from it: ir/written_globals.py)
+    input_globals: tuple[str, ...] = ()
     signed_overflow: SignedOverflow = "note"  # what a path with signed overflow is
     leaks: Leaks = "note"  # what a case that leaks its function's allocation is
     # proof mode: explore every path within the bounds, so that annotations nothing

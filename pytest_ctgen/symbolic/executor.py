@@ -9,6 +9,7 @@ libc, stubs, function pointers) and contracts.py (annotations and findings).
 """
 from __future__ import annotations
 
+import fnmatch
 from collections.abc import Callable
 
 import z3
@@ -44,8 +45,8 @@ class Executor:
     def __init__(self, program: Program, function: str, max_depth: int = 64,
                  max_recursion: int = 32, max_steps: int = 20000, array_size: int = 10,
                  pointer_depth: int = 2, stub_globals: str = "modifies", proof: bool = False,
-                 shown: Callable[[str], str] = str, overflow_is_finding: bool = False
-                 ) -> None:
+                 shown: Callable[[str], str] = str, overflow_is_finding: bool = False,
+                 input_globals: tuple[str, ...] = ()) -> None:
         self.program = program
         self.function = function
         self.cfg = program.cfgs[function]
@@ -88,6 +89,16 @@ class Executor:
         self.spec_globals = {
             name: [v for v in writable if v.is_volatile or v.name in spec.modifies]
             for name, spec in program.specs.items() if spec.modifies is not None}
+        # the globals a case does not choose: each starts from its initializer, which
+        # nothing of the unit or its stubs writes (a lookup table), unless the user names
+        # it among `input_globals`
+        stubs_write = {*self.stub_globals, *(v for vs in self.spec_globals.values() for v in vs)}
+        self.initialized_globals = frozenset(
+            v for v in program.static_inits
+            if v.kind == GLOBAL and not v.is_const and not v.is_volatile
+            and v not in program.init_failures and v not in program.written_globals
+            and v not in stubs_write
+            and not any(fnmatch.fnmatchcase(v.name, g) for g in input_globals))
         self.proof = proof  # also fork the paths that violate the precondition
         # the globals the function may not write
         self.forbidden = frozenset() if allowed is None else frozenset(
@@ -109,6 +120,11 @@ class Executor:
         self.linked_records: dict[RecordType, bool] = {}
         self.indexed_records: set[RecordType] | None = None
         self.lazy_idents: dict[str, str] = {}
+
+    def is_input_global(self, var: Variable) -> bool:
+        """Whether a case chooses the contents of `var` at the start of the call: a
+        file-scope variable neither const nor starting from its initializer."""
+        return var.kind == GLOBAL and not var.is_const and var not in self.initialized_globals
 
     # ----------------------------------------------------------------- objects
 

@@ -20,7 +20,7 @@ from ..frontend.ctype import (
     VoidType,
     has_variable_size,
 )
-from ..frontend.unit import GLOBAL, Variable, is_unsized_array
+from ..frontend.unit import Variable, is_unsized_array
 from . import function_pointers, lazy, statements
 from .large_objects import LARGE_OBJECT, SparseCells, copy_cells, holds_pointer, is_large
 from .memory import GARBAGE, Cell, value_cells, zero_cells
@@ -172,7 +172,7 @@ def alias_choice(ex: Executor, state: State, ptr: AliasPtr) -> AliasChoice:
                 same_element(p.type.element, ptr.element):
             targets.append(p.object_id)
     for var in ex.program.unit.globals.values():
-        if var.kind != GLOBAL or var.is_const:
+        if not ex.is_input_global(var):
             continue
         t = var.type
         element = t.element if isinstance(t, ArrayType) else t
@@ -250,7 +250,7 @@ def global_object(ex: Executor, state: State, var: Variable) -> int:
     if oid is not None:
         return oid
     inits = ex.program.static_inits.get(var)
-    is_input = var.kind == GLOBAL and not var.is_const
+    is_input = ex.is_input_global(var)
     failure = ex.program.init_failures.get(var)
     if failure is not None and not is_input:
         raise PathError(f"the initializer of '{var.name}' is not supported: "

@@ -27,7 +27,6 @@ import z3
 
 from ..cases import OBJECT_PREFIX
 from ..frontend.ctype import ArrayType, CType, PointerType, RecordType
-from ..frontend.unit import GLOBAL
 from ..ir.expr import Const, PtrAdd, PtrDiff, nodes_in
 from ..ir.lower import Program
 from .large_objects import SparseCells
@@ -248,7 +247,7 @@ def choice(ex: Executor, state: State, ptr: AliasPtr) -> AliasChoice:
             group = made if p.type is record or (p.object_id, k) == home else inside
             group.append(PtrVal(p.object_id, z3.BitVecVal(k, 64), ptr.null))
     for var in ex.program.unit.globals.values():
-        if var.kind != GLOBAL or var.is_const or var.type.size == 0:
+        if not ex.is_input_global(var) or var.type.size == 0:
             continue
         offsets = offsets_of(var.type, record)
         if offsets:
