@@ -23,6 +23,7 @@ from ..cases import (
     STOP_UNSUPPORTED, STOP_WORK, Case, FunctionCases, Outcome,
     UNDEFINED_BEHAVIOUR, StubPrototype, Violation)
 from ..errors import UnsupportedError
+from ..frontend.ctype import CType, RecordType
 from ..frontend.preprocess import is_va_list
 from ..ir.cfg import CFG, Edge
 from ..ir.lower import Program
@@ -68,6 +69,8 @@ class Generator:
         # violations of annotations and undefined behaviour a case shows, and how often
         # each other one was looked for
         self.ledger = ViolationLedger(None if options.proof else _VIOLATION_TRIES)
+        # elements before the one each input pointer points to (inputs.want_headroom)
+        self.headroom: dict[str | RecordType, tuple[CType, int]] = {}
         self.executor = self.new_executor(options.array_size)
         self.meter = WorkMeter.of_units(options.work)
         self.steps_charged = execution_steps()  # the executor's steps charged so far
@@ -113,8 +116,12 @@ class Generator:
         array_size = self.options.array_size
         try:
             while not self.search_round():
-                # the objects behind input pointers were too small for what is left
-                array_size = min(array_size * 4, max(_MAX_ARRAY_SIZE, array_size))
+                # the objects behind input pointers were too small for what is left:
+                # room before where a pointer points, or else more elements
+                if self.more_headroom():
+                    self.headroom.update(self.executor.headroom_wanted)
+                else:
+                    array_size = min(array_size * 4, max(_MAX_ARRAY_SIZE, array_size))
                 self.new_round(array_size)
             if self.goals.uncovered or self.goals.targeted:
                 stop = self.budget_stop() or stop
@@ -163,8 +170,8 @@ class Generator:
             self.finish_kept()
             if len(self.cases) != cases:
                 cases, since_case = len(self.cases), 0
-            grow = self.executor.objects_too_small and \
-                self.executor.array_size < _MAX_ARRAY_SIZE
+            grow = self.more_headroom() or (self.executor.objects_too_small and \
+                self.executor.array_size < _MAX_ARRAY_SIZE)
             if grow and since_case >= _PATIENCE:
                 return False
             choice = self.goals.select(self.nodes, self.solver,
@@ -208,6 +215,11 @@ class Generator:
         self.solver_gave_up = False
         return True
 
+    def more_headroom(self) -> bool:
+        """Whether a path needed more elements before where an input pointer points."""
+        return any(self.headroom.get(name) != placed
+                   for name, placed in self.executor.headroom_wanted.items())
+
     def finish_kept(self) -> None:
         """Make the cases of the paths kept for the MC/DC targets (search/mcdc_goals.py)."""
         mcdc = self.goals.mcdc
@@ -224,6 +236,7 @@ class Generator:
                             overflow_is_finding=o.signed_overflow == "finding",
                             input_globals=o.input_globals)
         executor.ledger = self.ledger
+        executor.headroom = dict(self.headroom)
         executor.record_callee_edges = o.goals == "reached"
         return executor
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NoReturn
 import z3
 
 from ..errors import SourceLocation, UnsupportedError
-from ..frontend.ctype import Field, IntType, PointerType
+from ..frontend.ctype import Field, IntType, PointerType, RecordType
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import CFG
 from ..ir.expr import Deref, Expr, Member, StringLit, VarRef, describe
@@ -141,7 +141,7 @@ def load(ex: Executor, state: State, lv: Expr) -> SymValue:
         garbage_read(ex, state, lv, z3.simplify(field))
         return field
     (value,) = checked(ex, state, loc, obj, "read from",
-                       lambda: memory.read(obj, offset, lv.type))
+                       lambda: memory.read(obj, offset, lv.type), lv)
     if lv.type.is_scalar:
         garbage_read(ex, state, lv, value)
     if lv.type.is_scalar and not z3.is_bv_value(z3.simplify(offset)):
@@ -193,21 +193,24 @@ def store(ex: Executor, state: State, lv: Expr, value: SymValue, initializing: b
         memory.write_bitfield(obj, off.as_signed_long(), f.bit_offset, f.bit_width, value)
         return
     checked(ex, state, loc, obj, "write to",
-            lambda: memory.write(obj, offset, lv.type, value))
+            lambda: memory.write(obj, offset, lv.type, value), lv)
 
 
 def checked(ex: Executor, state: State, loc: InMemory, obj: MemObject, what: str,
-            operation: Callable[[], tuple]) -> tuple:
+            operation: Callable[[], tuple], lv: Expr | None = None) -> tuple:
     """`operation()`, a memory.read or memory.write of `obj` at `loc`, and what its
     last two results say: where the access can leave the object (at a symbolic
     offset), through an input pointer or of an input pointer's object a bound the path
     assumes, else a finding; where it would read the bytes of a pointer as a number
     (`readable`), not modelled. Returns the results before those two (a read's value);
-    an OutOfBounds it raises is marked as through an input pointer when it is."""
+    an OutOfBounds it raises is marked as through an input pointer when it is, and
+    with the record a member `lv` is of."""
     try:
         *results, in_bounds, readable = operation()
     except memory.OutOfBounds as err:
         err.assumed = loc.assumed
+        if isinstance(lv, Member) and isinstance(lv.base.type, RecordType):
+            err.record = (lv.base.type, lv.field.offset)
         raise
     if in_bounds is not None:
         if loc.assumed or obj.id in state.input_objects() or obj.size == 0:
@@ -227,6 +230,8 @@ def out_of_bounds(ex: Executor, state: State, err: memory.OutOfBounds,
     unit defines, a finding, and this path ends."""
     if err.object_id in state.input_objects():
         ex.objects_too_small = True
+        if err.below:
+            inputs.want_headroom(ex, state, err.object_id, err.below, err.record)
         raise BoundReached(f"input pointers point to {ex.array_size} elements")
     obj = state.memory[err.object_id]
     if not err.assumed and obj.size > 0:

@@ -16,7 +16,7 @@ import z3
 
 from ..cases import LOOP_STOP
 from ..errors import SourceLocation, UnsupportedError
-from ..frontend.ctype import ArrayType, RecordType, has_variable_size
+from ..frontend.ctype import ArrayType, CType, RecordType, has_variable_size
 from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import Block, Edge
 from ..ir.lower import Program
@@ -67,6 +67,12 @@ class Executor:
         # why exploring every path within the bounds would still not prove unreachability
         self.approximation: str | None = None
         self.objects_too_small = False  # a path needed a larger object behind an input pointer
+        # by the name of an input pointer's object (or, for lazily made records, their
+        # type), where the pointer lies in it when a path needed room before it: the
+        # object's element type (or record) and the pointer's byte offset; and what
+        # paths of this executor found missing (inputs.want_headroom)
+        self.headroom: dict[str | RecordType, tuple[CType, int]] = {}
+        self.headroom_wanted: dict[str | RecordType, tuple[CType, int]] = {}
         self._next_object = 0
         # the name of each uninitialized local's unknown contents, numbered in the order
         # paths meet them (a memory address in a name would change z3's choices per run)

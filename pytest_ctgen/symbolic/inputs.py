@@ -112,7 +112,11 @@ def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, dep
     containers = tuple(oid for oid, _ in ex.building)
     ident = OBJECT_PREFIX + "".join(c if c.isalnum() else "_" for c in name)
     if depth < ex.pointer_depth:
-        array = ArrayType(target, max(ex.array_size, elements or 0))
+        # where a path needed room before where the pointer points: an array of `element`
+        # (the pointer's target, or the record it lies in), the pointer `start` bytes in
+        element, start = ex.headroom.get(ident, (target, 0))
+        count = max(ex.array_size, elements or 0) + -(-start // element.size)
+        array = ArrayType(element, count)
         oid = ex.reserve_object()
         ex.building.append((oid, array))
         try:
@@ -120,8 +124,8 @@ def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, dep
         finally:
             ex.building.pop()
         ex.add_object(state, oid, f"*{name}", cells)
-        ptr = AliasPtr(f"{name}->", PtrVal(oid, zero64(), null), target, null, depth,
-                       containers)
+        at = z3.BitVecVal(start, 64) if start else zero64()
+        ptr = AliasPtr(f"{name}->", PtrVal(oid, at, null), target, null, depth, containers)
         state.pointees.append(Pointee(ident, oid, array, ptr, depth))
         return value_cells(ptr, 8)
     fallback = _fallback(ex, state, target)
@@ -132,6 +136,37 @@ def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, dep
                    PtrVal(fallback, zero64(), null))
     state.pointees.append(Pointee(ident, None, None, ptr, depth))
     return value_cells(ptr, 8)
+
+
+def want_headroom(ex: Executor, state: State, oid: int, below: int,
+                  record: tuple[RecordType, int] | None) -> None:
+    """A path accessed `below` bytes before the start of the input object `oid`, as the
+    member at offset k of `record` when it says so. Where that object is what an input
+    pointer points to, the next search round makes it with room before the pointer: for
+    a member, an array of its record with the pointer where the access finds it
+    (`container_of`: a pointer to a member, the record found from it; a header record
+    before a payload); else `array_size` elements or more of its own type before it."""
+    made = state.lazy.get(oid)
+    if made is not None and record is not None and isinstance(made.pointer, AliasPtr):
+        # a lazily made record: every fresh one of its type becomes that member
+        linked = made.pointer.element
+        assert isinstance(linked, RecordType)
+        kind, k = record
+        _, start = ex.headroom.get(linked, (linked, 0))
+        if kind is not linked and start + below + k + linked.size <= kind.size:
+            ex.headroom_wanted[linked] = (kind, start + below + k)
+        return
+    for p in state.pointees:
+        if p.object_id != oid or not isinstance(p.type, ArrayType) or not p.type.element.size:
+            continue
+        element, start = ex.headroom.get(p.name, (p.type.element, 0))
+        if record is not None:  # the pointer lies start + below + k bytes into a record
+            kind, k = record
+            ex.headroom_wanted[p.name] = (kind, start + below + k)
+        else:
+            lead = max(ex.array_size, -(-(start + below) // element.size))
+            ex.headroom_wanted[p.name] = (element, lead * element.size)
+        return
 
 
 def _fallback(ex: Executor, state: State, target: CType) -> int | None:

@@ -150,9 +150,14 @@ def lazy_pointer(ex: Executor, state: State, name: str, target: RecordType, dept
     unchecked then (State.test_null)."""
     null = z3.Bool(f"{name}==NULL")
     oid = ex.reserve_object()
-    ptr = AliasPtr(f"{name}->", PtrVal(oid, zero64(), null), target, null, depth, (),
+    # a path found `target` to be a member of a larger record (container_of): its fresh
+    # object is that record, the pointer at the member
+    record, start = ex.headroom.get(target, (target, 0))
+    assert isinstance(record, RecordType)
+    at = z3.BitVecVal(start, 64) if start else zero64()
+    ptr = AliasPtr(f"{name}->", PtrVal(oid, at, null), target, null, depth, (),
                    lazy_depth=links)
-    state.lazy[oid] = Pointee(_ident(ex, name), oid, target, ptr, depth)
+    state.lazy[oid] = Pointee(_ident(ex, name), oid, record, ptr, depth)
     state.null_families[str(null)] = (f"links to {id(target)}", links > 0)
     return value_cells(ptr, 8)
 

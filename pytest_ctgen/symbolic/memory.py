@@ -134,10 +134,13 @@ class OutOfBounds(IndexError):
     """An access at a concrete offset outside object `object_id`. `assumed`: through an
     input pointer, whose inputs the generator assumes keep it inside (set by the caller)."""
 
-    def __init__(self, message: str, object_id: int) -> None:
+    def __init__(self, message: str, object_id: int, below: int = 0) -> None:
         super().__init__(message)
         self.object_id = object_id
         self.assumed = False
+        self.below = below  # how many bytes before the object's start the access begins
+        # the record type of the member accessed, and the member's offset in it
+        self.record: tuple[RecordType, int] | None = None
 
 
 @dataclass(eq=False)
@@ -286,7 +289,7 @@ def read(obj: MemObject, offset: z3.BitVecRef, ctype: CType
         k = off.as_signed_long()
         if k < 0 or k + n > obj.size:
             raise OutOfBounds(f"read of {n} bytes at offset {k} of '{obj.name}' "
-                              f"({obj.size} bytes)", obj.id)
+                              f"({obj.size} bytes)", obj.id, max(0, -k))
         if n > LARGEST_COPY and isinstance(obj.cells, SparseCells):
             raise UnsupportedError(f"a copy of {n} bytes of the large object '{obj.name}'")
         return value_from_cells(obj.cells[k:k + n], ctype), None, None
@@ -330,7 +333,7 @@ def write(obj: MemObject, offset: z3.BitVecRef, ctype: CType, value: SymValue
         k = off.as_signed_long()
         if k < 0 or k + n > obj.size:
             raise OutOfBounds(f"write of {n} bytes at offset {k} of '{obj.name}' "
-                              f"({obj.size} bytes)", obj.id)
+                              f"({obj.size} bytes)", obj.id, max(0, -k))
         obj.cells[k:k + n] = new_cells
         return None, None
     if n > obj.size:
