@@ -126,10 +126,10 @@ def _case(c: Case, f: FunctionCases, stubs: dict[str, StubPrototype], shapes: Un
 
 
 def with_forms(fc: FileCases, shapes: UnitShapes) -> FileCases:
-    """`fc` with the forms its unit gives its integers (as the export's reader gives
-    them, case_reader.py), for the functions that have their signatures."""
-    functions = []
-    for f in fc.functions:
-        stubs = {s.name: s for s in (*fc.stubs, *f.callbacks)}
-        functions.append(replace(f, cases=tuple(_case(c, f, stubs, shapes) for c in f.cases)))
-    return replace(fc, functions=tuple(functions))
+    """`fc` with the forms its unit gives its integers, as the export's reader gives them
+    (case_reader.py): where the signatures of the functions and stubs of the unit show
+    the types (a callback's, read from its prototype's text, never)."""
+    stubs = {s.name: s for s in fc.stubs}
+    return replace(fc, functions=tuple(
+        replace(f, cases=tuple(_case(c, f, stubs, shapes) for c in f.cases))
+        for f in fc.functions))
