@@ -71,9 +71,17 @@ from .export_schema import (
     path_problem,
     shown,
 )
-from .value_forms import write_role
 from .value_reader import ValueScope, is_heap_name, read_value
-from .value_shapes import ANY, INT_MAX, INT_MIN, NO_UNIT, BindingRole, Shape, UnitShapes
+from .value_shapes import (
+    ANY,
+    INT_MAX,
+    INT_MIN,
+    NO_UNIT,
+    BindingRole,
+    Shape,
+    UnitShapes,
+    write_role,
+)
 
 __all__ = ["SchemaError", "UnitNames", "build_from_json", "file_cases_from_doc",
            "file_cases_from_json", "load_json"]

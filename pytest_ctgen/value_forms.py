@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from .c_text_rules import write_target
 from .cases import (
     ArrayValue,
     Binding,
@@ -31,7 +30,7 @@ from .cases import (
     StubScript,
     Value,
 )
-from .value_shapes import BindingRole, Shape, UnitShapes
+from .value_shapes import BindingRole, Shape, UnitShapes, write_role
 
 
 def enumerator(v: IntValue) -> str | None:
@@ -79,12 +78,6 @@ def _bindings(bs: tuple[Binding, ...], shapes: UnitShapes, role: BindingRole,
               function: str) -> tuple[Binding, ...]:
     return tuple(replace(b, value=shaped(b.value, shapes.binding(
         b.declaration, b.name, role, function))) for b in bs)
-
-
-def write_role(name: str) -> BindingRole:
-    """What a stub's write target is: a global, or another lvalue (`(*arg0)`)."""
-    target = write_target(name)
-    return "global" if target is not None and target[0] == "global" else "other"
 
 
 def _stub_call(k: StubCall, stub: StubPrototype | None, shapes: UnitShapes) -> StubCall:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
+from .c_text_rules import write_target
 from .cases import OBJECT_PREFIX, IntForm
 
 #: The widest integer a case holds: every value fits in 64 bits, signed or unsigned.
@@ -113,6 +114,12 @@ def as_mask(shape: Shape) -> Shape:
 #: test, a global, an object of the case (OBJECT_PREFIX...), or another (a stub's write
 #: through a parameter, an object the unit allocates).
 BindingRole = Literal["param", "global", "object", "other"]
+
+
+def write_role(name: str) -> BindingRole:
+    """What a stub's write target (`g`, `(*arg0)`) is: a global, or another lvalue."""
+    target = write_target(name)
+    return "global" if target is not None and target[0] == "global" else "other"
 
 
 @dataclass(frozen=True)

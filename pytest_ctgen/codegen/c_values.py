@@ -74,7 +74,7 @@ def c_int_expr(v: IntValue) -> str:
     if name is not None and c_enumerators(v.form):
         return name
     text = hex_text(v)
-    if text is not None and v.value < (1 << 64):
+    if text is not None:
         return text + _suffix(v.value)
     return c_int_literal(v.value)
 

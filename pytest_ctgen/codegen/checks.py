@@ -25,6 +25,7 @@ from ..cases import (
     declare,
 )
 from ..char_text import array_text, char_constant
+from ..value_forms import hex_text
 from .c_values import (
     INDENT,
     byte_count,
@@ -78,11 +79,10 @@ def enum_tables(cases: list[Case]) -> list[str]:
 def check_statements(ctx: str, what: str, lvalue: str, v: Value) -> list[str]:
     """Checks of every leaf of `lvalue` against the predicted `v`, named from `what`."""
     w = c_string(what)
-    if isinstance(v, IntValue) and c_enumerators(v.form) and v.form is not None:
+    if isinstance(v, IntValue) and v.form is not None and c_enumerators(v.form):
         return [f"ctgen_check_enum({ctx}, {w}, {lvalue}, {c_int_expr(v)}, "
                 f"{enum_table(v.form)});"]
-    if isinstance(v, IntValue) and v.form is not None and v.form.hex_digits and \
-            0 <= v.value < (1 << 64):
+    if isinstance(v, IntValue) and v.form is not None and hex_text(v) is not None:
         return [f"ctgen_check_hex({ctx}, {w}, {lvalue}, {c_int_expr(v)}, "
                 f"{v.form.hex_digits});"]
     if isinstance(v, IntValue):

@@ -123,8 +123,8 @@ def test_enumerators_and_masks_in_the_export_messages_and_driver(
     # the state machine's values by their enumerators (a value none has stays a number)
     step = _values(doc, "uart_step")
     assert {"@enum": "ST_FAULT"} in step and {"@enum": "EV_ERR"} in step, step
-    assert all(isinstance(v, dict) and v["@enum"] in ENUMERATORS or
-               isinstance(v, int) and v not in ENUMERATORS.values() for v in step), step
+    assert all((isinstance(v, dict) and v["@enum"] in ENUMERATORS) or
+               (isinstance(v, int) and v not in ENUMERATORS.values()) for v in step), step
     # the register and the control word in hex, to their types' widths
     decode = _values(doc, "uart_decode")
     assert all(isinstance(v, dict) or re.fullmatch(r"0x[0-9a-f]{8}", v) for v in decode)
