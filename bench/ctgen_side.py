@@ -13,12 +13,11 @@ import time
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from pytest_ctgen.case_reader import file_cases_from_json
 from pytest_ctgen.cases import FileCases, FunctionCases
 from pytest_ctgen.codegen.export import write_export
 from pytest_ctgen.coverage.gcov import FunctionCoverage, measure
 from pytest_ctgen.frontend.loader import load_unit
-from pytest_ctgen.frontend.signatures import UnitSignatures, with_signatures
+from pytest_ctgen.pipeline import generated_cases
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -76,9 +75,7 @@ def generate(path: Path, display: str, cflags: list[str], work: Path, timeout: f
 def _with_signatures(text: str, path: Path, cflags: list[str]) -> FileCases:
     """The cases the worker wrote, with the signatures of the unit's functions, which an
     export is made from (the plugin's cache reads its entries the same way)."""
-    unit = load_unit(path, cflags, probe=False)
-    signatures = UnitSignatures(unit)
-    return with_signatures(file_cases_from_json(text, signatures=signatures), unit, signatures)
+    return generated_cases(text, load_unit(path, cflags, probe=False))
 
 
 @dataclass

@@ -108,6 +108,41 @@ void ctgen_check_int_(ctgen_ctx *ctx, const char *what, unsigned long long obser
         ctgen_fail(ctx, "%s: predicted %llu, observed %llu", what, expected, observed);
 }
 
+void ctgen_check_hex_(ctgen_ctx *ctx, const char *what, unsigned long long observed,
+                      unsigned long long expected, int digits)
+{
+    if (observed == expected)
+        return;
+    ctgen_fail(ctx, "%s: predicted 0x%0*llx, observed 0x%0*llx", what, digits, expected,
+               digits, observed);
+}
+
+/* `v` as a message shows an enum's value: its enumerator's name, else the number. */
+static const char *ctgen_enum_text(char *buffer, size_t size, unsigned long long v,
+                                   int is_signed, const ctgen_enumerator *names)
+{
+    for (; names->name; names++)
+        if (names->value == v)
+            return names->name;
+    if (is_signed)
+        snprintf(buffer, size, "%lld", (long long)v);
+    else
+        snprintf(buffer, size, "%llu", v);
+    return buffer;
+}
+
+void ctgen_check_enum_(ctgen_ctx *ctx, const char *what, unsigned long long observed,
+                       unsigned long long expected, int is_signed,
+                       const ctgen_enumerator *names)
+{
+    char predicted[24], seen[24];
+    if (observed == expected)
+        return;
+    ctgen_fail(ctx, "%s: predicted %s, observed %s", what,
+               ctgen_enum_text(predicted, sizeof predicted, expected, is_signed, names),
+               ctgen_enum_text(seen, sizeof seen, observed, is_signed, names));
+}
+
 /* -------------------------------------------------------------------- float checks */
 
 void ctgen_copy_bytes(void *to, const void *from, size_t size)

@@ -11,8 +11,9 @@
  *
  * The runtime provides
  *   - a check context collecting failure messages into a caller's buffer,
- *   - exact checks of integers (any width and signedness, enums, _Bool, bit-fields),
- *     floats and doubles (IEEE bit patterns; any two NaNs match), bytes and NULL pointers,
+ *   - exact checks of integers (any width and signedness, enums, _Bool, bit-fields; a
+ *     mask shown in hex, an enum's value by its enumerator's name), floats and doubles
+ *     (IEEE bit patterns; any two NaNs match), bytes and NULL pointers,
  *   - helpers building floats and doubles from bit patterns,
  *   - the log of the stub calls a case makes, shown when it fails,
  *   - replacements for exit, abort and assert's failure that return to the running case,
@@ -100,6 +101,29 @@ void ctgen_check_int_(ctgen_ctx *ctgen_c, const char *ctgen_what,
 #define ctgen_check_int(ctx, what, observed, expected)                                      \
     ctgen_check_int_((ctx), (what), (unsigned long long)(observed),                         \
                      (unsigned long long)(expected), CTGEN_IS_SIGNED(observed))
+
+/* The same check of an unsigned value shown in hex, `digits` digits (a mask). */
+void ctgen_check_hex_(ctgen_ctx *ctgen_c, const char *ctgen_what,
+                      unsigned long long ctgen_observed, unsigned long long ctgen_expected,
+                      int ctgen_digits);
+#define ctgen_check_hex(ctx, what, observed, expected, digits)                              \
+    ctgen_check_hex_((ctx), (what), (unsigned long long)(observed),                         \
+                     (unsigned long long)(expected), (digits))
+
+/* An enumerator of an enum, for messages; a table of them ends with a null name. */
+typedef struct ctgen_enumerator {
+    const char *name;
+    unsigned long long value;
+} ctgen_enumerator;
+
+/* The same check of an enum's value, shown by its enumerator's name in `names` (the
+ * first with that value) where there is one. */
+void ctgen_check_enum_(ctgen_ctx *ctgen_c, const char *ctgen_what,
+                       unsigned long long ctgen_observed, unsigned long long ctgen_expected,
+                       int ctgen_is_signed, const ctgen_enumerator *ctgen_names);
+#define ctgen_check_enum(ctx, what, observed, expected, names)                              \
+    ctgen_check_enum_((ctx), (what), (unsigned long long)(observed),                        \
+                      (unsigned long long)(expected), CTGEN_IS_SIGNED(observed), (names))
 
 void ctgen_check_float(ctgen_ctx *ctgen_c, const char *ctgen_what, float ctgen_observed,
                        float ctgen_expected);

@@ -31,8 +31,12 @@ MCDC_REPORT_SOURCE = "ctgen_mcdc_report.c"
 
 
 def harness_dir() -> Path:
-    """The directory of the shipped C files: the installed `pytest_ctgen.c_harness`, or,
-    in a source checkout that is not installed, `c_harness/` beside the package."""
+    """The directory of the shipped C files: in a source checkout, `c_harness/` beside the
+    package imported (the C side of the same code, also where another checkout is the one
+    installed), else the installed `pytest_ctgen.c_harness`."""
+    beside = Path(__file__).resolve().parents[1] / "c_harness"
+    if (beside / RUNTIME).is_file():
+        return beside
     try:
         spec = importlib.util.find_spec("pytest_ctgen.c_harness")
     except (ImportError, ValueError):
@@ -41,7 +45,7 @@ def harness_dir() -> Path:
         for location in spec.submodule_search_locations:
             if (Path(location) / RUNTIME).is_file():
                 return Path(location)
-    return Path(__file__).resolve().parents[1] / "c_harness"
+    return beside
 
 
 # The user's flags that shape the ABI the runtime shares with the harness (-m32, -mabi=,

@@ -72,7 +72,16 @@ from .export_schema import (
     shown,
 )
 from .value_reader import ValueScope, is_heap_name, read_value
-from .value_shapes import ANY, INT_MAX, INT_MIN, Shape, template_shape
+from .value_shapes import (
+    ANY,
+    INT_MAX,
+    INT_MIN,
+    NO_UNIT,
+    BindingRole,
+    Shape,
+    UnitShapes,
+    write_role,
+)
 
 __all__ = ["SchemaError", "UnitNames", "build_from_json", "file_cases_from_doc",
            "file_cases_from_json", "load_json"]
@@ -88,11 +97,13 @@ def _template(f: Field) -> str:
     return f.checked(template_problem)
 
 
-def _binding(f: Field, scope: ValueScope, *, name_rule: str = "identifier",
-             placed: bool = False) -> Binding:
-    """A binding; `name_rule`: "identifier", "object" (OBJECT_PREFIX...), "output" (an
-    object, or one of the unit's heap objects: HEAP_PREFIX...), "global" (of the unit,
-    when known) or "write" (an lvalue a stub writes)."""
+def _binding(f: Field, scope: ValueScope, shapes: UnitShapes, *,
+             name_rule: str = "identifier", placed: bool = False, function: str = ""
+             ) -> Binding:
+    """A binding of a case of `function`; `name_rule`: "identifier" (a parameter),
+    "object" (OBJECT_PREFIX...), "output" (an object, or one of the unit's heap objects:
+    HEAP_PREFIX...), "global" (of the unit, when known) or "write" (an lvalue a stub
+    writes). Its value has the shape `shapes` give its declaration."""
     name_field = f["name"]
     if name_rule == "write":
         name = name_field.string()
@@ -109,7 +120,8 @@ def _binding(f: Field, scope: ValueScope, *, name_rule: str = "identifier",
                 name not in scope.globals:
             name_field.fail(f"{name} is not a global of the unit")
     declaration = _template(f["declaration"])
-    value = read_value(f["value"], template_shape(declaration), scope)
+    role = write_role(name) if name_rule == "write" else _ROLES[name_rule]
+    value = read_value(f["value"], shapes.binding(declaration, name, role, function), scope)
     placement = None
     if f.has("placement") and f["placement"].value is not None:
         if not placed:
@@ -118,8 +130,14 @@ def _binding(f: Field, scope: ValueScope, *, name_rule: str = "identifier",
     return Binding(name, declaration, value, placement)
 
 
-def _bindings(f: Field, scope: ValueScope, **kwargs: Any) -> tuple[Binding, ...]:
-    return tuple(_binding(item, scope, **kwargs) for item in f.items())
+#: What a binding read by each name rule is (value_shapes.UnitShapes.binding).
+_ROLES: dict[str, BindingRole] = {"identifier": "param", "object": "object",
+                                  "output": "object", "global": "global"}
+
+
+def _bindings(f: Field, scope: ValueScope, shapes: UnitShapes, **kwargs: Any
+              ) -> tuple[Binding, ...]:
+    return tuple(_binding(item, scope, shapes, **kwargs) for item in f.items())
 
 
 def _outcomes(f: Field) -> tuple[Outcome, ...]:
@@ -156,25 +174,28 @@ class _File:
     seen: set[str] = field(default_factory=set)  # names of the functions read so far
     allocator: tuple[str, ...] = ()  # the allocation functions the unit calls
     callback_prototypes: Mapping[str, StubPrototype] = field(default_factory=dict)
+    shapes: UnitShapes = NO_UNIT  # what the unit tells of its values
 
 
-def _return_shape(signature: FunctionSignature | None) -> Shape | None:
-    """The shape of what a function returns (None: void), from its signature; any value
-    when the signature is not known."""
+def _return_shape(name: str, signature: FunctionSignature | None, shapes: UnitShapes
+                  ) -> Shape | None:
+    """The shape of what the function `name` returns (None: void), from its signature;
+    any value when the signature is not known."""
     if signature is None:
         return ANY
-    return None if signature.returns is None else template_shape(signature.returns)
+    return None if signature.returns is None else shapes.result(name, signature.returns)
 
 
 def _expected(f: Field, scope: ValueScope, file: _File, returns: Shape | None,
-              objects: frozenset[str]) -> Expected:
+              objects: frozenset[str], function: str) -> Expected:
     void = f.get("void", False).boolean()
     result = None
     if not void:
         if returns is None:
             f["returns"].fail("a void function returns nothing (\"void\": true)")
         result = read_value(f["returns"], returns, scope)
-    expected_objects = _bindings(f.get("objects", []), scope, name_rule="output")
+    expected_objects = _bindings(f.get("objects", []), scope, file.shapes,
+                                 name_rule="output", function=function)
     for o, where in zip(expected_objects, f.get("objects", []).items()):
         if o.name not in objects and not (file.allocator and is_heap_name(o.name)):
             where["name"].fail(f"{o.name} is not an object of the case")
@@ -193,7 +214,8 @@ def _expected(f: Field, scope: ValueScope, file: _File, returns: Shape | None,
         loop_stop = _loop_stop(ends, ending)
     calls = _predicted_calls(f["calls_in_order"], scope, file, dict(counts)) \
         if f.has("calls_in_order") else None
-    return Expected(result, _bindings(f.get("globals", []), scope, name_rule="global"),
+    return Expected(result, _bindings(f.get("globals", []), scope, file.shapes,
+                                      name_rule="global", function=function),
                     tuple(counts), expected_objects, ending, status, loop_stop, calls)
 
 
@@ -230,7 +252,7 @@ def _predicted_calls(f: Field, scope: ValueScope, file: _File, counts: dict[str,
                 v.fail(f"an argument of kind {kind} is not checked")
             value_type, shape = _ARGUMENT_VALUES[kind]
             if param in declared:
-                of_declaration = template_shape(declared[param])
+                of_declaration = file.shapes.shape(declared[param])
                 if of_declaration.kind == shape.kind or kind == "float":
                     shape = of_declaration
             value = read_value(v, shape, scope)
@@ -276,12 +298,13 @@ def _stub_scripts(f: Field, scope: ValueScope, file: _File) -> tuple[StubScript,
         if stub is None and name not in file.callbacks:
             s["name"].fail(f"scripts {name}, which is no stub or callback of the file")
         params = _stub_parameter_names(stub, file.unit)
-        returns = _return_shape(stub.signature) if stub is not None else ANY
+        returns = _return_shape(name, stub.signature, file.shapes) if stub is not None \
+            else ANY
         calls = []
         for k in s["calls"].items():
             result = read_value(k["returns"], returns or ANY, scope) if k.has("returns") \
                 else None
-            writes = _bindings(k.get("writes", []), scope, name_rule="write")
+            writes = _bindings(k.get("writes", []), scope, file.shapes, name_rule="write")
             for i, w in enumerate(writes):
                 kind, target = write_target(w.name) or ("", "")
                 where = k["writes"].items()[i]["name"]
@@ -303,14 +326,17 @@ def _case(f: Field, function: str, returns: Shape | None, file: _File) -> Case:
     inputs = ValueScope(frozenset(names), file.functions, file.callbacks, file.globals)
     outputs = ValueScope(frozenset(names), file.functions, file.callbacks, file.globals,
                          input=False, heap=bool(file.allocator))
-    objects = _bindings(objects_field, inputs, name_rule="object", placed=True)
+    objects = _bindings(objects_field, inputs, file.shapes, name_rule="object", placed=True,
+                        function=function)
     number = f["number"].integer(1, _COUNT[1])
     return Case(
         function=function,
         number=number,
-        params=_bindings(f["params"], inputs),
-        globals=_bindings(f.get("globals", []), inputs, name_rule="global"),
-        expected=_expected(f["expected"], outputs, file, returns, frozenset(names)),
+        params=_bindings(f["params"], inputs, file.shapes, function=function),
+        globals=_bindings(f.get("globals", []), inputs, file.shapes, name_rule="global",
+                          function=function),
+        expected=_expected(f["expected"], outputs, file, returns, frozenset(names),
+                           function),
         stubs=_stub_scripts(f.get("stubs", []), inputs, file),
         covered=_outcomes(f.get("covered", [])),
         requirements=_requirements(f.get("requirements", [])),
@@ -458,7 +484,7 @@ def _function(f: Field, file: _File, callbacks: tuple[StubPrototype, ...]) -> Fu
         prototype = file.unit.prototypes[name]
     signature = file.signatures.get(name) \
         if file.unit is None or name in file.unit.defined else None
-    returns = _return_shape(signature)
+    returns = _return_shape(name, signature, file.shapes)
     cases = []
     numbers: set[int] = set()
     for c in f["cases"].items():
@@ -509,19 +535,22 @@ def build_from_json(doc: Any) -> BuildRecipe | None:
 
 
 def file_cases_from_json(text: str, unit: UnitNames | None = None,
-                         signatures: Mapping[str, FunctionSignature] | None = None
-                         ) -> FileCases:
+                         signatures: Mapping[str, FunctionSignature] | None = None,
+                         shapes: UnitShapes = NO_UNIT) -> FileCases:
     """The cases of a `name.ctgen.json` text, every field checked; with `unit` (at
     replay), also against the unit, whose prototypes replace the file's. `signatures`
     are those of the unit's functions: they go to the functions the unit defines and to
-    the stubs it declares (callbacks and other stubs get none). Raises SchemaError (a
-    ValueError naming the field) or json.JSONDecodeError."""
-    return file_cases_from_doc(load_json(text), unit, signatures)
+    the stubs it declares (callbacks and other stubs get none). `shapes`: what the unit
+    tells of its values (its enums' enumerators, which values are masks), which an
+    enumerator (`{"@enum": name}`) needs and which give the values their forms
+    (value_forms.py). Raises SchemaError (a ValueError naming the field) or
+    json.JSONDecodeError."""
+    return file_cases_from_doc(load_json(text), unit, signatures, shapes)
 
 
 def file_cases_from_doc(doc: Any, unit: UnitNames | None = None,
-                        signatures: Mapping[str, FunctionSignature] | None = None
-                        ) -> FileCases:
+                        signatures: Mapping[str, FunctionSignature] | None = None,
+                        shapes: UnitShapes = NO_UNIT) -> FileCases:
     """file_cases_from_json of the document `load_json` read."""
     root = Field(doc)
     if root.get("format").value != "pytest-ctgen cases":
@@ -550,7 +579,7 @@ def file_cases_from_doc(doc: Any, unit: UnitNames | None = None,
     allocator = _allocator(root.get("allocator", []), by_name)
     file = _File(unit, by_name, frozenset(known), targets,
                  unit.globals if unit is not None else None, signatures, allocator=allocator,
-                 callback_prototypes=known)
+                 callback_prototypes=known, shapes=shapes)
     return FileCases(
         source=root["source"].string(),
         functions=tuple(_function(fn, file, cbs)

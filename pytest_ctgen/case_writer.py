@@ -29,6 +29,7 @@ from .cases import (
     Value,
 )
 from .char_text import array_text, text_literal
+from .value_forms import int_text, int_to_json
 from .value_shapes import ANY, Shape, template_shape
 
 
@@ -54,7 +55,7 @@ def _text_to_json(v: ArrayValue, data: bytes, shape: Shape) -> dict[str, Any]:
 def value_to_json(v: Value, shape: Shape = ANY) -> Any:
     """The JSON form of `v`, of a declaration whose values look like `shape`."""
     if isinstance(v, IntValue):
-        return v.value
+        return int_to_json(v)
     if isinstance(v, FloatValue):
         return _float_to_json(v)
     if isinstance(v, RecordValue):
@@ -81,7 +82,10 @@ def value_to_json(v: Value, shape: Shape = ANY) -> Any:
 
 def value_text(v: Value) -> str:
     """`v` as a message shows it: its JSON, but text as a C string literal (`"$*00"`,
-    the NULs that fill the array left implicit)."""
+    the NULs that fill the array left implicit), an enumerator by its name and a mask in
+    hex (`MS_RUNNING`, `0x0080`)."""
+    if isinstance(v, IntValue):
+        return int_text(v)
     if isinstance(v, RecordValue):
         return "{" + ", ".join(f"{json.dumps(n)}: {value_text(x)}" for n, x in v.fields) + "}"
     if isinstance(v, ArrayValue):

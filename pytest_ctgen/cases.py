@@ -29,10 +29,22 @@ def declare(template: str, name: str) -> str:
 
 
 @dataclass(frozen=True)
+class IntForm:
+    """How a case shows the integers of one type (value_forms.py): an enum's by the name
+    of an enumerator (`enumerators`: those of the unit's enum type, in declaration order,
+    with their values), a mask's in hex with `hex_digits` digits (the width of its type)."""
+
+    enumerators: tuple[tuple[str, int], ...] = ()
+    hex_digits: int = 0
+
+
+@dataclass(frozen=True)
 class IntValue:
-    """An integer (also _Bool and enums) with its mathematical value."""
+    """An integer (also _Bool and enums) with its mathematical value; `form`: how it is
+    shown (an enumerator's name, hex), not what it is: no part of equality."""
 
     value: int
+    form: IntForm | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

@@ -49,11 +49,13 @@ from .library_models import is_modelled
 from .frontend.loader import load_unit
 from .frontend.preprocess import defined_macros, preprocess
 from .frontend.signatures import UnitSignatures, with_signatures
+from .frontend.unit_shapes import unit_shapes
 from .frontend.unit import Function, SkippedDefinition, Unit
 from .generation_child import Progress, ProgressFn, generate_isolated
 from .ir.cfg import Call
 from .ir.lower import Program, lower_unit
 from .options import Options
+from .value_forms import with_forms
 from .path_flags import absolute_flags
 from .report.mcdc_table import with_mcdc as with_mcdc
 from .report.table import Row as Row
@@ -161,9 +163,8 @@ def generate_file(path: Path, display: str, options: Options,
                 if not options.regenerate:
                     used(cache_file)
                 unit = load_unit(path, flags, preprocessed=text, probe=False)  # signatures
-                cases = file_cases_from_json(doc["cases"], signatures=UnitSignatures(unit))
-                return Generated(with_signatures(cases, unit), doc.get("seconds", {}), True,
-                                 text)
+                return Generated(generated_cases(doc["cases"], unit), doc.get("seconds", {}),
+                                 True, text)
             fc, seconds = generate_isolated(_generate_cases, path, display, options, text,
                                             progress)
             tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
@@ -175,6 +176,14 @@ def generate_file(path: Path, display: str, options: Options,
     except Timeout:
         return None
 
+
+
+def generated_cases(text: str, unit: Unit) -> FileCases:
+    """The cases the generator wrote of `unit` (file_cases_to_json, a cache entry), read
+    back with what the unit tells: its functions' signatures, its values' shapes."""
+    signatures = UnitSignatures(unit)
+    cases = file_cases_from_json(text, signatures=signatures, shapes=unit_shapes(unit))
+    return with_signatures(cases, unit, signatures)
 
 
 def _generate_cases(path: Path, display: str, options: Options, text: str,
@@ -234,9 +243,10 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
         macros = defined_macros(path, flags)
         stubs = tuple(replace(s, macro=True) if s.name in macros and not s.specified_in_unit
                       else s for s in stubs)
-    return with_signatures(FileCases(display, tuple(functions), stubs,
-                                     global_stubs=global_stubs,
-                                     allocator=allocator_of(program)), unit), seconds
+    cases = with_signatures(FileCases(display, tuple(functions), stubs,
+                                      global_stubs=global_stubs,
+                                      allocator=allocator_of(program)), unit)
+    return with_forms(cases, unit_shapes(unit)), seconds
 
 
 def _generate_function(program: Program, fn: Function, search: SearchOptions, path: Path,
@@ -416,7 +426,7 @@ def replay_run(json_path: Path, options: Options, build_dir: Path | None) -> Fil
                               f"{recipe.unit}: {err}") from None
         names = unit_names(loaded)
         signatures = UnitSignatures(loaded)  # the unit's; never the file's text
-        cases = file_cases_from_doc(doc, names, signatures)
+        cases = file_cases_from_doc(doc, names, signatures, unit_shapes(loaded))
         unaccounted = unaccounted_functions(loaded, cases)
         if unaccounted:
             raise ReplayError(

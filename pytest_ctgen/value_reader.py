@@ -188,6 +188,44 @@ def _string(f: Field, shape: Shape) -> ArrayValue:
     return ArrayValue(tuple(IntValue(b) for b in data), text=True)
 
 
+#: A mask in hex as an export gives it (value_forms.hex_text): `"0x0080"`.
+_HEX = re.compile(r"0x[0-9a-fA-F]{1,32}")
+
+
+def _hex(f: Field, shape: Shape) -> IntValue:
+    """A string `"0x0080"`: an integer in hex (a mask, value_forms.py)."""
+    text = f.value
+    if not _HEX.fullmatch(text):
+        f.fail(f"not a case value: {shown(text)}")
+    if shape.kind not in ("int", "any"):
+        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found an integer")
+    value = int(text, 16)
+    if not shape.low <= value <= shape.high:
+        f.fail(f"{text} is out of range [{shape.low}, {shape.high}]")
+    return IntValue(value, shape.form if shape.kind == "int" else None)
+
+
+def _enumerator(f: Field, shape: Shape) -> IntValue:
+    """`{"@enum": name}`: the value of the enumerator `name` of the value's enum type, as
+    the unit declares it (a type that is no enum of the unit has none)."""
+    if len(f.obj()) != 1:
+        f.fail("an enumerator is {\"@enum\": name} alone")
+    if shape.kind not in ("int", "any"):
+        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found an enumerator")
+    where = f["@enum"]
+    name = where.identifier()
+    enumerators = shape.form.enumerators if shape.form is not None else ()
+    if not enumerators:
+        where.fail(f"{name} names an enumerator, but the value's type is no enum the "
+                   "unit declares")
+    value = next((v for n, v in enumerators if n == name), None)
+    if value is None:
+        known = ", ".join(n for n, _ in enumerators[:4]) + \
+            (", ..." if len(enumerators) > 4 else "")
+        where.fail(f"{name} is not an enumerator of the value's enum type ({known})")
+    return IntValue(value, shape.form)
+
+
 _SHOWN_KINDS = {"int": "an integer", "float": "a float", "double": "a double",
                 "pointer": "a pointer", "array": "an array", "any": "a value"}
 
@@ -201,7 +239,9 @@ def read_value(f: Field, shape: Shape, scope: ValueScope, depth: int = 0) -> Val
         if shape.kind not in ("int", "any"):
             f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found an integer")
         return IntValue(f.integer(shape.low, shape.high) if not isinstance(j, bool)
-                        else int(j))
+                        else int(j), shape.form if shape.kind == "int" else None)
+    if isinstance(j, str):
+        return _hex(f, shape)
     if j is None:
         if shape.kind not in ("pointer", "any"):
             f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found null (a NULL pointer)")
@@ -229,6 +269,8 @@ def read_value(f: Field, shape: Shape, scope: ValueScope, depth: int = 0) -> Val
         return UnsetValue()
     if "@string" in j:
         return _string(f, shape)
+    if "@enum" in j:
+        return _enumerator(f, shape)
     if "@bytes" in j:
         if len(j) != 1:
             f.fail("bytes are {\"@bytes\": hex} alone")
@@ -248,9 +290,10 @@ def read_value(f: Field, shape: Shape, scope: ValueScope, depth: int = 0) -> Val
     if shape.kind != "any":
         f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a struct")
     fields = []
+    members = dict(shape.members)
     for name, member in f.members():
         Field(name, member.where).identifier()  # a member name becomes `.name` in C
-        fields.append((name, read_value(member, ANY, scope, depth + 1)))
+        fields.append((name, read_value(member, members.get(name, ANY), scope, depth + 1)))
     return RecordValue(tuple(fields))
 
 

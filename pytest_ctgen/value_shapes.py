@@ -1,11 +1,18 @@
 """What the values of a declared type look like, as far as its declaration template shows
 it (`Shape`): an export's values are checked against the shape of the declaration they are
-given for (an integer in range, a float, a pointer, an array of so many elements).
+given for (an integer in range, a float, a pointer, an array of so many elements). With
+the unit at hand (`UnitShapes`), its type names show more: an enum's enumerators, a
+struct's members, and which values its code uses as masks (value_forms.py).
 """
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+from .c_text_rules import write_target
+from .cases import OBJECT_PREFIX, IntForm
 
 #: The widest integer a case holds: every value fits in 64 bits, signed or unsigned.
 INT_MIN, INT_MAX = -(1 << 63), (1 << 64) - 1
@@ -26,7 +33,9 @@ class Shape:
     kind "int" (within `low`..`high`), "float", "double", "pointer", "array" (of
     `count` `element`s, None: unsized) or "any" (a record, a typedef of the unit...).
     The ranges are those of LP64, the widest target (an ABI flag only narrows them).
-    `char`: plain char, the type of text (an array of it may be given as a string)."""
+    `char`: plain char, the type of text (an array of it may be given as a string).
+    Known from the unit only: `form`, how an integer is shown (an enum's enumerators, a
+    mask's hex digits); `members`, the shapes of a struct's members ("any")."""
 
     kind: str
     low: int = INT_MIN
@@ -34,6 +43,8 @@ class Shape:
     count: int | None = None
     element: Shape | None = None
     char: bool = False
+    form: IntForm | None = None
+    members: tuple[tuple[str, Shape], ...] = ()
 
     def holds_text(self) -> bool:
         """Whether this is an array of plain char."""
@@ -43,7 +54,7 @@ class Shape:
 ANY = Shape("any")
 
 
-def _scalar_shape(words: list[str]) -> Shape:
+def _scalar_shape(words: list[str], types: Mapping[str, Shape]) -> Shape:
     if len(words) == 1 and words[0] in _FIXED:
         bits, signed = _FIXED[words[0]]
     elif words in (["_Bool"], ["bool"]):
@@ -59,21 +70,22 @@ def _scalar_shape(words: list[str]) -> Shape:
         if words == ["char"]:  # plain char: either signedness
             return Shape("int", -128, 255, char=True)
     else:
-        return ANY
+        return types.get(" ".join(words), ANY)  # a type name of the unit
     if signed:
         return Shape("int", -(1 << (bits - 1)), (1 << (bits - 1)) - 1)
     return Shape("int", 0, (1 << bits) - 1)
 
 
-def template_shape(template: str) -> Shape:
+def template_shape(template: str, types: Mapping[str, Shape] | None = None) -> Shape:
     """The shape of the values of a declaration template (one that passed
     `template_problem`): `uint8_t @` an int in 0..255, `int @[4]` an array of four,
-    `char *@` and `int (*@)(int)` pointers."""
+    `char *@` and `int (*@)(int)` pointers; a type name of the unit (`state_t`, `enum
+    e`, `struct s`) as `types` shows it, else any value."""
     at = template.index("@")
     before, after = template[:at], template[at + 1:].lstrip()
     m = re.match(r"\[\s*(\d*)\s*\]", after)
     if m:  # the suffix binds first: `char *@[4]` is an array of pointers
-        element = template_shape(before + "@" + after[m.end():])
+        element = template_shape(before + "@" + after[m.end():], types)
         return Shape("array", count=int(m.group(1)) if m.group(1) else None,
                      element=element)
     if after.startswith("("):  # a function: no object
@@ -83,7 +95,71 @@ def template_shape(template: str) -> Shape:
         return Shape("pointer")
     if after:
         return ANY
-    return _scalar_shape(words)
+    return _scalar_shape(words, types or {})
+
+
+def as_mask(shape: Shape) -> Shape:
+    """`shape` as the values of a mask show it (value_forms.py): an unsigned integer
+    (not _Bool, plain char or an enum) in hex with as many digits as its type has, the
+    elements of an array of them too."""
+    if shape.kind == "int" and shape.low == 0 and shape.high > 1 and not shape.char and \
+            shape.form is None:
+        return replace(shape, form=IntForm(hex_digits=(shape.high.bit_length() + 3) // 4))
+    if shape.kind == "array" and shape.element is not None:
+        return replace(shape, element=as_mask(shape.element))
+    return shape
+
+
+#: What a binding of a case is (`UnitShapes.binding`): a parameter of the function under
+#: test, a global, an object of the case (OBJECT_PREFIX...), or another (a stub's write
+#: through a parameter, an object the unit allocates).
+BindingRole = Literal["param", "global", "object", "other"]
+
+
+def write_role(name: str) -> BindingRole:
+    """What a stub's write target (`g`, `(*arg0)`) is: a global, or another lvalue."""
+    target = write_target(name)
+    return "global" if target is not None and target[0] == "global" else "other"
+
+
+@dataclass(frozen=True)
+class UnitShapes:
+    """What the unit of a case tells of its values beyond a declaration's words
+    (frontend/unit_shapes.py reads it): the shapes of the type names it declares
+    (typedef names, `enum e`, `struct s`: enums with their enumerators, structs with
+    their members' shapes), and the names its code uses as masks (value_forms.py):
+    parameters per function, globals, and the functions whose results are masks."""
+
+    types: Mapping[str, Shape] = field(default_factory=dict)
+    mask_params: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    mask_globals: frozenset[str] = frozenset()
+    mask_results: frozenset[str] = frozenset()
+
+    def shape(self, template: str) -> Shape:
+        """The shape of the values of `template` in the unit."""
+        return template_shape(template, self.types)
+
+    def binding(self, template: str, name: str, role: BindingRole, function: str = ""
+                ) -> Shape:
+        """The shape of the value of a binding `name` of a case of `function`: a mask
+        where the parameter, the global, or the parameter or global whose object it is
+        (`ctgen_obj_NAME`) is one."""
+        masks = self.mask_params.get(function, frozenset())
+        base = name.removeprefix(OBJECT_PREFIX)
+        mask = (role == "param" and name in masks) or \
+            (role == "global" and name in self.mask_globals) or \
+            (role == "object" and (base in masks or base in self.mask_globals))
+        shape = self.shape(template)
+        return as_mask(shape) if mask else shape
+
+    def result(self, function: str, template: str) -> Shape:
+        """The shape of what `function` (of the unit, a stub) returns."""
+        shape = self.shape(template)
+        return as_mask(shape) if function in self.mask_results else shape
+
+
+#: No unit at hand: the shapes the declarations show.
+NO_UNIT = UnitShapes()
 
 
 def byte_size(shape: Shape) -> int | None:

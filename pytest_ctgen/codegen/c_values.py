@@ -1,5 +1,6 @@
 """Case values as C text: exact literals of integers, floats, strings and bytes, and the
-initializers and statements that give an object a case's value.
+initializers and statements that give an object a case's value. An integer is written as
+a case shows it (value_forms.py): an enum's value by its enumerator, a mask in hex.
 
 Values follow their pointers by name (`PointerValue.target`): `with_targets` renames the
 objects or functions they point to, `pointer_targets` lists them.
@@ -10,11 +11,13 @@ import math
 import re
 from dataclasses import replace
 
+from ..c_text_rules import is_identifier
 from ..cases import (
     ArrayValue,
     BytesValue,
     FilledBytesValue,
     FloatValue,
+    IntForm,
     IntValue,
     PointerValue,
     RecordValue,
@@ -22,6 +25,7 @@ from ..cases import (
     declare,
 )
 from ..char_text import array_text, char_constant, text_literal
+from ..value_forms import enumerator, hex_text
 
 INDENT = "    "
 
@@ -43,6 +47,36 @@ def c_int_literal(value: int) -> str:
     if value <= 0x7FFFFFFFFFFFFFFF:
         return f"{value}LL"
     return f"{value}ULL"
+
+
+def _suffix(value: int) -> str:
+    """The suffix that gives a literal of the nonnegative `value` the type its decimal
+    literal has here (c_int_literal)."""
+    if value <= 0x7FFFFFFF:
+        return ""
+    if value <= 0xFFFFFFFF:
+        return "U"
+    return "LL" if value <= 0x7FFFFFFFFFFFFFFF else "ULL"
+
+
+def c_enumerators(form: IntForm | None) -> tuple[tuple[str, int], ...]:
+    """The enumerators of `form` C text may name: all of them, each an identifier (they
+    come from the unit, value_shapes.UnitShapes), or none."""
+    if form is None or not all(is_identifier(name) for name, _ in form.enumerators):
+        return ()
+    return form.enumerators
+
+
+def c_int_expr(v: IntValue) -> str:
+    """The C expression of `v` as a case shows it: its enumerator (an enumerator of the
+    unit's enum type), a hex literal (a mask), else the exact decimal literal."""
+    name = enumerator(v)
+    if name is not None and c_enumerators(v.form):
+        return name
+    text = hex_text(v)
+    if text is not None:
+        return text + _suffix(v.value)
+    return c_int_literal(v.value)
 
 
 def _shortest_float_text(v: FloatValue) -> str:
@@ -115,7 +149,7 @@ def _contains(v: Value, kinds: tuple[type, ...]) -> bool:
 def scalar_expr(v: Value) -> str | None:
     """The C expression of a scalar value, or None if `v` is an aggregate or bytes."""
     if isinstance(v, IntValue):
-        return c_int_literal(v.value)
+        return c_int_expr(v)
     if isinstance(v, FloatValue):
         return c_float_literal(v)
     if isinstance(v, PointerValue):

@@ -9,10 +9,12 @@ from collections.abc import Mapping
 from ..cases import (
     ArrayValue,
     BytesValue,
+    Case,
     FilledBytesValue,
     FloatValue,
     FunctionCases,
     FunctionSignature,
+    IntForm,
     IntValue,
     PointerValue,
     PredictedCall,
@@ -23,11 +25,14 @@ from ..cases import (
     declare,
 )
 from ..char_text import array_text, char_constant
+from ..value_forms import hex_text
 from .c_values import (
     INDENT,
     byte_count,
     c_bytes,
+    c_enumerators,
     c_float_literal,
+    c_int_expr,
     c_int_literal,
     c_string,
     pointer_expr,
@@ -36,9 +41,50 @@ from .c_values import (
 from .harness_names import callee
 
 
+def enum_table(form: IntForm) -> str:
+    """The name of the table of an enum's enumerators (`enum_tables`), after its first."""
+    return f"ctgen_enum_{form.enumerators[0][0]}"
+
+
+def _checked_forms(v: Value) -> list[IntForm]:
+    if isinstance(v, IntValue):
+        return [v.form] if v.form is not None and c_enumerators(v.form) else []
+    if isinstance(v, RecordValue):
+        return [f for _, x in v.fields for f in _checked_forms(x)]
+    if isinstance(v, ArrayValue):
+        return [f for x in v.elements for f in _checked_forms(x)]
+    return []
+
+
+def enum_tables(cases: list[Case]) -> list[str]:
+    """The tables of the enumerators of the enums whose values `cases` check (their
+    failures name them: `ctgen_check_enum`), one per enum, at file scope."""
+    predicted = [x for c in cases for x in (
+        *([c.expected.returns] if c.expected.returns is not None and
+          c.expected.ending is None else []),  # checked where the call returns
+        *(b.value for b in (*c.expected.globals, *c.expected.objects)),
+        *(v for k in c.expected.calls or () for _, v in k.arguments))]
+    forms = {enum_table(f): f for v in predicted for f in _checked_forms(v)}
+    out = []
+    for name, form in sorted(forms.items()):
+        out += ["", f"static const ctgen_enumerator {name}[] = {{"]
+        out += [f"{INDENT}{{ {c_string(e)}, (unsigned long long)({e}) }},"
+                for e, _ in form.enumerators]
+        out += [f"{INDENT}{{ 0, 0 }}", "};"]
+    if out:
+        out[0:1] = ["", "/* The enumerators of the enums the cases check, for their messages. */"]
+    return out
+
+
 def check_statements(ctx: str, what: str, lvalue: str, v: Value) -> list[str]:
     """Checks of every leaf of `lvalue` against the predicted `v`, named from `what`."""
     w = c_string(what)
+    if isinstance(v, IntValue) and v.form is not None and c_enumerators(v.form):
+        return [f"ctgen_check_enum({ctx}, {w}, {lvalue}, {c_int_expr(v)}, "
+                f"{enum_table(v.form)});"]
+    if isinstance(v, IntValue) and v.form is not None and hex_text(v) is not None:
+        return [f"ctgen_check_hex({ctx}, {w}, {lvalue}, {c_int_expr(v)}, "
+                f"{v.form.hex_digits});"]
     if isinstance(v, IntValue):
         return [f"ctgen_check_int({ctx}, {w}, {lvalue}, {c_int_literal(v.value)});"]
     if isinstance(v, FloatValue):

@@ -31,7 +31,7 @@ from ..cases import FileCases, StubPrototype, declare
 from ..export_schema import include_problem
 from .c_values import c_string
 from .case_functions import case_lines, table_lines
-from .checks import contract_lines
+from .checks import contract_lines, enum_tables
 from .harness_names import (
     PROGRAM_END_RENAMES,
     callee,
@@ -93,6 +93,7 @@ def generate_harness(fc: FileCases, unit_include: str, sources: Sequence[str] = 
         out += ["/* The running case's objects, for stubs that return pointers to them. */",
                 f"static void *ctgen_objects[{slots}];"]
     out += allocator_lines(fc, cases)
+    out += enum_tables(cases)
     out += stub_section(fc.stubs, callbacks, cases)
     if contracts:
         out += ["", "/* -------------------------------------------------------- annotations */",

@@ -91,9 +91,12 @@ class IntType(CType):
 
 @dataclass(frozen=True)
 class EnumType(IntType):
-    """An enumerated type; gcc gives it `unsigned int` unless an enumerator is negative."""
+    """An enumerated type; gcc gives it `unsigned int` unless an enumerator is negative.
+    `enumerators`: its constants and their values in declaration order (none while it is
+    incomplete); how its values are shown, no part of the type's identity."""
 
     tag: str | None = None
+    enumerators: tuple[tuple[str, int], ...] = field(default=(), compare=False)
 
     def __str__(self) -> str:
         return f"enum {self.tag}" if self.tag else "enum <anonymous>"

@@ -455,6 +455,7 @@ class TypeResolver(Scopes):
         enum = EnumType(
             f"enum {node.name}" if node.name else underlying.name, underlying.size,
             underlying.align, underlying.signed, underlying.rank, tag=node.name,
+            enumerators=tuple(values),
         )
         for name, v in values:
             self.declare_enum_constant(name, v, _enumerator_type(v, underlying))

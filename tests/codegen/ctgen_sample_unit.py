@@ -1,5 +1,6 @@
 """A small C unit and hand-built cases for it, exercising every kind of value the harness
-supports (shared by the codegen tests)."""
+supports, in the forms the unit gives them (enumerators, masks in hex) as generation does
+(shared by the codegen tests)."""
 from __future__ import annotations
 
 import functools
@@ -27,6 +28,8 @@ from pytest_ctgen.cases import (
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.frontend.signatures import with_signatures
 from pytest_ctgen.frontend.unit import Unit
+from pytest_ctgen.frontend.unit_shapes import unit_shapes
+from pytest_ctgen.value_forms import with_forms
 
 UNIT_SOURCE = r"""
 #include <stdint.h>
@@ -123,6 +126,8 @@ void swap_halves(void) { g_word.u = (g_word.u << 16) | (g_word.u >> 16); }
 int is_null(const int *p) { return p == 0; }
 
 void clear_ptr(void) { g_ptr = 0; }
+
+uint16_t set_bits(uint16_t reg, uint16_t bits) { return reg | bits; }
 """
 
 STUBS = (
@@ -273,7 +278,18 @@ def sample_file_cases(with_failures: bool = False, float_max: bool = True) -> Fi
         Case("clear_ptr", 1, (), (), Expected(None, (Binding("g_ptr", "int *@",
                                                              PointerValue(None)),))),
     ]))
-    return with_signatures(FileCases("src/sample.c", tuple(functions), STUBS), _sample_unit())
+    set_bits = [Case("set_bits", 1, (_param("reg", "uint16_t @", IntValue(0x0F00)),
+                                     _param("bits", "uint16_t @", IntValue(0x00F0))), (),
+                     Expected(IntValue(0x0FF0)))]
+    if with_failures:
+        set_bits.append(Case("set_bits", 2, (_param("reg", "uint16_t @", IntValue(0x00F0)),
+                                             _param("bits", "uint16_t @", IntValue(0))), (),
+                             Expected(IntValue(0x00FF))))
+    functions.append(_function("set_bits", "uint16_t set_bits(uint16_t reg, uint16_t bits)",
+                               set_bits))
+    unit = _sample_unit()
+    return with_forms(with_signatures(FileCases("src/sample.c", tuple(functions), STUBS), unit),
+                      unit_shapes(unit))
 
 
 @functools.lru_cache(maxsize=1)

@@ -30,6 +30,8 @@ from pytest_ctgen.coverage.gcov import measure
 from pytest_ctgen.export_files import EXPORTED_C_FILES
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.frontend.mcdc_instrument import instrument_unit
+from pytest_ctgen.frontend.signatures import UnitSignatures
+from pytest_ctgen.frontend.unit_shapes import unit_shapes
 from pytest_ctgen.plugin.collect import collected_as_unit
 
 pytestmark = pytest.mark.skipif(shutil.which("gcc") is None or shutil.which("make") is None,
@@ -93,8 +95,13 @@ def test_export_of_every_value_kind_passes_under_make(tmp_path: Path) -> None:
     recipe = BuildRecipe("../../../src/sample.c", ("-std=c11",))
     assert (out / "sample.ctgen.json").read_text() == file_cases_to_json(
         replace(fc, build=recipe))
-    assert [c.id for c in file_cases_from_json((out / "sample.ctgen.json").read_text())
-            .all_cases()] == [c.id for c in fc.all_cases()]
+    # enumerators by name, masks in hex: read back with the unit, which gives their values
+    text = (out / "sample.ctgen.json").read_text()
+    assert '"@enum": "MODE_ON"' in text and '"0x0ff0"' in text
+    loaded = load_unit(unit, [], probe=False)
+    again = file_cases_from_json(text, signatures=UnitSignatures(loaded),
+                                 shapes=unit_shapes(loaded))
+    assert [c.id for c in again.all_cases()] == [c.id for c in fc.all_cases()]
     assert '#define CTGEN_UNIT_SRC "../../../src/sample.c"' in (out / "ctgen_driver.c").read_text()
 
     done = _make(out, "run")

@@ -190,10 +190,12 @@ def test_driver_reports_wrong_predictions(tmp_path: Path) -> None:
     fails = [ln for ln in lines if ln.startswith("FAIL")]
     assert fails == [
         "FAIL id_i32[case4]: return: predicted 7, observed 5",
-        "FAIL bump[case2]: g_mode: predicted 2, observed 1; stub calls: log_event()",
+        "FAIL bump[case2]: g_mode: predicted MODE_FAULT, observed MODE_ON; "
+        "stub calls: log_event()",
+        "FAIL set_bits[case2]: return: predicted 0x00ff, observed 0x00f0",
     ]
     total = len(fc.all_cases())
-    assert lines[-1] == f"{total - 2} passed, 2 failed"
+    assert lines[-1] == f"{total - 3} passed, 3 failed"
     assert done.returncode == 1
 
 

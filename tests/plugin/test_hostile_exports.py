@@ -72,9 +72,28 @@ void run_log(log_fn f, const char *msg)
         f(msg);
     }
 }
+
+enum mode { M_OFF, M_ON, M_AUTO };
+enum level { L_LOW = 1, L_HIGH };
+
+enum mode next_mode(enum mode m, enum level l)
+{
+    if (m == M_AUTO || l == L_HIGH) {
+        return M_OFF;
+    }
+    return (enum mode)(m + 1);
+}
+
+uint8_t set_bits(uint8_t reg, uint8_t bits)
+{
+    if (bits == 0u) {
+        return reg;
+    }
+    return (uint8_t)(reg | bits);
+}
 """
 
-CLAMP, APPLY, COPY, LOG = 0, 1, 2, 3  # the functions' positions in the export
+CLAMP, APPLY, COPY, LOG, MODE, BITS = 0, 1, 2, 3, 4, 5  # the functions' positions
 QUIET = ("-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:hypothesispytest",
          "-p", "no:benchmark")
 Doc = dict[str, Any]
@@ -194,6 +213,30 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
     ("string-for-bytes", lambda d, p: _with_object(d, COPY)["objects"][0].update(
         declaration="unsigned char @[10]", value={"@string": "ab"}),
      r"objects\[0\]\.value: a string gives an array of plain char"),
+    ("enum-not-an-enumerator", _set(lambda d: _case(d, MODE)["params"][0], "value",
+                                    {"@enum": "M_BOGUS"}),
+     r"params\[0\]\.value\.@enum: M_BOGUS is not an enumerator of the value's enum type "
+     r"\(M_OFF, M_ON, M_AUTO\)"),
+    ("enum-of-another-enum", _set(lambda d: _case(d, MODE)["expected"], "returns",
+                                  {"@enum": "L_HIGH"}),
+     r"expected\.returns\.@enum: L_HIGH is not an enumerator of the value's enum type"),
+    ("enum-expression", _set(lambda d: _case(d, MODE)["params"][1], "value",
+                             lambda p: {"@enum": f'L_LOW + system("{p}")'}),
+     r"params\[1\]\.value\.@enum: \"L_LOW \+ system\(.* is not a C identifier"),
+    ("enum-for-an-integer", _set(lambda d: _case(d, CLAMP)["params"][0], "value",
+                                 {"@enum": "M_ON"}),
+     r"params\[0\]\.value\.@enum: M_ON names an enumerator, but the value's type is no "
+     r"enum the unit declares"),
+    ("enum-with-a-value", _set(lambda d: _case(d, MODE)["params"][0], "value",
+                               {"@enum": "M_ON", "value": 1}),
+     r"params\[0\]\.value: an enumerator is \{\"@enum\": name\} alone"),
+    ("hex-out-of-range", _set(lambda d: _case(d, BITS)["params"][0], "value", "0x100"),
+     r"params\[0\]\.value: 0x100 is out of range \[0, 255\]"),
+    ("hex-beyond-a-member", _set(lambda d: _case(d, APPLY)["params"][0]["value"], "gain",
+                                 "0x80000000"),
+     r"params\[0\]\.value\.gain: 0x80000000 is out of range \[-2147483648, 2147483647\]"),
+    ("hex-for-a-pointer", _set(lambda d: _with_object(d, COPY)["params"][0], "value", "0x10"),
+     r"params\[0\]\.value: expected a pointer, found an integer"),
     ("param-placed", _set(lambda d: _case(d, CLAMP)["params"][0], "placement", 8),
      r"params\[0\]\.placement: only an object of a case is placed"),
     # --- values
@@ -206,12 +249,16 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
      r"params\[0\]\.value: not a case value: \"7\""),
     ("int-as-double", _set(lambda d: _case(d, CLAMP)["params"][0], "value", {"double": 1.5}),
      r"params\[0\]\.value: expected an integer, found a double"),
-    ("float-too-big", _set(lambda d: _case(d, APPLY)["params"][0]["value"], "gain",
-                           {"float": 1e300}),
-     r"params\[0\]\.value\.gain\.float: 1e\+300 does not fit in a float"),
-    ("nan-without-bits", _set(lambda d: _case(d, APPLY)["params"][0]["value"], "gain",
-                              {"double": "nan"}),
-     r"params\[0\]\.value\.gain: missing \"bits\""),
+    ("float-too-big", _set(lambda d: _case(d, APPLY)["params"], 0,
+                           {"name": "c", "declaration": "float @", "value": {"float": 1e300}}),
+     r"params\[0\]\.value\.float: 1e\+300 does not fit in a float"),
+    ("nan-without-bits", _set(lambda d: _case(d, APPLY)["params"], 0,
+                              {"name": "c", "declaration": "double @",
+                               "value": {"double": "nan"}}),
+     r"params\[0\]\.value: missing \"bits\""),
+    ("member-of-another-type", _set(lambda d: _case(d, APPLY)["params"][0]["value"], "gain",
+                                    {"float": 1.5}),
+     r"params\[0\]\.value\.gain: expected an integer, found a float"),
     ("bytes-not-hex", _set(lambda d: _case(d, APPLY)["params"], 0,
                            {"name": "c", "declaration": "struct cfg @",
                             "value": {"@bytes": "zz"}}),
@@ -448,7 +495,7 @@ def test_hostile_exports_end_no_session_and_run_nothing(
     assert len(HOSTILE) >= 40
     assert re.search(rf"\b{len(HOSTILE)} errors\b", text), text
     passed = re.findall(r"exports/valid/x\.ctgen\.json::\S+ PASSED", text)
-    assert len(passed) == 10, text
+    assert len(passed) == 15, text
     assert not (root / "INJECTED").exists()
 
 
@@ -485,4 +532,4 @@ def test_the_valid_export_still_runs_under_make(
     done = subprocess.run(["make", "-s", "-C", str(root / "out/sensor"), "run"],
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.splitlines()[-1] == "10 passed, 0 failed"
+    assert done.stdout.splitlines()[-1] == "15 passed, 0 failed"
