@@ -24,7 +24,7 @@ UNIT = r"""#include <stdint.h>
 
 extern int32_t sensor_read(uint8_t ch);
 
-int32_t g_limit = 100;
+int32_t g_limit;  /* set by the configuration code: an input */
 
 struct cfg {
     int32_t gain;

@@ -14,7 +14,7 @@ UNIT = """\
 
 extern int32_t sensor_read(uint8_t ch);
 
-int32_t g_limit = 100;
+int32_t g_limit;  /* set by the configuration code: an input */
 
 int32_t clamp_reading(uint8_t ch)
 {
