@@ -44,6 +44,7 @@ from .errors import CtgenError, SourceLocation
 from .file_run import FileRun as FileRun
 from .file_run import Generated as Generated
 from .export_schema import SchemaError, UnitNames
+from .frontend.ctype import INT, FunctionType
 from .frontend.function_uses import used_functions
 from .library_models import is_modelled
 from .frontend.loader import load_unit
@@ -313,6 +314,11 @@ def stubs_of(program: Program, path: Path | None = None, display: str = ""
                 static=f.is_static))
         elif not f.is_defined and not is_modelled(f.name, f.is_library):
             stubs.append(stub_prototype(f))
+    # called with no declaration (gcc before 14 takes it as `int f()`): the functions
+    # that call it are skipped, but the harness must still link
+    for name in sorted(called - set(program.unit.functions) - {""}):  # "": through a pointer
+        if not is_modelled(name, True):
+            stubs.append(implicit_stub(name))
     return tuple(stubs)
 
 
@@ -331,6 +337,14 @@ def allocator_of(program: Program) -> tuple[str, ...]:
     return tuple(name for name in ALLOCATOR_FUNCTIONS if name in called and
                  name in functions and functions[name].is_library and
                  not functions[name].is_defined and name not in program.specs)
+
+
+def implicit_stub(name: str) -> StubPrototype:
+    """The stub of a function the unit calls without declaring it: `int name()`."""
+    from .symbolic.extract import stub_parameters  # z3: generation only
+
+    ftype = FunctionType(INT, (), prototyped=False)
+    return StubPrototype(name, f"int {name}()", False, stub_parameters((), ftype), "")
 
 
 def stub_prototype(fn: Function) -> StubPrototype:

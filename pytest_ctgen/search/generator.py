@@ -46,6 +46,8 @@ from .tree import CUT, EXPLORED, OPEN, PRUNED, TreeNode, outcome_of
 
 _MAX_ARRAY_SIZE = 64  # the most elements input pointers point to after growing
 _PATIENCE = 64  # explorations without a new case before growing the objects
+# a path run on concretely past a bound gives up after 1/_COMPLETION_SHARE of the budget
+_COMPLETION_SHARE = 16
 _STALL = 32  # explorations without a new case before the merged search is asked
 _VIOLATION_TRIES = 16  # paths on which a violation of one annotation is looked for
 
@@ -69,8 +71,9 @@ class Generator:
         # violations of annotations and undefined behaviour a case shows, and how often
         # each other one was looked for
         self.ledger = ViolationLedger(None if options.proof else _VIOLATION_TRIES)
-        # elements before the one each input pointer points to (inputs.want_headroom)
-        self.headroom: dict[str | RecordType, tuple[CType, int]] = {}
+        # how the objects of input pointers are made, as paths found they must be
+        # (Executor.placements)
+        self.placements: dict[str | RecordType, tuple[CType, int]] = {}
         self.executor = self.new_executor(options.array_size)
         self.meter = WorkMeter.of_units(options.work)
         self.steps_charged = execution_steps()  # the executor's steps charged so far
@@ -118,8 +121,8 @@ class Generator:
             while not self.search_round():
                 # the objects behind input pointers were too small for what is left:
                 # room before where a pointer points, or else more elements
-                if self.more_headroom():
-                    self.headroom.update(self.executor.headroom_wanted)
+                if self.new_placements():
+                    self.placements.update(self.executor.placements_wanted)
                 else:
                     array_size = min(array_size * 4, max(_MAX_ARRAY_SIZE, array_size))
                 self.new_round(array_size)
@@ -170,7 +173,7 @@ class Generator:
             self.finish_kept()
             if len(self.cases) != cases:
                 cases, since_case = len(self.cases), 0
-            grow = self.more_headroom() or (self.executor.objects_too_small and \
+            grow = self.new_placements() or (self.executor.objects_too_small and \
                 self.executor.array_size < _MAX_ARRAY_SIZE)
             if grow and since_case >= _PATIENCE:
                 return False
@@ -215,10 +218,11 @@ class Generator:
         self.solver_gave_up = False
         return True
 
-    def more_headroom(self) -> bool:
-        """Whether a path needed more elements before where an input pointer points."""
-        return any(self.headroom.get(name) != placed
-                   for name, placed in self.executor.headroom_wanted.items())
+    def new_placements(self) -> bool:
+        """Whether a path found an input pointer's object must be made otherwise: with
+        room before where the pointer points, or as a callback."""
+        return any(self.placements.get(name) != placed
+                   for name, placed in self.executor.placements_wanted.items())
 
     def finish_kept(self) -> None:
         """Make the cases of the paths kept for the MC/DC targets (search/mcdc_goals.py)."""
@@ -236,7 +240,7 @@ class Generator:
                             overflow_is_finding=o.signed_overflow == "finding",
                             input_globals=o.input_globals)
         executor.ledger = self.ledger
-        executor.headroom = dict(self.headroom)
+        executor.placements = dict(self.placements)
         executor.record_callee_edges = o.goals == "reached"
         return executor
 
@@ -463,13 +467,19 @@ class Generator:
     def complete(self, state: State, model: Model,
                  first: Callable[[], None] | None = None) -> bool:
         """Run `state` to its end concretely, each decision as `model` says, without the
-        bounds (after `first`, if given); whether it ended with `model` still a model."""
+        bounds (after `first`, if given); whether it ended with `model` still a model,
+        within a share of the budget (a path around a cycle of links never ends)."""
         self.executor.unbounded = True
+        # a path that cannot end (a cycle through the links it chose) gives up at this
+        most = self.meter.spent + self.meter.limit // _COMPLETION_SHARE \
+            if self.meter.limit else None
         try:
             if first is not None:
                 first()
             while not state.finished:
                 self.check_budget()
+                if most is not None and self.meter.spent > most:
+                    return False
                 outcome = self.executor.advance(state)
                 state.violations = []
                 if isinstance(outcome, Finished):

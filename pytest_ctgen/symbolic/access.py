@@ -231,7 +231,7 @@ def out_of_bounds(ex: Executor, state: State, err: memory.OutOfBounds,
     if err.object_id in state.input_objects():
         ex.objects_too_small = True
         if err.below:
-            inputs.want_headroom(ex, state, err.object_id, err.below, err.record)
+            inputs.want_placement(ex, state, err.object_id, err.below, err.record)
         raise BoundReached(f"input pointers point to {ex.array_size} elements")
     obj = state.memory[err.object_id]
     if not err.assumed and obj.size > 0:

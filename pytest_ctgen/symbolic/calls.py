@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING
 import z3
 
 from ..cases import PROGRAM_ENDS
-from ..frontend.ctype import IntType, PointerType, RecordType, VoidType
+from ..frontend.ctype import FunctionType, IntType, PointerType, RecordType, VoidType
 from ..ir.cfg import CFG, Call
-from ..ir.expr import Expr, describe
+from ..frontend.unit import GLOBAL, PARAM, Variable
+from ..ir.expr import Cast, Expr, Load, VarRef, describe
 from ..ir.spec import StubSpec
 from . import access, contracts, expressions, inputs, libc, memory
 from .function_pointers import StubSignature
@@ -241,6 +242,16 @@ def stub_global_writes(ex: Executor, state: State, name: str, index: int
     return tuple(writes)
 
 
+def _held_in(e: Expr) -> Variable | None:
+    """The parameter or global whose value `e` is, converted or not."""
+    while isinstance(e, Cast):
+        e = e.operand
+    if isinstance(e, Load) and isinstance(e.lvalue, VarRef) and \
+            e.lvalue.var.kind in (PARAM, GLOBAL):
+        return e.lvalue.var
+    return None
+
+
 def indirect_call(ex: Executor, state: State, stmt: Call) -> None:
     """A call through a function pointer: of the unit's function it holds (executed
     like a direct call, a stub call if the unit does not define it), or of a
@@ -254,6 +265,11 @@ def indirect_call(ex: Executor, state: State, stmt: Call) -> None:
     assert p.base is not None
     function = state.memory[p.base].function
     if function is None:
+        pointer, held = stmt.pointer.type, _held_in(stmt.pointer)
+        if isinstance(pointer, PointerType) and isinstance(pointer.target, FunctionType) \
+                and held is not None and \
+                inputs.want_callback(ex, state, held, p.base, pointer.target):
+            raise BoundReached(f"{held.name} is called: a callback in the next round")
         raise PathError(f"call through {describe(stmt.pointer)}, which points to an "
                         "object", unsupported=True)
     state.assume(p.offset == 0)  # into a function: undefined

@@ -67,12 +67,13 @@ class Executor:
         # why exploring every path within the bounds would still not prove unreachability
         self.approximation: str | None = None
         self.objects_too_small = False  # a path needed a larger object behind an input pointer
-        # by the name of an input pointer's object (or, for lazily made records, their
-        # type), where the pointer lies in it when a path needed room before it: the
-        # object's element type (or record) and the pointer's byte offset; and what
-        # paths of this executor found missing (inputs.want_headroom)
-        self.headroom: dict[str | RecordType, tuple[CType, int]] = {}
-        self.headroom_wanted: dict[str | RecordType, tuple[CType, int]] = {}
+        # how the object of an input pointer is made where a path found it must differ,
+        # by the name of the object (or, for lazily made records, their type): its
+        # element type (a record it lies in, with room before the pointer; a function
+        # type: the input is a callback) and the pointer's byte offset in it; and what
+        # paths of this executor found (inputs.want_placement, inputs.want_callback)
+        self.placements: dict[str | RecordType, tuple[CType, int]] = {}
+        self.placements_wanted: dict[str | RecordType, tuple[CType, int]] = {}
         self._next_object = 0
         # the name of each uninitialized local's unknown contents, numbered in the order
         # paths meet them (a memory address in a name would change z3's choices per run)

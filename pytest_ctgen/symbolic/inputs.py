@@ -113,8 +113,11 @@ def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, dep
     ident = OBJECT_PREFIX + "".join(c if c.isalnum() else "_" for c in name)
     if depth < ex.pointer_depth:
         # where a path needed room before where the pointer points: an array of `element`
-        # (the pointer's target, or the record it lies in), the pointer `start` bytes in
-        element, start = ex.headroom.get(ident, (target, 0))
+        # (the pointer's target, or the record it lies in), the pointer `start` bytes in;
+        # where a path called it, a callback
+        element, start = ex.placements.get(ident, (target, 0))
+        if isinstance(element, FunctionType):
+            return function_pointers.function_pointer_input(ex, state, name, element, depth)
         count = max(ex.array_size, elements or 0) + -(-start // element.size)
         array = ArrayType(element, count)
         oid = ex.reserve_object()
@@ -138,7 +141,7 @@ def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, dep
     return value_cells(ptr, 8)
 
 
-def want_headroom(ex: Executor, state: State, oid: int, below: int,
+def want_placement(ex: Executor, state: State, oid: int, below: int,
                   record: tuple[RecordType, int] | None) -> None:
     """A path accessed `below` bytes before the start of the input object `oid`, as the
     member at offset k of `record` when it says so. Where that object is what an input
@@ -152,21 +155,35 @@ def want_headroom(ex: Executor, state: State, oid: int, below: int,
         linked = made.pointer.element
         assert isinstance(linked, RecordType)
         kind, k = record
-        _, start = ex.headroom.get(linked, (linked, 0))
+        _, start = ex.placements.get(linked, (linked, 0))
         if kind is not linked and start + below + k + linked.size <= kind.size:
-            ex.headroom_wanted[linked] = (kind, start + below + k)
+            ex.placements_wanted[linked] = (kind, start + below + k)
         return
     for p in state.pointees:
         if p.object_id != oid or not isinstance(p.type, ArrayType) or not p.type.element.size:
             continue
-        element, start = ex.headroom.get(p.name, (p.type.element, 0))
+        element, start = ex.placements.get(p.name, (p.type.element, 0))
         if record is not None:  # the pointer lies start + below + k bytes into a record
             kind, k = record
-            ex.headroom_wanted[p.name] = (kind, start + below + k)
+            ex.placements_wanted[p.name] = (kind, start + below + k)
         else:
             lead = max(ex.array_size, -(-(start + below) // element.size))
-            ex.headroom_wanted[p.name] = (element, lead * element.size)
+            ex.placements_wanted[p.name] = (element, lead * element.size)
         return
+
+
+def want_callback(ex: Executor, state: State, var: Variable, oid: int,
+                  ftype: FunctionType) -> bool:
+    """A path calls, as a function of type `ftype`, the object `oid` that the input
+    pointer `var` (a parameter or global) points to: a `void *` context that holds a
+    callback, as qsort_r's wrappers pass one. The next search round makes `var` a
+    callback of that type. Whether `oid` is the object `var` points to."""
+    ident = OBJECT_PREFIX + "".join(c if c.isalnum() else "_" for c in var.name)
+    for p in state.pointees:
+        if p.object_id == oid and p.name == ident:
+            ex.placements_wanted[p.name] = (ftype, 0)
+            return True
+    return False
 
 
 def _fallback(ex: Executor, state: State, target: CType) -> int | None:

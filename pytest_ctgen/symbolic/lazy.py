@@ -152,7 +152,7 @@ def lazy_pointer(ex: Executor, state: State, name: str, target: RecordType, dept
     oid = ex.reserve_object()
     # a path found `target` to be a member of a larger record (container_of): its fresh
     # object is that record, the pointer at the member
-    record, start = ex.headroom.get(target, (target, 0))
+    record, start = ex.placements.get(target, (target, 0))
     assert isinstance(record, RecordType)
     at = z3.BitVecVal(start, 64) if start else zero64()
     ptr = AliasPtr(f"{name}->", PtrVal(oid, at, null), target, null, depth, (),

@@ -44,3 +44,35 @@ def test_a_failing_case_names_the_callback_and_its_calls(ctgen_dir: pytest.Pytes
     assert re.search(r"ctgen_cb_find_if_pred\(\) returns (0, )*[1-9]\d* "
                      r"\(the callback pred points to\)", text), text
     assert re.search(r"stub calls: (ctgen_cb_find_if_pred\(-?\d+\)(, )?)+", text), text
+
+
+CONTEXT_UNIT = """\
+typedef int (*cmp_fun)(const void *, const void *);
+
+/* qsort_r's wrapper style: the comparison travels as the void * context */
+int sign_of(const void *a, const void *b, void *ctx)
+{
+    int r = ((cmp_fun)ctx)(a, b);
+    if (r < 0)
+        return -1;
+    if (r > 0)
+        return 1;
+    return 0;
+}
+"""
+
+
+def test_a_void_pointer_the_code_calls_is_a_callback(ctgen_dir: pytest.Pytester) -> None:
+    (ctgen_dir.path / "ctx.c").write_text(CONTEXT_UNIT, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "-q", "--ctgen-export", "out", "ctx.c")
+    assert result.ret == 0, output(result)
+    assert "skipped" not in output(result)
+    doc = json.loads((ctgen_dir.path / "out" / "ctx" / "ctx.ctgen.json").read_text())
+    cases = doc["functions"][0]["cases"]
+    assert {c["expected"]["returns"] for c in cases} == {-1, 0, 1}
+    for case in cases:
+        params = {p["name"]: p["value"] for p in case["params"]}
+        assert params["ctx"] == {"@function": "ctgen_cb_sign_of_ctx"}, params
+        assert params["a"] == {"@pointer": "ctgen_obj_a", "offset": 0}, params
+    make = ctgen_dir.run("make", "-s", "-C", "out/ctx", "run")
+    assert make.ret == 0, output(make)
