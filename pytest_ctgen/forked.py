@@ -30,6 +30,7 @@ class ChildEnd(Generic[T]):
     sent: bool  # the child's result (or its exception) arrived
     value: T | None = None
     error: BaseException | None = None
+    peak_kib: int = 0  # the most memory the child held (its maximum resident set)
 
     @property
     def signal_number(self) -> int | None:
@@ -69,6 +70,7 @@ def run_forked(work: Callable[[Send], T], *,
         _child(work, write_fd, after_sending)
     os.close(write_fd)
     status: int | None = None
+    peak = 0
     killed = False
     outcome: tuple[bool, Any] | None = None
     try:
@@ -84,7 +86,7 @@ def run_forked(work: Callable[[Send], T], *,
             killed = True
         finally:
             os.close(read_fd)
-        status = _reap(pid, None if killed else reap_by)
+        status, peak = _reap(pid, None if killed else reap_by)
     finally:
         if status is None:  # this process failed waiting (an interrupt): leave no child behind
             try:
@@ -93,11 +95,11 @@ def run_forked(work: Callable[[Send], T], *,
             except (ProcessLookupError, ChildProcessError):
                 pass
     if outcome is None:
-        return ChildEnd(status, killed, sent=False)
+        return ChildEnd(status, killed, sent=False, peak_kib=peak)
     ok, value = outcome
     if ok:
-        return ChildEnd(status, killed, sent=True, value=value)
-    return ChildEnd(status, killed, sent=True, error=value)
+        return ChildEnd(status, killed, sent=True, value=value, peak_kib=peak)
+    return ChildEnd(status, killed, sent=True, error=value, peak_kib=peak)
 
 
 def _child(work: Callable[[Send], Any], write_fd: int,
@@ -155,17 +157,19 @@ def _read_frames(fd: int, stop_when: Callable[[], bool] | None,
             del buffer[:8 + size]
 
 
-def _reap(pid: int, deadline: float | None) -> int:
-    """The child's wait status; past `deadline` (monotonic) it is killed first."""
+def _reap(pid: int, deadline: float | None) -> tuple[int, int]:
+    """The child's wait status and the most memory it held (KiB); past `deadline`
+    (monotonic) it is killed first."""
     while deadline is not None:
-        done, status = os.waitpid(pid, os.WNOHANG)
+        done, status, usage = os.wait4(pid, os.WNOHANG)
         if done:
-            return status
+            return status, usage.ru_maxrss
         if time.monotonic() >= deadline:
             os.kill(pid, signal.SIGKILL)
             break
         time.sleep(0.002)
-    return os.waitpid(pid, 0)[1]
+    _, status, usage = os.wait4(pid, 0)
+    return status, usage.ru_maxrss
 
 
 def _picklable(err: BaseException) -> BaseException:

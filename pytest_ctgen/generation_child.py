@@ -54,9 +54,19 @@ HARD_STOP_GRACE = 10.0
 class _ChildEnded(Exception):
     """The generation child was stopped from outside, or died, before it finished."""
 
-    def __init__(self, signal_number: int | None) -> None:
+    def __init__(self, signal_number: int | None, grew_mib: int = 0) -> None:
         super().__init__(f"signal {signal_number}")
         self.signal_number = signal_number
+        self.grew_mib = grew_mib  # how much more memory it held at most than at its start
+
+    def out_of_memory(self, limit_mib: int) -> bool:
+        """Whether the child died of its memory limit: the kernel killed it, or, with a
+        limit of `limit_mib`, it aborted or crashed after growing by half of it (the
+        solver aborts the process where an allocation beyond the limit fails)."""
+        if self.signal_number == signal.SIGKILL:
+            return True
+        return limit_mib > 0 and self.grew_mib >= limit_mib // 2 and \
+            self.signal_number in (signal.SIGABRT, signal.SIGSEGV, signal.SIGBUS)
 
 
 def generate_isolated(generate: Callable[..., tuple[FileCases, dict[str, float]]],
@@ -106,7 +116,7 @@ def generate_isolated(generate: Callable[..., tuple[FileCases, dict[str, float]]
             seconds = time.monotonic() - started.seconds
             if stopped == [started.function]:  # killed by the hard stop, not by itself
                 result = replace(placeholder, stop_reason=STOP_TIME)
-            elif ended.signal_number == signal.SIGKILL:  # the kernel's, out of memory
+            elif ended.out_of_memory(options.memory):
                 result = replace(placeholder, stop_reason=STOP_MEMORY)
             else:
                 result = replace(placeholder, skip_reason=(
@@ -154,9 +164,10 @@ def _isolated(fn: Callable[..., T], *args: object,
         _limit_memory(memory_mib)
         return with_deep_stack(lambda: fn(*args, send=send))
 
+    start_kib = _resident_kib()
     ended = run_forked(work, on_message=received, stop_when=quiet, wait_at_most=lambda: 1.0)
     if not ended.sent:
-        raise _ChildEnded(ended.signal_number)
+        raise _ChildEnded(ended.signal_number, max(0, ended.peak_kib - start_kib) // 1024)
     return ended.result()
 
 
@@ -191,6 +202,16 @@ def with_deep_stack(fn: Callable[[], T]) -> T:
     if ok:
         return value
     raise value
+
+
+def _resident_kib() -> int:
+    """This process's resident memory now (KiB), what a child forked now starts with; 0
+    where /proc does not tell."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 def _limit_memory(mib: int) -> None:

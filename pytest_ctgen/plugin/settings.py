@@ -222,6 +222,21 @@ def _number(config: pytest.Config, name: str, default: Number, kind: type[Number
     return number
 
 
+#: The least memory limit generation can run with: the solver's library alone needs tens
+#: of MiB to load and start.
+MIN_MEMORY_MIB = 128
+
+
+def _memory(config: pytest.Config, default: int) -> int:
+    """`--ctgen-memory` / `ctgen_memory`: 0 for no limit, else at least MIN_MEMORY_MIB."""
+    mib = _number(config, "memory", default, int, 0)
+    if 0 < mib < MIN_MEMORY_MIB:
+        raise pytest.UsageError(f"--ctgen-memory / ctgen_memory: {mib} MiB is too little "
+                                f"to generate with: at least {MIN_MEMORY_MIB}, or 0 for no "
+                                "limit")
+    return mib
+
+
 def _work_budget(value: Any) -> float:
     """`--ctgen-work` / `ctgen_work`: a number of units, 0 for no budget."""
     try:
@@ -263,7 +278,7 @@ def build_options(config: pytest.Config) -> Options:
         max_recursion=_number(config, "max_recursion", defaults.max_recursion, int, 1),
         work=_work_budget(setting(config, "work", defaults.work)),
         timeout=_number(config, "timeout", defaults.timeout, float, 0.001),
-        memory=_number(config, "memory", defaults.memory, int, 0),
+        memory=_memory(config, defaults.memory),
         array_size=_number(config, "array_size", defaults.array_size, int, 1),
         stub_globals=_choice(config, "stub_globals", STUB_GLOBALS_VALUES),
         input_globals=_globs(setting(config, "input_globals", None)),

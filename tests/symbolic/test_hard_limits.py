@@ -4,6 +4,7 @@ generation runs HARD_STOP_GRACE seconds past its budget, or needs more memory th
 their cases (a new child generates the ones after it)."""
 from __future__ import annotations
 
+import os
 import time
 from pathlib import Path
 
@@ -73,6 +74,23 @@ def test_a_function_past_the_memory_limit_stops_and_the_others_keep_their_cases(
     assert stuck.stop_reason == STOP_MEMORY and stuck.cases == ()
     for name in ("before", "after"):
         assert functions[name].stop_reason == STOP_EXHAUSTED and len(functions[name].cases) == 2
+
+
+def test_a_solver_that_aborts_past_half_the_memory_limit_is_the_memory_limit(
+        monkeypatch: pytest.MonkeyPatch, unit: Path) -> None:
+    """z3 aborts the process (SIGABRT) where an allocation beyond the address-space limit
+    fails, instead of raising: after growing by half the limit or more, that is the
+    memory limit; an abort with little memory held stays a crash."""
+    def grow_then_abort() -> None:
+        held = bytearray(b"\x01") * (300 << 20)  # touched: resident
+        assert held[-1] == 1
+        os.abort()
+
+    functions = _generate_with(monkeypatch, unit, Options(memory=512), grow_then_abort)
+    assert functions["stuck"].stop_reason == STOP_MEMORY
+    assert functions["after"].stop_reason == STOP_EXHAUSTED
+    functions = _generate_with(monkeypatch, unit, Options(memory=256), os.abort)
+    assert functions["stuck"].skip_reason == "generation crashed with signal 6"
 
 
 def test_without_proc_the_memory_limit_is_left_off(monkeypatch: pytest.MonkeyPatch) -> None:
