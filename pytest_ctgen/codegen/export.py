@@ -253,10 +253,12 @@ coverage: CTGEN_EXTRA_CFLAGS = $(COVERAGE_CFLAGS)
 CTGEN_ALL_CFLAGS = $(CFLAGS) $(CTGEN_EXTRA_CFLAGS)
 # With gcov instrumentation the driver also flushes coverage when a case crashes.
 CTGEN_COVERAGE_DEF = $(if $(filter --coverage -fprofile-arcs,$(CTGEN_ALL_CFLAGS)),-DCTGEN_COVERAGE)
-# gcovr as the pytest run calls it (coverage/gcov.py); the filter is COVERAGE_SRC as a regex
+# gcovr as the pytest run calls it (coverage/gcov.py); the filter is COVERAGE_SRC as a
+# regex, each character regexes give a meaning escaped (paren(x).c, cost$1.c)
 CTGEN_GCOVR_OPTIONS = --config /dev/null \\
   --root "$$(dirname -- $(call ctgen_sq,$(COVERAGE_SRC)))" \\
-  --filter $(call ctgen_sq,$(subst .,\\.,$(COVERAGE_SRC))$$) \\
+  --filter "$$(printf '%s' $(call ctgen_sq,$(COVERAGE_SRC)) | \\
+    sed 's/[][\\.*^$$()+?{{}}|]/\\\\&/g')"'$$' \\
   --exclude-lines-by-pattern {_make_word(ANNOTATION_LINES)} --include-internal-functions \\
   --gcov-object-directory . --gcov-executable '$(GCOV)' $(CTGEN_GCOVR_HITS)
 # a case stopped by its timeout inside a long loop ran it billions of times: real counts,

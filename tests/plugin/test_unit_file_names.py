@@ -37,7 +37,7 @@ int halve(int x)
 """
 
 NAMES = ["it's.c", "#hash.c", "x'$(touch INJECTED)'.c", "two words.c", "cost$HOME%1.c",
-         'back`touch INJECTED`tick.c']
+         'back`touch INJECTED`tick.c', "paren(x)+{2}.c", "star*^what?|or.c"]
 
 
 def _injected(root: Path) -> list[Path]:
@@ -68,6 +68,9 @@ def test_a_unit_of_any_name_runs_exports_and_replays(ctgen_dir: pytest.Pytester,
     assert done.stdout.splitlines()[-1] == f"{cases} passed, 0 failed", done.stdout
     coverage = _make(export, "coverage")
     assert coverage.returncode == 0, coverage.stdout + coverage.stderr
+    # gcovr's filter is the unit's name as a regex: every line of the unit is measured
+    assert re.search(r"^lines: 100\.0% \((\d+) out of \1\)", coverage.stdout, re.M), \
+        coverage.stdout
 
     replay = ctgen_dir.runpytest_subprocess(*QUIET, "-q", "out", timeout=180)
     assert replay.ret == 0, output(replay)
