@@ -48,6 +48,7 @@ from .frontend.ctype import INT, FunctionType
 from .frontend.function_uses import used_functions
 from .library_models import is_modelled
 from .frontend.loader import load_unit
+from .frontend.locations import renamed_files
 from .frontend.preprocess import defined_macros, preprocess
 from .frontend.signatures import UnitSignatures, with_signatures
 from .frontend.unit_shapes import unit_shapes
@@ -210,7 +211,14 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
                            boundary_cases=options.boundary_cases)
     functions: list[FunctionCases] = []
     seconds: dict[str, float] = {}
+    # the names #line directives of the unit give its lines (bison, flex)
+    renamed = renamed_files(text, lambda name: _same_file(name, path))
     for fn in unit.defined_functions():
+        if fn.location.file in renamed and options.selects(fn.name):
+            functions.append(_skipped(fn, f"{fn.location}: defined where a #line directive "
+                                          f"of the unit names {fn.location.file}: lines of "
+                                          "another file are not generated for"))
+            continue
         if not _same_file(fn.location.file, path) or not options.selects(fn.name) or \
                 fn.name in program.specs:
             continue

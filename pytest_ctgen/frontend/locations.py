@@ -4,6 +4,7 @@ preprocessed text comes from, and the `#include` it came through) and pycparser'
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from pycparser import c_ast
 from pycparser.c_parser import Coord
@@ -62,3 +63,21 @@ def include_site(text: str, offset: int, main_file: str) -> SourceLocation | Non
         current_line = int(match.group(1))
         marker_end = match.end() + 1
     return site if current_file != main_file else None
+
+
+def renamed_files(text: str, is_main: Callable[[str], bool]) -> frozenset[str]:
+    """The file names a `#line` directive of the main file (the one `is_main` says is it,
+    however a marker spells it) gives its lines (bison's and flex's
+    `#line 100 "parser.y"`), in the preprocessed `text`: a line marker without flags met
+    while in the main file or in one of these names."""
+    renamed: set[str] = set()
+    current = ""
+    for match in _LINE_MARKER.finditer(text):
+        name = unescape_marker_file(match.group(2))
+        flags = match.group(3).split()
+        if not flags and (current in renamed or is_main(current)) and \
+                not name.startswith("<") and not is_main(name):
+            renamed.add(name)
+        current = name
+    return frozenset(renamed)
+

@@ -312,3 +312,27 @@ def test_what_a_skipped_function_calls_is_stubbed_for_the_others(
     out = output(result)
     result.assert_outcomes(passed=2, skipped=1)
     assert "undefined reference" not in out, out
+
+
+LINE_DIRECTIVES = """\
+int before(int x) { if (x > 3) return 1; return 0; }
+#line 100 "parser.y"
+int in_grammar(int x) { if (x > 3) return 1; return 0; }
+"""
+
+
+def test_a_function_a_line_directive_moves_to_another_file_is_skipped_with_its_reason(
+        ctgen_dir: pytest.Pytester) -> None:
+    """bison and flex write `#line N "parser.y"` before the code of the grammar's actions:
+    such a function is a skip with its reason, never dropped silently, and the unit's own
+    functions keep their coverage (gcovr does not fail on the file that is not there)."""
+    ctgen_dir.mkdir("gen")
+    (ctgen_dir.path / "gen" / "parser.c").write_text(LINE_DIRECTIVES, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "-rs", "gen/parser.c")
+    text = output(result)
+    assert result.ret == 0, text
+    assert result.parseoutcomes()["skipped"] == 1, text
+    assert re.search(r"SKIPPED \[1\] gen/parser\.c:100: parser\.y:100:5: defined where a "
+                     r"#line directive of the unit names parser\.y", text), text
+    assert re.search(r"gen/parser\.c::before\s+2\s+100\.0%\s+100\.0%", text), text
+    assert "gcovr failed" not in text
