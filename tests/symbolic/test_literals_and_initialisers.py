@@ -227,3 +227,74 @@ def test_a_unit_compiled_from_its_copy_keeps_its_bytes_in_the_run_and_the_export
                           text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1] == f"{len(fn.cases)} passed, 0 failed"
+
+
+COMPOUND_LITERALS = r"""
+struct two { int n; int d[2]; };
+
+int *g_ints = (int[]){ 1, 2 };
+const int *g_const = (const int[]){ 5, 6, 7 };
+struct two *g_two = &(struct two){ 1, { 8, 9 } };
+
+int complit(int i)
+{
+    int *p = (int[]){ 4, 5, 6 };
+    if (i >= 0 && i < 3 && p[i] == 5)
+        return 1;
+    return 0;
+}
+
+int complit_subscript(int i)
+{
+    int r = ((int[]){ 7, 8 })[0];
+    if (r == i)
+        return 1;
+    return 0;
+}
+
+int complit_const(int i)
+{
+    const int *p = (const int[]){ 4, 5, 6, [5] = 9 };
+    if (i >= 0 && i < 6 && p[i] == 9)
+        return (int)sizeof((const int[]){ 1, [7] = 2 });
+    return 0;
+}
+
+int complit_string(int i)
+{
+    const char *s = (const char[]){ "hey" };
+    if (i >= 0 && i < 4 && s[i] == 'y')
+        return (int)sizeof((char[]){ "hey" });
+    return 0;
+}
+
+int complit_records(int i)
+{
+    struct two *t = (struct two[]){ { 1, { 2, 3 } }, { 4, { 5, 6 } } };
+    if (i >= 0 && i < 2 && t[i].d[1] == 6)
+        return 1;
+    return 0;
+}
+
+int complit_file_scope(int i)
+{
+    if (i >= 0 && i < 3 && g_const[i] == 7)
+        return g_two->d[1] * 10 + g_ints[1];
+    return 0;
+}
+"""
+
+
+def test_a_compound_literal_of_an_array_of_unknown_size_has_its_initializers_count(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """`(int[]){4, 5, 6}` is an `int[3]`, as `int a[] = {4, 5, 6}` is (it was an array of
+    no element: every read was out of bounds, every outcome falsely unreachable); at file
+    scope a compound literal is an object of static storage (it was an internal error)."""
+    unit = generated_unit("complit.c", COMPOUND_LITERALS)
+    unit.assert_fully_covered()
+    returns = {name: {c.expected.returns.value for c in fn.cases}
+               for name, fn in unit.functions.items()}
+    assert returns["complit"] == returns["complit_subscript"] == {0, 1}
+    assert returns["complit_const"] == {0, 32}
+    assert returns["complit_string"] == {0, 4}
+    assert returns["complit_file_scope"] == {0, 92}
