@@ -24,7 +24,7 @@ from ..frontend.literals import float_literal, is_imaginary
 from ..frontend.gnu_ast import GenericSelection
 from ..frontend.unit import STATIC_LOCAL, Function, Unit, Variable
 from ..frontend.constant_eval import convert_constant
-from ..frontend.literals import char_literal, int_literal, string_bytes
+from ..frontend.literals import char_literal, int_literal, string_array
 from . import gccfold
 from .builder import CfgBuilder
 from .cfg import Assign, Block, Eval, Stmt
@@ -224,10 +224,12 @@ class ExpressionLowerer:
             return self.member(base, node.field.name, node)
         if isinstance(node, c_ast.Constant) and node.type == "string":
             try:
-                data = string_bytes(node.value)
+                element, data = string_array(node.value)
             except ValueError as err:  # what gcc rejects too
                 raise CtgenError(f"string literal: {err}", self.builder.loc(node)) from None
-            return StringLit(ArrayType(INT_CHAR, len(data)), data)
+            if element.size == 1:
+                element = INT_CHAR
+            return StringLit(ArrayType(element, len(data) // element.size), data)
         if isinstance(node, c_ast.FuncCall):
             e = self.rvalue(node)
             if isinstance(e, Load):

@@ -298,3 +298,94 @@ def test_a_compound_literal_of_an_array_of_unknown_size_has_its_initializers_cou
     assert returns["complit_const"] == {0, 32}
     assert returns["complit_string"] == {0, 4}
     assert returns["complit_file_scope"] == {0, 92}
+
+
+WIDE_STRINGS = r"""
+#include <wchar.h>
+#include <uchar.h>
+
+int wide_sizes(void)
+{
+    return (int)(sizeof(L"ab") * 1000 + sizeof(u"\u00e9\u20ac") * 100 + sizeof(U"a" "bc") * 10
+                 + sizeof(u8"\u00e9"));
+}
+
+int wide_read(int i)
+{
+    const wchar_t *w = L"\u00e9" "z";
+    if (i >= 0 && i < 3 && w[i] == 0x7a)
+        return w[0] + (int)sizeof(L"\u00e9" "z");
+    return w[2];
+}
+
+int utf16_read(int i)
+{
+    const char16_t *u = u"\u00e9\u20ac\U0001F600";
+    if (i >= 0 && i < 5 && u[i] == 0xde00)
+        return u[1];
+    return u[2] - 0xd800;
+}
+
+int utf32_read(int i)
+{
+    const char32_t *u = U"\x1" "2\U0001F600\377";
+    if (i >= 0 && i < 5 && u[i] == 0x1f600)
+        return (int)u[0] * 1000 + (int)u[1] * 10 + (int)u[3];
+    return 0;
+}
+
+int wide_escapes(int i)
+{
+    const wchar_t *w = L"\xffffffff\101\x20ac";
+    if (i >= 0 && i < 4 && w[i] == -1)
+        return w[1] + w[2];
+    return 0;
+}
+
+int utf8_read(int i)
+{
+    const char *s = u8"\u00e9" "a";
+    if (i >= 0 && i < 4 && s[i] == 'a')
+        return (unsigned char)s[0] * 1000 + (unsigned char)s[1];
+    return 0;
+}
+
+int wide_chars(int c)
+{
+    if (c == L'é')
+        return u'€' + (int)sizeof(u'x');
+    if (c == U'😀')
+        return (int)sizeof(L'x');
+    return 0;
+}
+
+int wide_array(int i)
+{
+    wchar_t w[] = L"ab" "c";
+    if (i >= 0 && i < 4 && w[i] == L'c')
+        return (int)sizeof w;
+    return 0;
+}
+"""
+
+
+def test_wide_string_literals_are_arrays_of_their_wide_characters(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """`L"..."` is an array of `wchar_t` (int), `u"..."` of `char16_t` (UTF-16, a surrogate
+    pair beyond the BMP), `U"..."` of `char32_t`, `u8"..."` of `char` (UTF-8), with their
+    escapes and a 0 element at the end; an adjacent literal without a prefix takes the other's
+    (`L"a" "b"` is wide, and was a parse error). They were arrays of the UTF-8 bytes: `sizeof
+    L"ab"` predicted 3 where gcc gave 12, reading `L"é"[0]` a false out-of-bounds finding."""
+    unit = generated_unit("wide.c", WIDE_STRINGS)
+    unit.assert_fully_covered()
+    assert not unit.findings
+    returns = {name: {c.expected.returns.value for c in fn.cases}
+               for name, fn in unit.functions.items()}
+    assert returns["wide_sizes"] == {12 * 1000 + 6 * 100 + 16 * 10 + 3}
+    assert returns["wide_read"] == {0, 0xe9 + 12}
+    assert returns["utf16_read"] == {0x20ac, 0xd83d - 0xd800}
+    assert returns["utf32_read"] == {0, 1000 + 0x32 * 10 + 0xff}
+    assert returns["wide_escapes"] == {0, 65 + 0x20ac}
+    assert returns["utf8_read"] == {0, 0xc3 * 1000 + 0xa9}
+    assert returns["wide_chars"] == {0, 0x20ac + 2, 4}
+    assert returns["wide_array"] == {0, 16}
