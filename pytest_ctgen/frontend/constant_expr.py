@@ -322,7 +322,7 @@ class ConstantEvaluator:
         return self.resolver.resolve(node.to_type)
 
     def _type_CompoundLiteral(self, node: c_ast.CompoundLiteral) -> CType:
-        return self.resolver.resolve(node.type)
+        return self.resolver.compound_literal_type(node)
 
     def _type_BinaryOp(self, node: c_ast.BinaryOp) -> CType:
         op = node.op

@@ -169,10 +169,24 @@ def string_literal(text: str) -> tuple[list[int], IntType]:
     return [unit & ((1 << element.bits) - 1) for unit in units], element
 
 
+def string_array(text: str) -> tuple[IntType, bytes]:
+    """The element type of a string literal's array and the array's bytes as gcc lays them
+    out on x86-64 (little-endian elements, the terminating 0 element included): `L"é"` is
+    two `int`s (wchar_t), `u"é€"` three `unsigned short`s (char16_t), `U"..."` `unsigned
+    int`s (char32_t), `"..."` and `u8"..."` `char`s.
+
+    Raises:
+        ValueError: not a string literal, or a byte that is not UTF-8 in a wide one.
+    """
+    units, element = string_literal(text)
+    size = element.size
+    return element, b"".join(unit.to_bytes(size, "little") for unit in [*units, 0])
+
+
 def string_bytes(text: str) -> bytes:
-    """The bytes of a narrow string literal's array, its terminator included. The lowering
-    models every string literal as an array of `char`: it reads a wide literal's characters
-    as a narrow literal's (UTF-8); `string_literal` gives the real elements."""
+    """The bytes of a narrow string literal's array, its terminator included, for what
+    reads a string as text (a builtin's argument, an annotation): a wide literal's
+    characters as a narrow literal's (UTF-8); `string_array` gives the real array."""
     prefix = text[: text.index('"')]
     if prefix not in ("", "u8", *_WIDE) or not text.endswith('"'):
         raise ValueError(f"not a string literal: {text}")

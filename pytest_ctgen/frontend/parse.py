@@ -73,6 +73,13 @@ _LAYOUT_ATTRIBUTES: Final = {
 _ADDRESS_SPACES: Final = frozenset({"__seg_fs", "__seg_gs"})
 # the rest of a preprocessing number after the part pycparser's lexer takes (`f32` of
 # `1.0f32`, `i` of the imaginary `2.0i`): C makes it one token
+#: The tokens of string literals: plain, `L`, `u8`, `u` and `U`.
+_STRING_TOKENS: Final = frozenset({"STRING_LITERAL", "WSTRING_LITERAL", "U8STRING_LITERAL",
+                                   "U16STRING_LITERAL", "U32STRING_LITERAL"})
+_HEX_DIGITS: Final = frozenset("0123456789abcdefABCDEF")
+#: The end of a string literal's text that is a hexadecimal or octal escape a digit after
+#: it would continue (`\\x1`, `\\12`; not `\\\\1`, an escaped backslash and a 1).
+_OPEN_ESCAPE: Final = re.compile(r"(?<!\\)(?:\\\\)*\\(?:x[0-9a-fA-F]*|[0-7]{1,2})$")
 _NUMBER_TAIL = re.compile(r"[0-9A-Za-z_]+")
 _NUMBER_TOKENS: Final = frozenset({"INT_CONST_DEC", "INT_CONST_OCT", "INT_CONST_HEX",
                                    "INT_CONST_BIN", "FLOAT_CONST", "HEX_FLOAT_CONST"})
@@ -300,6 +307,38 @@ class _Parser(CParser):
             expr = c_ast.ExprList([expr, self._parse_constant_expression()], expr.coord)
         self._expect("RBRACKET")
         return expr
+
+    def _parse_unified_string_literal(self) -> c_ast.Node:
+        """Adjacent string literals as one, with the prefix of those that have one
+        (`L"a" "b"` is `L"ab"`, `u8"a" "b"` is `u8"ab"`; pycparser rejected the first and
+        made `u8"a"b"` of `u8"a" u8"b"`). Each literal's escapes end where it ends: a
+        hexadecimal digit that begins the next one is written as an octal escape of its
+        own when the literal before ends in an escape it would continue (`"\\x1" "2"` is
+        two characters, not `"\\x12"`)."""
+        first = self._advance()
+        if first.type not in _STRING_TOKENS:
+            self._parse_error("Invalid string literal", self._tok_coord(first))
+        prefixes: set[str] = set()
+        bodies: list[str] = []
+        tok = first
+        while True:
+            quote = tok.value.index('"')
+            if quote:
+                prefixes.add(tok.value[:quote])
+            body = tok.value[quote + 1:-1]
+            if bodies and body[:1] in _HEX_DIGITS and _OPEN_ESCAPE.search(bodies[-1]):
+                body = f"\\{ord(body[0]):03o}{body[1:]}"
+            bodies.append(body)
+            if self._peek_type() not in _STRING_TOKENS:
+                break
+            tok = self._advance()
+        if len(prefixes) > 1:  # gcc: "unsupported non-standard concatenation"
+            self._parse_error("concatenation of string literals of different prefixes",
+                              self._tok_coord(tok))
+        value = f'{"".join(prefixes)}"{"".join(bodies)}"'
+        return c_ast.Constant("string", value, self._tok_coord(first))
+
+    _parse_unified_wstring_literal = _parse_unified_string_literal
 
     def _parse_primary_expression(self) -> c_ast.Node:
         if self._peek_type() == "LPAREN" and self._peek_type(2) == "LBRACE":

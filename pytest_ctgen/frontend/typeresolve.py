@@ -108,11 +108,19 @@ class TypeResolver(Scopes):
             if decl.init is None or isinstance(decl.init, c_ast.InitList):
                 raise unsupported("'__auto_type' needs an initializer expression", decl)
             return decay(self.expression_type_of(decl.init))
-        ctype = self.resolve(decl.type)
+        return self._completed(self.resolve(decl.type), decl.init)
+
+    def compound_literal_type(self, node: c_ast.CompoundLiteral) -> CType:
+        """The type of the compound literal `node`: an array of unknown size gets the count
+        of its initializer, as a declared array does (`(int[]){4, 5, 6}` is an `int[3]`,
+        C11 6.5.2.5p4)."""
+        return self._completed(self.resolve(node.type), node.init)
+
+    def _completed(self, ctype: CType, init: c_ast.Node | None) -> CType:
         if isinstance(ctype, ArrayType) and ctype.count is None and ctype.length is None \
-                and decl.init is not None:
+                and init is not None:
             ctype = ArrayType(ctype.element, array_length(
-                decl.init, ctype.element, self.eval_int_constant, self.expression_type_of))
+                init, ctype.element, self.eval_int_constant, self.expression_type_of))
         return ctype
 
     def expression_type_of(self, expr: c_ast.Node) -> CType:

@@ -40,10 +40,11 @@ class Const(Expr):
 
 @dataclass(frozen=True, eq=False)
 class StringLit(Expr):
-    """A string literal: an unnamed array object of char (lvalue)."""
+    """A string literal: an unnamed array object (lvalue) of `char`, or of the `wchar_t`,
+    `char16_t` or `char32_t` of a wide literal (`L"..."`, `u"..."`, `U"..."`)."""
 
     type: CType
-    data: bytes  # including the terminating NUL
+    data: bytes  # the array's bytes, little-endian elements, the terminating 0 included
     is_lvalue = True
 
 
@@ -322,7 +323,11 @@ def describe(e: Expr) -> str:
     if isinstance(e, PtrDiff):
         return f"({describe(e.left)} - {describe(e.right)})"
     if isinstance(e, StringLit):
-        return repr(e.data[:-1].decode("latin-1"))
+        width = e.type.element.size if isinstance(e.type, ArrayType) else 1
+        if width == 1:
+            return repr(e.data[:-1].decode("latin-1"))
+        text = e.data[:-width].decode("utf-16-le" if width == 2 else "utf-32-le", "replace")
+        return ("u" if width == 2 else "L") + repr(text)
     if isinstance(e, FunctionRef):
         return e.name if e.pointer is None else f"(*{describe(e.pointer)})"
     if isinstance(e, Classify):

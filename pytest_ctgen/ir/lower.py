@@ -81,7 +81,8 @@ def lower_unit(unit: Unit) -> Program:
     for var in unit.globals.values():
         if var.init is not None:
             try:
-                program.static_inits[var] = lower_static_init(unit, var)
+                program.static_inits[var], literals = lower_static_init(unit, var)
+                program.static_inits.update(literals)
             except CtgenError as err:
                 program.init_failures[var] = err
     for fn in unit.defined_functions():
@@ -106,12 +107,14 @@ def lower_unit(unit: Unit) -> Program:
     return program
 
 
-def lower_static_init(unit: Unit, var: Variable) -> list[Stmt]:
-    """The statements that give the global `var` its initial contents (of its initializer)."""
+def lower_static_init(unit: Unit, var: Variable) -> tuple[list[Stmt],
+                                                          dict[Variable, list[Stmt]]]:
+    """The statements that give the global `var` its initial contents (of its initializer),
+    and those of the objects of the compound literals in it (`int *p = (int[]){1, 2};`)."""
     assert var.init is not None
     exprs = ExpressionLowerer(unit, CfgBuilder(unit), None)
     exprs.initializers.initialize(VarRef(var, var.type), var.type, var.init, var.init)
-    return exprs.builder.cur.stmts
+    return exprs.builder.cur.stmts, exprs.static_literals
 
 
 class FunctionLowerer:

@@ -22,12 +22,12 @@ from ..frontend.ctype import (
     unqualified_equal)
 from ..frontend.literals import float_literal, is_imaginary
 from ..frontend.gnu_ast import GenericSelection
-from ..frontend.unit import Function, Unit, Variable
+from ..frontend.unit import STATIC_LOCAL, Function, Unit, Variable
 from ..frontend.constant_eval import convert_constant
-from ..frontend.literals import char_literal, int_literal, string_bytes
+from ..frontend.literals import char_literal, int_literal, string_array
 from . import gccfold
 from .builder import CfgBuilder
-from .cfg import Assign, Eval
+from .cfg import Assign, Block, Eval, Stmt
 from .constants import fold
 from .expr import (
     AddrOf, Cast, Const, Deref, Expr, FunctionRef, Load, Member, StringLit, VarRef,
@@ -57,6 +57,9 @@ class ExpressionLowerer:
         self.builder = builder
         self.function = function
         self.scopes: list[dict[str, object]] = [{}]
+        # the objects of the compound literals of a global's initializer, with the
+        # statements that initialize each (`static_literal`)
+        self.static_literals: dict[Variable, list[Stmt]] = {}
         self._modelled_types: set[CType] = set()  # checked by `check_modelled`
         self.negated: c_ast.Node | None = None  # the operand of the `!` being lowered
         # lowering an annotation (set by the ContractLowerer): no gcc shapes, `&&`, `||`
@@ -221,19 +224,24 @@ class ExpressionLowerer:
             return self.member(base, node.field.name, node)
         if isinstance(node, c_ast.Constant) and node.type == "string":
             try:
-                data = string_bytes(node.value)
+                element, data = string_array(node.value)
             except ValueError as err:  # what gcc rejects too
                 raise CtgenError(f"string literal: {err}", self.builder.loc(node)) from None
-            return StringLit(ArrayType(INT_CHAR, len(data)), data)
+            if element.size == 1:
+                element = INT_CHAR
+            return StringLit(ArrayType(element, len(data) // element.size), data)
         if isinstance(node, c_ast.FuncCall):
             e = self.rvalue(node)
             if isinstance(e, Load):
                 return e.lvalue
         if isinstance(node, c_ast.CompoundLiteral):
-            ctype = self.resolve_type(node.type.type)
+            assert self.unit.resolver is not None
+            ctype = self.unit.resolver.compound_literal_type(node)
             if has_variable_size(ctype):
                 raise CtgenError("compound literal of a variable length array type",
                                  self.builder.loc(node))
+            if self.function is None:  # at file scope: an object of static storage
+                return self.static_literal(node, ctype)
             tmp = self.builder.temp(ctype, node)
             self.builder.address_taken.add(tmp)
             self.initializers.initialize(VarRef(tmp, ctype), ctype, node.init, node)
@@ -243,6 +251,21 @@ class ExpressionLowerer:
             if isinstance(e.type, RecordType) and isinstance(e, Load):
                 return e.lvalue
         raise self.builder.unsupported(f"{type(node).__name__} used as an object", node)
+
+    def static_literal(self, node: c_ast.CompoundLiteral, ctype: CType) -> Expr:
+        """A compound literal in the initializer of a global (`int *p = (int[]){1, 2};`):
+        an unnamed object of static storage duration (C11 6.5.2.5p5), given its contents
+        by statements of its own (`static_literals`) when a path first uses it, as a
+        static local is."""
+        var = Variable("compound literal", ctype, STATIC_LOCAL, self.builder.loc(node), "@")
+        saved = self.builder.cur
+        self.builder.cur = Block(-1)
+        try:
+            self.initializers.initialize(VarRef(var, ctype), ctype, node.init, node)
+            self.static_literals[var] = self.builder.cur.stmts
+        finally:
+            self.builder.cur = saved
+        return VarRef(var, ctype)
 
     def member(self, base: Expr, name: str, node: c_ast.Node) -> Expr:
         rec = base.type

@@ -109,3 +109,27 @@ def test_literals_constants_and_initialiser_counts_match_the_compiled_code(
         row = rows[name]
         assert row["stop_reason"] == "exhausted" and row["cases"] == cases, row
         assert row["branches_covered"] == row["branches_total"], row
+
+
+COMPOUND_LITERAL = r"""
+int complit(int i)
+{
+    int *p = (int[]){ 4, 5, 6 };
+    if (i >= 0 && i < 3 && p[i] == 5)
+        return 1;
+    return 0;
+}
+"""
+
+
+def test_a_compound_literal_of_an_array_of_unknown_size_is_fully_covered(
+        ctgen_dir: pytest.Pytester) -> None:
+    """`(int[]){4, 5, 6}` has three elements: every outcome gets a case that passes (it
+    had none, every outcome listed as unreachable)."""
+    ctgen_dir.makefile(".c", complit=COMPOUND_LITERAL)
+    result = run_ctgen(ctgen_dir, "--ctgen-report", "json:r.json", "complit.c")
+    assert result.ret == 0, output(result)
+    row = report_rows(ctgen_dir.path / "r.json")["complit"]
+    assert row["stop_reason"] == "exhausted", row
+    assert row["not_reached"] == [] and row["unreachable"] == [], row
+    assert row["branches_covered"] == row["branches_total"] == 6, row

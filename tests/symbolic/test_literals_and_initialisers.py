@@ -227,3 +227,165 @@ def test_a_unit_compiled_from_its_copy_keeps_its_bytes_in_the_run_and_the_export
                           text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert done.stdout.splitlines()[-1] == f"{len(fn.cases)} passed, 0 failed"
+
+
+COMPOUND_LITERALS = r"""
+struct two { int n; int d[2]; };
+
+int *g_ints = (int[]){ 1, 2 };
+const int *g_const = (const int[]){ 5, 6, 7 };
+struct two *g_two = &(struct two){ 1, { 8, 9 } };
+
+int complit(int i)
+{
+    int *p = (int[]){ 4, 5, 6 };
+    if (i >= 0 && i < 3 && p[i] == 5)
+        return 1;
+    return 0;
+}
+
+int complit_subscript(int i)
+{
+    int r = ((int[]){ 7, 8 })[0];
+    if (r == i)
+        return 1;
+    return 0;
+}
+
+int complit_const(int i)
+{
+    const int *p = (const int[]){ 4, 5, 6, [5] = 9 };
+    if (i >= 0 && i < 6 && p[i] == 9)
+        return (int)sizeof((const int[]){ 1, [7] = 2 });
+    return 0;
+}
+
+int complit_string(int i)
+{
+    const char *s = (const char[]){ "hey" };
+    if (i >= 0 && i < 4 && s[i] == 'y')
+        return (int)sizeof((char[]){ "hey" });
+    return 0;
+}
+
+int complit_records(int i)
+{
+    struct two *t = (struct two[]){ { 1, { 2, 3 } }, { 4, { 5, 6 } } };
+    if (i >= 0 && i < 2 && t[i].d[1] == 6)
+        return 1;
+    return 0;
+}
+
+int complit_file_scope(int i)
+{
+    if (i >= 0 && i < 3 && g_const[i] == 7)
+        return g_two->d[1] * 10 + g_ints[1];
+    return 0;
+}
+"""
+
+
+def test_a_compound_literal_of_an_array_of_unknown_size_has_its_initializers_count(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """`(int[]){4, 5, 6}` is an `int[3]`, as `int a[] = {4, 5, 6}` is (it was an array of
+    no element: every read was out of bounds, every outcome falsely unreachable); at file
+    scope a compound literal is an object of static storage (it was an internal error)."""
+    unit = generated_unit("complit.c", COMPOUND_LITERALS)
+    unit.assert_fully_covered()
+    returns = {name: {c.expected.returns.value for c in fn.cases}
+               for name, fn in unit.functions.items()}
+    assert returns["complit"] == returns["complit_subscript"] == {0, 1}
+    assert returns["complit_const"] == {0, 32}
+    assert returns["complit_string"] == {0, 4}
+    assert returns["complit_file_scope"] == {0, 92}
+
+
+WIDE_STRINGS = r"""
+#include <wchar.h>
+#include <uchar.h>
+
+int wide_sizes(void)
+{
+    return (int)(sizeof(L"ab") * 1000 + sizeof(u"\u00e9\u20ac") * 100 + sizeof(U"a" "bc") * 10
+                 + sizeof(u8"\u00e9"));
+}
+
+int wide_read(int i)
+{
+    const wchar_t *w = L"\u00e9" "z";
+    if (i >= 0 && i < 3 && w[i] == 0x7a)
+        return w[0] + (int)sizeof(L"\u00e9" "z");
+    return w[2];
+}
+
+int utf16_read(int i)
+{
+    const char16_t *u = u"\u00e9\u20ac\U0001F600";
+    if (i >= 0 && i < 5 && u[i] == 0xde00)
+        return u[1];
+    return u[2] - 0xd800;
+}
+
+int utf32_read(int i)
+{
+    const char32_t *u = U"\x1" "2\U0001F600\377";
+    if (i >= 0 && i < 5 && u[i] == 0x1f600)
+        return (int)u[0] * 1000 + (int)u[1] * 10 + (int)u[3];
+    return 0;
+}
+
+int wide_escapes(int i)
+{
+    const wchar_t *w = L"\xffffffff\101\x20ac";
+    if (i >= 0 && i < 4 && w[i] == -1)
+        return w[1] + w[2];
+    return 0;
+}
+
+int utf8_read(int i)
+{
+    const char *s = u8"\u00e9" "a";
+    if (i >= 0 && i < 4 && s[i] == 'a')
+        return (unsigned char)s[0] * 1000 + (unsigned char)s[1];
+    return 0;
+}
+
+int wide_chars(int c)
+{
+    if (c == L'é')
+        return u'€' + (int)sizeof(u'x');
+    if (c == U'😀')
+        return (int)sizeof(L'x');
+    return 0;
+}
+
+int wide_array(int i)
+{
+    wchar_t w[] = L"ab" "c";
+    if (i >= 0 && i < 4 && w[i] == L'c')
+        return (int)sizeof w;
+    return 0;
+}
+"""
+
+
+def test_wide_string_literals_are_arrays_of_their_wide_characters(
+        generated_unit: Callable[[str, str], GeneratedUnit]) -> None:
+    """`L"..."` is an array of `wchar_t` (int), `u"..."` of `char16_t` (UTF-16, a surrogate
+    pair beyond the BMP), `U"..."` of `char32_t`, `u8"..."` of `char` (UTF-8), with their
+    escapes and a 0 element at the end; an adjacent literal without a prefix takes the other's
+    (`L"a" "b"` is wide, and was a parse error). They were arrays of the UTF-8 bytes: `sizeof
+    L"ab"` predicted 3 where gcc gave 12, reading `L"é"[0]` a false out-of-bounds finding."""
+    unit = generated_unit("wide.c", WIDE_STRINGS)
+    unit.assert_fully_covered()
+    assert not unit.findings
+    returns = {name: {c.expected.returns.value for c in fn.cases}
+               for name, fn in unit.functions.items()}
+    assert returns["wide_sizes"] == {12 * 1000 + 6 * 100 + 16 * 10 + 3}
+    assert returns["wide_read"] == {0, 0xe9 + 12}
+    assert returns["utf16_read"] == {0x20ac, 0xd83d - 0xd800}
+    assert returns["utf32_read"] == {0, 1000 + 0x32 * 10 + 0xff}
+    assert returns["wide_escapes"] == {0, 65 + 0x20ac}
+    assert returns["utf8_read"] == {0, 0xc3 * 1000 + 0xa9}
+    assert returns["wide_chars"] == {0, 0x20ac + 2, 4}
+    assert returns["wide_array"] == {0, 16}
