@@ -55,6 +55,9 @@ class Lookahead:
         self.ternary_forms: dict[int, tuple[c_ast.Node, c_ast.TernaryOp | None]] = {}
         self.looks: dict[int, tuple[c_ast.Node, Expr]] = {}
         self.held: dict[int, tuple[c_ast.Node, _Holds]] = {}  # `holds` of each node
+        # `ternary_logical` of each conditional, tested or not: lowering a chain of them
+        # looks at each one once per enclosing one (quadratic in a 1500-deep ?: chain)
+        self.logicals: dict[tuple[int, bool], tuple[c_ast.Node, c_ast.Node | None]] = {}
 
     def look(self, node: c_ast.Node) -> Expr:
         """What `node` lowers to here, for its shape (kind, constant value, type); nothing
@@ -185,7 +188,13 @@ class Lookahead:
         other arm are truth values: `a ? b : 0` is `a && b`, `a ? b : 1` is `!a || b`,
         `a ? 0 : c` is `!a && c`, `a ? 1 : c` is `a || c` (`!a` only where gcc inverts
         `a`). With `truth` the conditional is itself tested: its arms count as truth
-        values. None when it stays a conditional."""
+        values. None when it stays a conditional. Computed once per node and `truth`."""
+        key = (id(node), truth)
+        if key not in self.logicals:
+            self.logicals[key] = (node, self._ternary_logical(node, truth))
+        return self.logicals[key][1]
+
+    def _ternary_logical(self, node: c_ast.TernaryOp, truth: bool) -> c_ast.Node | None:
         if is_elvis(node) or not self.look_ahead_ok(node):
             return None
         cond = self.look(node.cond)
