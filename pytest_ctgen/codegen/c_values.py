@@ -190,9 +190,13 @@ def initializer(v: Value) -> str:
     if s is not None:
         return s
     if isinstance(v, RecordValue):
-        if not v.fields:
+        # a member of no elements (a flexible array member, `int d[0]`) gets no
+        # initializer: C has none for it where the object is not static
+        fields = [(n, x) for n, x in v.fields
+                  if not (isinstance(x, ArrayValue) and not x.elements)]
+        if not fields:
             return "{ 0 }"
-        return "{ " + ", ".join(f".{n} = {initializer(x)}" for n, x in v.fields) + " }"
+        return "{ " + ", ".join(f".{n} = {initializer(x)}" for n, x in fields) + " }"
     if isinstance(v, ArrayValue):
         if not v.elements:
             return "{ 0 }"
