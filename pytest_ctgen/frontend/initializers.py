@@ -146,9 +146,9 @@ def flexible_storage(ctype: CType, init: c_ast.Node | None,
                 if len(item.name) > 1:  # `.d[2] = 1`
                     raise unsupported("designator into a flexible array member", item)
                 item = item.expr
-        elif position < len(names) - 1 and \
-                isinstance(ctype.fields[position].type, (ArrayType, RecordType)) and \
-                not _initializes_element(item, ctype.fields[position].type, expression_type):
+        elif position < len(names) - 1 and isinstance(
+                member := ctype.fields[position].type, (ArrayType, RecordType)) and \
+                not _initializes_element(item, member, expression_type):
             raise unsupported("initializer with elided braces before a flexible array member",
                               item)
         if position == len(names) - 1:
