@@ -96,12 +96,54 @@ void ctgen_fail(ctgen_ctx *ctx, const char *format, ...)
 
 /* ------------------------------------------------------------------ integer checks */
 
-void ctgen_check_int_(ctgen_ctx *ctx, const char *what, unsigned long long observed,
-                      unsigned long long expected, int is_signed)
+/* The decimal text of the 128-bit two's-complement value high:low (signed or not) into
+ * `buffer` of at least 42 bytes, by long division of its four 32-bit digits. */
+static const char *ctgen_wide_text(char *buffer, unsigned long long high,
+                                   unsigned long long low, int is_signed)
 {
-    if (observed == expected)
+    unsigned long digit[4];
+    char *p = buffer + 41;
+    int negative = is_signed && (high >> 63) != 0, i, nonzero = 1;
+    if (negative) { /* the magnitude: two's complement negation */
+        high = ~high;
+        low = ~low + 1;
+        if (low == 0)
+            high++;
+    }
+    digit[0] = (unsigned long)(high >> 32);
+    digit[1] = (unsigned long)(high & 0xffffffffUL);
+    digit[2] = (unsigned long)(low >> 32);
+    digit[3] = (unsigned long)(low & 0xffffffffUL);
+    *p = 0;
+    while (nonzero) {
+        unsigned long long rest = 0;
+        nonzero = 0;
+        for (i = 0; i < 4; i++) {
+            unsigned long long part = (rest << 32) | digit[i];
+            digit[i] = (unsigned long)(part / 10);
+            rest = part % 10;
+            nonzero |= digit[i] != 0;
+        }
+        *--p = (char)('0' + rest);
+    }
+    if (negative)
+        *--p = '-';
+    return p;
+}
+
+void ctgen_check_int_(ctgen_ctx *ctx, const char *what, unsigned long long observed,
+                      unsigned long long expected, int flags,
+                      unsigned long long observed_high, unsigned long long expected_high)
+{
+    char predicted[42], seen[42];
+    int is_signed = flags & 1;
+    if (observed == expected && observed_high == expected_high)
         return;
-    if (is_signed)
+    if (flags & 2) /* a type wider than 64 bits */
+        ctgen_fail(ctx, "%s: predicted %s, observed %s", what,
+                   ctgen_wide_text(predicted, expected_high, expected, is_signed),
+                   ctgen_wide_text(seen, observed_high, observed, is_signed));
+    else if (is_signed)
         ctgen_fail(ctx, "%s: predicted %lld, observed %lld", what, (long long)expected,
                    (long long)observed);
     else

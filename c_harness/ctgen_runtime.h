@@ -89,7 +89,8 @@ int ctgen_case_end(ctgen_ctx *ctgen_c);
 
 void ctgen_check_int_(ctgen_ctx *ctgen_c, const char *ctgen_what,
                       unsigned long long ctgen_observed, unsigned long long ctgen_expected,
-                      int ctgen_is_signed);
+                      int ctgen_flags, unsigned long long ctgen_observed_high,
+                      unsigned long long ctgen_expected_high);
 
 /* 1 if the promoted type of the integer expression x is signed (types narrower than int,
  * _Bool, most enums and narrow bit-fields promote to int). Plain arithmetic, so that C90
@@ -97,10 +98,23 @@ void ctgen_check_int_(ctgen_ctx *ctgen_c, const char *ctgen_what,
  * no comparison -Wtype-limits calls always true. */
 #define CTGEN_IS_SIGNED(x) (!((x) * 0 - 1 > 0))
 
-/* Compares the 64-bit two's-complement patterns of observed and expected. */
+/* 1 if the integer expression x is wider than 64 bits (__int128); `+ 0` so that a
+ * bit-field may be asked too. */
+#define CTGEN_IS_WIDE(x) (sizeof ((x) + 0) > 8)
+
+/* The bits of x above the low 64 of a type wider than 64 bits, 0 for others. The shift
+ * count is 0 for those, so that no compiler warns about a shift past their width. */
+#define CTGEN_HIGH(x)                                                                       \
+    (CTGEN_IS_WIDE(x) ? (unsigned long long)((x) >> (CTGEN_IS_WIDE(x) ? 64 : 0)) : 0ULL)
+
+/* Compares observed and expected whole: their 64-bit two's-complement patterns, and for a
+ * type wider than 64 bits (__int128) also the bits above them, expected taken in the type
+ * of observed. Flags: 1 signed, 2 wider than 64 bits. */
 #define ctgen_check_int(ctx, what, observed, expected)                                      \
     ctgen_check_int_((ctx), (what), (unsigned long long)(observed),                         \
-                     (unsigned long long)(expected), CTGEN_IS_SIGNED(observed))
+                     (unsigned long long)(expected),                                        \
+                     CTGEN_IS_SIGNED(observed) | 2 * CTGEN_IS_WIDE(observed),               \
+                     CTGEN_HIGH(observed), CTGEN_HIGH((observed) * 0 + (expected)))
 
 /* The same check of an unsigned value shown in hex, `digits` digits (a mask). */
 void ctgen_check_hex_(ctgen_ctx *ctgen_c, const char *ctgen_what,

@@ -14,8 +14,11 @@ from typing import Literal
 from .c_text_rules import write_target
 from .cases import OBJECT_PREFIX, IntForm
 
-#: The widest integer a case holds: every value fits in 64 bits, signed or unsigned.
+#: The integers of an export's fields other than values (lines, counts): 64 bits, signed
+#: or unsigned.
 INT_MIN, INT_MAX = -(1 << 63), (1 << 64) - 1
+#: The widest integer a case's value is: 128 bits (gcc's `__int128`), signed or unsigned.
+WIDE_MIN, WIDE_MAX = -(1 << 127), (1 << 128) - 1
 
 _QUALIFIERS = frozenset("const volatile restrict __restrict __restrict__ _Atomic __const "
                         "__volatile__ register".split())
@@ -23,8 +26,10 @@ _FIXED = {"int8_t": (8, True), "uint8_t": (8, False), "int16_t": (16, True),
           "uint16_t": (16, False), "int32_t": (32, True), "uint32_t": (32, False),
           "int64_t": (64, True), "uint64_t": (64, False), "intptr_t": (64, True),
           "uintptr_t": (64, False), "size_t": (64, False), "ssize_t": (64, True),
-          "ptrdiff_t": (64, True), "intmax_t": (64, True), "uintmax_t": (64, False)}
-_INT_WORDS = frozenset({"signed", "unsigned", "char", "short", "int", "long", "__signed__"})
+          "ptrdiff_t": (64, True), "intmax_t": (64, True), "uintmax_t": (64, False),
+          "__int128_t": (128, True), "__uint128_t": (128, False)}
+_INT_WORDS = frozenset({"signed", "unsigned", "char", "short", "int", "long", "__signed__",
+                        "__int128", "__int128__"})
 
 
 @dataclass(frozen=True)
@@ -38,8 +43,8 @@ class Shape:
     mask's hex digits); `members`, the shapes of a struct's members ("any")."""
 
     kind: str
-    low: int = INT_MIN
-    high: int = INT_MAX
+    low: int = WIDE_MIN
+    high: int = WIDE_MAX
     count: int | None = None
     element: Shape | None = None
     char: bool = False
@@ -66,6 +71,7 @@ def _scalar_shape(words: list[str], types: Mapping[str, Shape]) -> Shape:
     elif words and set(words) <= _INT_WORDS:
         signed = "unsigned" not in words
         bits = 8 if "char" in words else 16 if "short" in words else \
+            128 if "__int128" in words or "__int128__" in words else \
             64 if "long" in words else 32
         if words == ["char"]:  # plain char: either signedness
             return Shape("int", -128, 255, char=True)

@@ -31,9 +31,11 @@ INDENT = "    "
 
 
 def c_int_literal(value: int) -> str:
-    """A C integer literal (an expression) of exactly `value`, valid for every 64-bit value."""
+    """A C integer literal (an expression) of exactly `value`, valid for every 64-bit value;
+    a value of 128 bits (`__int128`, which C has no literals of) is an expression of its
+    two halves (wide_int_expr)."""
     if value < -(1 << 63) or value >= (1 << 64):
-        raise ValueError(f"integer {value} does not fit in 64 bits")
+        return wide_int_expr(value)
     if value == -(1 << 63):
         return "(-9223372036854775807LL - 1)"
     if value == -(1 << 31):
@@ -47,6 +49,17 @@ def c_int_literal(value: int) -> str:
     if value <= 0x7FFFFFFFFFFFFFFF:
         return f"{value}LL"
     return f"{value}ULL"
+
+
+def wide_int_expr(value: int) -> str:
+    """A constant expression of exactly `value`, an integer of 128 bits, signed or not:
+    `unsigned __int128` made of its two 64-bit halves, converted to `__int128` (gcc
+    wraps) for a value a signed one holds."""
+    if value < -(1 << 127) or value >= (1 << 128):
+        raise ValueError(f"integer {value} does not fit in 128 bits")
+    bits = value & ((1 << 128) - 1)
+    text = f"((unsigned __int128)0x{bits >> 64:x}ULL << 64 | 0x{bits & ((1 << 64) - 1):x}ULL)"
+    return text if value >= 1 << 127 else f"((__int128){text})"
 
 
 def _suffix(value: int) -> str:
@@ -74,7 +87,7 @@ def c_int_expr(v: IntValue) -> str:
     if name is not None and c_enumerators(v.form):
         return name
     text = hex_text(v)
-    if text is not None:
+    if text is not None and v.value < 1 << 64:  # C has no literal of a wider one
         return text + _suffix(v.value)
     return c_int_literal(v.value)
 
@@ -177,9 +190,13 @@ def initializer(v: Value) -> str:
     if s is not None:
         return s
     if isinstance(v, RecordValue):
-        if not v.fields:
+        # a member of no elements (a flexible array member, `int d[0]`) gets no
+        # initializer: C has none for it where the object is not static
+        fields = [(n, x) for n, x in v.fields
+                  if not (isinstance(x, ArrayValue) and not x.elements)]
+        if not fields:
             return "{ 0 }"
-        return "{ " + ", ".join(f".{n} = {initializer(x)}" for n, x in v.fields) + " }"
+        return "{ " + ", ".join(f".{n} = {initializer(x)}" for n, x in fields) + " }"
     if isinstance(v, ArrayValue):
         if not v.elements:
             return "{ 0 }"

@@ -82,7 +82,8 @@ def check_statements(ctx: str, what: str, lvalue: str, v: Value) -> list[str]:
     if isinstance(v, IntValue) and v.form is not None and c_enumerators(v.form):
         return [f"ctgen_check_enum({ctx}, {w}, {lvalue}, {c_int_expr(v)}, "
                 f"{enum_table(v.form)});"]
-    if isinstance(v, IntValue) and v.form is not None and hex_text(v) is not None:
+    if isinstance(v, IntValue) and v.form is not None and hex_text(v) is not None and \
+            v.form.hex_digits <= 16:  # ctgen_check_hex shows 64 bits
         return [f"ctgen_check_hex({ctx}, {w}, {lvalue}, {c_int_expr(v)}, "
                 f"{v.form.hex_digits});"]
     if isinstance(v, IntValue):

@@ -118,3 +118,48 @@ def _scalar_count(ctype: CType) -> int | None:
     if not counts or None in counts:
         return None
     return sum(c for c in counts if c is not None)
+
+
+def flexible_storage(ctype: CType, init: c_ast.Node | None,
+                     index_value: Callable[[c_ast.Node], int],
+                     expression_type: Callable[[c_ast.Node], CType]) -> int:
+    """The bytes gcc gives an object of `ctype` with the initializer `init`: its size,
+    plus the elements the initializer gives a flexible array member (a GNU extension for
+    static objects: `struct fam g = { 3, { 1, 2, 3 } }` holds sizeof (struct fam) + 3
+    ints, while `sizeof g` stays sizeof (struct fam))."""
+    if not isinstance(ctype, RecordType) or ctype.is_union or not ctype.fields or \
+            not isinstance(init, c_ast.InitList):
+        return ctype.size
+    last = ctype.fields[-1]
+    if last.name is None or not isinstance(last.type, ArrayType) or \
+            last.type.count is not None or last.type.length is not None:
+        return ctype.size
+    names = [f.name for f in ctype.fields]
+    position = 0
+    for at, item in enumerate(init.exprs):
+        if isinstance(item, c_ast.NamedInitializer):
+            designator = item.name[0]
+            if not isinstance(designator, c_ast.ID) or designator.name not in names:
+                return ctype.size
+            position = names.index(designator.name)
+            if position == len(names) - 1:
+                if len(item.name) > 1:  # `.d[2] = 1`
+                    raise unsupported("designator into a flexible array member", item)
+                item = item.expr
+        elif position < len(names) - 1 and isinstance(
+                member := ctype.fields[position].type, (ArrayType, RecordType)) and \
+                not _initializes_element(item, member, expression_type):
+            raise unsupported("initializer with elided braces before a flexible array member",
+                              item)
+        if position == len(names) - 1:
+            if isinstance(item, c_ast.InitList) or \
+                    string_initializer(item, last.type.element) is not None:
+                count = array_length(item, last.type.element, index_value, expression_type)
+            elif last.type.element.is_scalar and not any(
+                    isinstance(x, c_ast.NamedInitializer) for x in init.exprs[at:]):
+                count = len(init.exprs) - at  # braces elided: the scalars left, one each
+            else:
+                raise unsupported("initializer of a flexible array member", item)
+            return ctype.size + count * last.type.element.size
+        position += 1
+    return ctype.size

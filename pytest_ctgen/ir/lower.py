@@ -25,6 +25,7 @@ import functools
 from dataclasses import dataclass, field
 
 from ..errors import CtgenError, SourceLocation
+from ..frontend.initializers import flexible_storage
 from ..frontend.unit import Function, Unit, Variable
 from .builder import CfgBuilder
 from .cfg import CFG, Loop, Return, Stmt
@@ -49,6 +50,9 @@ class Program:
     static_inits: dict[Variable, list[Stmt]] = field(default_factory=dict)
     # the globals whose initializer is not modelled: a function reading one of them skips
     init_failures: dict[Variable, CtgenError] = field(default_factory=dict)
+    # the bytes of the globals whose initializer gives them more than their type's size
+    # (elements of a flexible array member: initializers.flexible_storage)
+    storage: dict[Variable, int] = field(default_factory=dict)
     static_locals: dict[str, list[Variable]] = field(default_factory=dict)
     # per function under test with annotations, what they state
     contracts: dict[str, FunctionContract] = field(default_factory=dict)
@@ -81,8 +85,11 @@ def lower_unit(unit: Unit) -> Program:
     for var in unit.globals.values():
         if var.init is not None:
             try:
+                size = _storage(unit, var)
                 program.static_inits[var], literals = lower_static_init(unit, var)
                 program.static_inits.update(literals)
+                if size != var.type.size:
+                    program.storage[var] = size
             except CtgenError as err:
                 program.init_failures[var] = err
     for fn in unit.defined_functions():
@@ -105,6 +112,14 @@ def lower_unit(unit: Unit) -> Program:
                 f"internal error of pytest-ctgen while lowering: {type(err).__name__}: {err}",
                 fn.location)
     return program
+
+
+def _storage(unit: Unit, var: Variable) -> int:
+    """The bytes gcc gives the initialized global `var` (initializers.flexible_storage)."""
+    resolver = unit.resolver
+    assert resolver is not None and var.init is not None
+    return flexible_storage(var.type, var.init, resolver.eval_int_constant,
+                            resolver.expression_type_of)
 
 
 def lower_static_init(unit: Unit, var: Variable) -> tuple[list[Stmt],

@@ -414,6 +414,8 @@ def stub_parameters(names: tuple[str, ...], ftype: FunctionType
                     ) -> tuple[tuple[str, str], ...]:
     """How a stub of type `ftype` logs each argument (see `cases.StubPrototype.params`)."""
     def kind(ctype: CType) -> str:
+        if isinstance(ctype, IntType) and ctype.size > 8:  # __int128: no 64-bit slot holds it
+            return "other"
         if isinstance(ctype, IntType):
             return "signed" if ctype.signed else "unsigned"
         if isinstance(ctype, FloatType):

@@ -310,13 +310,19 @@ def global_object(ex: Executor, state: State, var: Variable) -> int:
     if is_input and is_unsized_array(var.type):
         raise PathError(f"extern array '{var.name}' of unknown size, defined by no file "
                         "of the build", unsupported=True)
+    # the initializer gives a flexible array member elements beyond the type's size
+    size = ex.program.storage.get(var, var.type.size)
+    if is_input and size != var.type.size:
+        raise PathError(f"global '{var.name}' is an input whose initializer gives its "
+                        "flexible array member elements: the case cannot set them",
+                        var.location, unsupported=True)
     cells: list[Cell] | SparseCells
     if is_input:
         cells = object_cells(ex, state, var.name, var.type)
     elif is_large(var.type):
-        cells = SparseCells.filled(var.type.size, z3.BitVecVal(0, 8))
+        cells = SparseCells.filled(size, z3.BitVecVal(0, 8))
     else:
-        cells = zero_cells(var.type.size)
+        cells = zero_cells(size)
     oid = ex.new_object(state, var.name, cells, readonly=var.is_const)
     state.globals[var] = oid
     if is_input:

@@ -75,9 +75,11 @@ def test_int_literals_are_exact_in_c(tmp_path: Path, value: int) -> None:
     assert out[1] == ("1" if value < 0 else "0")
 
 
-def test_int_literal_rejects_more_than_64_bits() -> None:
+def test_int_literal_rejects_more_than_128_bits() -> None:
     with pytest.raises(ValueError):
-        c_int_literal(2**64)
+        c_int_literal(2**128)
+    with pytest.raises(ValueError):
+        c_int_literal(-(2**127) - 1)
 
 
 def test_float_literals() -> None:
