@@ -329,20 +329,13 @@ def _union_members(union: RecordType) -> list[Field]:
 
 def union_member(union: RecordType) -> Field | None:
     """The member of an anonymous `union` a case's value shows it by (C cannot name the
-    union itself): the first that covers each of its bytes with a value (no padding, no
-    bit-field, no `_Bool` or pointer, which not every byte pattern is), else the first
-    as large as the union, else the first of the largest."""
-    members = list(union.fields)
-    if not members:
+    union itself): the first as large as the union that gives each of its bytes a value
+    (no padding, no bit-field, no `_Bool` or pointer, which not every byte pattern is),
+    else the first as large, else the first of the largest, preferring one that does."""
+    if not union.fields:
         return None
-    for f in members:
-        if not f.is_bitfield and f.type.size == union.size and _dense(f.type):
-            return f
-    for f in members:
-        if not f.is_bitfield and f.type.size == union.size:
-            return f
-    largest = max(f.type.size for f in members)
-    return next(f for f in members if f.type.size == largest)
+    return min(union.fields, key=lambda f: (f.type.size != union.size, -f.type.size,
+                                            f.is_bitfield or not _dense(f.type)))
 
 
 def _dense(t: CType) -> bool:
