@@ -330,16 +330,28 @@ def _union_members(union: RecordType) -> list[Field]:
 def union_member(union: RecordType) -> Field | None:
     """The member of an anonymous `union` a case's value shows it by (C cannot name the
     union itself): the first as large as the union that gives each of its bytes a value
-    (no padding, no bit-field, no `_Bool` or pointer, which not every byte pattern is),
-    else the first as large, else the first of the largest, preferring one that does."""
-    if not union.fields:
+    (no padding, no bit-field, no `_Bool`), else the first as large, else the first of
+    the largest, preferring one that does; never one holding a pointer (an input union's
+    bytes are no pointer), None when each does (the union is left out of the value)."""
+    members = [f for f in union.fields if not _holds_pointer(f.type)]
+    if not members:
         return None
-    return min(union.fields, key=lambda f: (f.type.size != union.size, -f.type.size,
-                                            f.is_bitfield or not _dense(f.type)))
+    return min(members, key=lambda f: (f.type.size != union.size, -f.type.size,
+                                       f.is_bitfield or not _dense(f.type)))
+
+
+def _holds_pointer(t: CType) -> bool:
+    if isinstance(t, PointerType):
+        return True
+    if isinstance(t, ArrayType):
+        return _holds_pointer(t.element)
+    if isinstance(t, RecordType):
+        return any(_holds_pointer(f.type) for f in t.fields)
+    return False
 
 
 def _dense(t: CType) -> bool:
-    """Whether every byte pattern of a `t` is a value a case can show."""
+    """Whether every byte pattern of a `t` is a value a case can show (no pointer)."""
     if isinstance(t, IntType):
         return not t.is_bool
     if isinstance(t, FloatType):

@@ -532,11 +532,15 @@ def test_the_member_an_anonymous_union_shows() -> None:
     cases = [([ct.Field("s", padded, 0), ct.Field("d", dense, 0)], "d"),
              ([ct.Field("s", padded, 0), ct.Field("c", ct.CHAR, 0)], "s"),
              ([ct.Field("c", ct.CHAR, 0), ct.Field("t", chars, 0)], "t"),
-             ([ct.Field("b", ct.BOOL, 0), ct.Field("u", ct.UCHAR, 0)], "u")]
+             ([ct.Field("b", ct.BOOL, 0), ct.Field("u", ct.UCHAR, 0)], "u"),
+             ([ct.Field("p", ct.PointerType(ct.INT), 0), ct.Field("c", ct.CHAR, 0)], "c")]
     for fields, name in cases:
         chosen = ct.union_member(_anonymous_record("union", fields, 8))
         assert chosen is not None and chosen.name == name, (fields, chosen)
+    pointers = _anonymous_record("union", [ct.Field("p", ct.PointerType(ct.INT), 0)], 8)
+    assert ct.union_member(pointers) is None  # left out of the value
     inner = _anonymous_record("union", [ct.Field(None, dense, 0), ct.Field("w", ct.INT, 0)], 8)
-    outer = _anonymous_record("struct", [ct.Field("k", ct.INT, 0), ct.Field(None, inner, 4)], 12)
+    outer = _anonymous_record("struct", [ct.Field("k", ct.INT, 0), ct.Field(None, inner, 4),
+                                         ct.Field(None, pointers, 16)], 24)
     assert [(f.name, f.offset) for f in ct.value_members(outer)] == \
         [("k", 0), ("x", 4), ("y", 8)]
