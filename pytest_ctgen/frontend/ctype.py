@@ -6,7 +6,7 @@ known (from the compiler probe, see `layout.py`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Final, Literal, overload
 
 if TYPE_CHECKING:
@@ -295,6 +295,78 @@ def member_offset(record: RecordType, name: str) -> tuple[int, Field] | None:
             if inner is not None:
                 return f.offset + inner[0], inner[1]
     return None
+
+
+def value_members(record: RecordType) -> list[Field]:
+    """The members a value of the struct `record` shows (a case's value, its JSON and C
+    text), each at its offset from the start of `record`: the named members, and in place
+    of an anonymous member the members C names as the record's own: an anonymous
+    struct's members, and of an anonymous union the one member that stands for it
+    (`union_member`), in its place likewise when that is anonymous itself."""
+    out: list[Field] = []
+    for f in record.fields:
+        if f.name is not None:
+            out.append(f)
+        elif isinstance(f.type, RecordType) and f.type.is_complete:
+            inner = f.type
+            members = value_members(inner) if not inner.is_union else \
+                _union_members(inner)
+            out.extend(replace(m, offset=f.offset + m.offset) for m in members)
+    return out
+
+
+def _union_members(union: RecordType) -> list[Field]:
+    chosen = union_member(union)
+    if chosen is None:
+        return []
+    if chosen.name is not None:
+        return [chosen]
+    assert isinstance(chosen.type, RecordType)
+    inner = value_members(chosen.type) if not chosen.type.is_union else \
+        _union_members(chosen.type)
+    return [replace(m, offset=chosen.offset + m.offset) for m in inner]
+
+
+def union_member(union: RecordType) -> Field | None:
+    """The member of an anonymous `union` a case's value shows it by (C cannot name the
+    union itself): the first as large as the union that gives each of its bytes a value
+    (no padding, no bit-field, no `_Bool`), else the first as large, else the first of
+    the largest, preferring one that does; never one holding a pointer (an input union's
+    bytes are no pointer), None when each does (the union is left out of the value)."""
+    members = [f for f in union.fields if not _holds_pointer(f.type)]
+    if not members:
+        return None
+    return min(members, key=lambda f: (f.type.size != union.size, -f.type.size,
+                                       f.is_bitfield or not _dense(f.type)))
+
+
+def _holds_pointer(t: CType) -> bool:
+    if isinstance(t, PointerType):
+        return True
+    if isinstance(t, ArrayType):
+        return _holds_pointer(t.element)
+    if isinstance(t, RecordType):
+        return any(_holds_pointer(f.type) for f in t.fields)
+    return False
+
+
+def _dense(t: CType) -> bool:
+    """Whether every byte pattern of a `t` is a value a case can show (no pointer)."""
+    if isinstance(t, IntType):
+        return not t.is_bool
+    if isinstance(t, FloatType):
+        return t.unmodelled is None
+    if isinstance(t, ArrayType):
+        return t.count is not None and _dense(t.element)
+    if isinstance(t, RecordType) and t.is_complete:
+        if t.is_union:
+            chosen = union_member(t)
+            return chosen is not None and not chosen.is_bitfield and \
+                chosen.type.size == t.size and _dense(chosen.type)
+        members = t.fields
+        return all(not f.is_bitfield and _dense(f.type) for f in members) and \
+            sum(f.type.size for f in members) == t.size
+    return False
 
 
 # The integer and floating types of gcc on x86-64 (LP64; plain char is signed).

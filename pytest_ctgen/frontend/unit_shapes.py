@@ -12,7 +12,8 @@ from collections.abc import Iterator, Mapping
 
 from ..cases import IntForm
 from ..value_shapes import ANY, Shape, UnitShapes, as_mask
-from .ctype import ArrayType, CType, EnumType, FloatType, IntType, PointerType, RecordType
+from .ctype import (
+    ArrayType, CType, EnumType, FloatType, IntType, PointerType, RecordType, value_members)
 from .mask_uses import mask_uses
 from .unit import Unit
 
@@ -73,9 +74,8 @@ class _TypeShapes(Mapping[str, Shape]):
             return Shape("array", count=ctype.count, element=self.of(ctype.element))
         if isinstance(ctype, RecordType) and not ctype.is_union and ctype.is_complete:
             members = []
-            for f in ctype.fields:
-                if f.name is None:
-                    continue
+            for f in value_members(ctype):
+                assert f.name is not None
                 shape = self.of(f.type)
                 if f.bit_width is not None and shape.kind == "int" and shape.form is None:
                     low = -(1 << (f.bit_width - 1)) if shape.low < 0 else 0

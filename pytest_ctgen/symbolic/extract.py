@@ -13,7 +13,7 @@ from ..cases import (
     UnsetValue, Value)
 from ..frontend.ctype import (
     INT, VOID, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
-    declaration_of)
+    declaration_of, value_members)
 from ..frontend.unit import GLOBAL, Variable
 from . import heap, memory
 from .large_objects import SparseCells, array_bytes, is_large
@@ -95,9 +95,8 @@ def value_of(model: z3.ModelRef, cells: list[Cell] | SparseCells, ctype: CType,
             return BytesValue(bytes(_eval_bits(model, memory.byte_of(c)) for c in cells))
         fields: list[tuple[str, Value]] = []
         obj = MemObject(0, "value", len(cells), list(cells))
-        for f in ctype.fields:
-            if f.name is None:
-                continue
+        for f in value_members(ctype):
+            assert f.name is not None
             if f.is_bitfield:
                 assert isinstance(f.type, IntType) and f.bit_offset is not None
                 bits = memory.read_bitfield(obj, f.offset, f.bit_offset, f.bit_width or 0,
@@ -439,8 +438,8 @@ def _leaves(cells: list[Cell], ctype: CType) -> list[tuple[SymValue, CType]]:
         return out
     if isinstance(ctype, RecordType) and not ctype.is_union:
         out = []
-        for f in ctype.fields:
-            if f.name is not None and not f.is_bitfield:
+        for f in value_members(ctype):
+            if not f.is_bitfield:
                 out.extend(_leaves(cells[f.offset:f.offset + f.type.size], f.type))
         return out
     return []

@@ -73,7 +73,12 @@ def input_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int 
             return value_cells(v, ctype.size)
         cells = zero_cells(ctype.size)
         for f in ctype.fields:
-            sub = input_cells(ex, state, f"{name}.{f.name}", f.type, depth)
+            # an anonymous struct's members are named as the record's own (C requires
+            # them to differ from its other members'); an anonymous union by its offset
+            inner = f"{name}.{f.name}" if f.name is not None else \
+                f"{name}.<union {f.offset}>" if isinstance(f.type, RecordType) and \
+                f.type.is_union else name
+            sub = input_cells(ex, state, inner, f.type, depth)
             cells[f.offset:f.offset + len(sub)] = sub
         return cells
     if isinstance(ctype, PointerType):

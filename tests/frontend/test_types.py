@@ -515,3 +515,32 @@ def test_type_of_expressions_for_sizeof(write_c):
     resolver, ast = _resolver(write_c, PRELUDE + "int use = sizeof(g_pair.in.s[1]);\n")
     assert resolver.type_of(_decl(ast, "use").init.expr) == ct.SHORT
     assert resolver.eval_int_constant(_decl(ast, "use").init) == 2
+
+
+def _anonymous_record(kind: str, fields: list[ct.Field], size: int) -> ct.RecordType:
+    record = ct.RecordType(kind, None)  # type: ignore[arg-type]
+    record.complete(tuple(fields), size, 4)
+    return record
+
+
+def test_the_member_an_anonymous_union_shows() -> None:
+    """What a case value shows of an anonymous union (ctype.value_members): the first
+    member covering every byte, else the first as large, else the first of the largest."""
+    padded = _anonymous_record("struct", [ct.Field("a", ct.CHAR, 0), ct.Field("b", ct.INT, 4)], 8)
+    dense = _anonymous_record("struct", [ct.Field("x", ct.INT, 0), ct.Field("y", ct.INT, 4)], 8)
+    chars = ct.ArrayType(ct.UCHAR, 5)
+    cases = [([ct.Field("s", padded, 0), ct.Field("d", dense, 0)], "d"),
+             ([ct.Field("s", padded, 0), ct.Field("c", ct.CHAR, 0)], "s"),
+             ([ct.Field("c", ct.CHAR, 0), ct.Field("t", chars, 0)], "t"),
+             ([ct.Field("b", ct.BOOL, 0), ct.Field("u", ct.UCHAR, 0)], "u"),
+             ([ct.Field("p", ct.PointerType(ct.INT), 0), ct.Field("c", ct.CHAR, 0)], "c")]
+    for fields, name in cases:
+        chosen = ct.union_member(_anonymous_record("union", fields, 8))
+        assert chosen is not None and chosen.name == name, (fields, chosen)
+    pointers = _anonymous_record("union", [ct.Field("p", ct.PointerType(ct.INT), 0)], 8)
+    assert ct.union_member(pointers) is None  # left out of the value
+    inner = _anonymous_record("union", [ct.Field(None, dense, 0), ct.Field("w", ct.INT, 0)], 8)
+    outer = _anonymous_record("struct", [ct.Field("k", ct.INT, 0), ct.Field(None, inner, 4),
+                                         ct.Field(None, pointers, 16)], 24)
+    assert [(f.name, f.offset) for f in ct.value_members(outer)] == \
+        [("k", 0), ("x", 4), ("y", 8)]

@@ -104,3 +104,24 @@ def test_a_structs_members_and_the_masks_of_the_bindings(write_c: Callable[..., 
     assert shapes.binding("int32_t @", "mask", "param", "poll").form is None
     assert shapes.binding("_Bool @", "mask", "param", "poll").form is None
     assert shapes.binding("state_t @", "mask", "param", "poll") == state  # names, no hex
+
+
+ANONYMOUS = r"""
+struct frame {
+    unsigned kind;
+    union { struct { unsigned char lo, hi; }; unsigned short word; };
+    struct { unsigned flags : 4; signed char bias; };
+};
+unsigned masked(struct frame *f) { return f->flags & 3u; }
+"""
+
+
+def test_the_members_of_anonymous_members_are_the_structs_own(
+        write_c: Callable[..., Path]) -> None:
+    shapes = unit_shapes(load_unit(write_c("anon.c", ANONYMOUS), probe=False))
+    members = dict(shapes.shape("struct frame @").members)
+    # an anonymous struct's members, the member an anonymous union shows, as C names them
+    assert list(members) == ["kind", "lo", "hi", "flags", "bias"]
+    assert members["hi"] == Shape("int", 0, 255)
+    assert members["flags"] == Shape("int", 0, 15, form=IntForm(hex_digits=1))
+    assert members["bias"] == Shape("int", -128, 127)
