@@ -198,6 +198,7 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
 
     flags = options.compiler_flags(path)
     unit = load_unit(path, flags, preprocessed=text)
+    _check_names(unit, path, display)
     program = lower_unit(unit)
     search = SearchOptions(max_depth=options.max_depth, max_recursion=options.max_recursion,
                            work=options.work,
@@ -256,6 +257,23 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
                                       global_stubs=global_stubs,
                                       allocator=allocator_of(program)), unit)
     return with_forms(cases, unit_shapes(unit)), seconds
+
+
+#: The prefix of the names the harness and its runtime define (codegen/harness_names.py).
+HARNESS_PREFIX = "ctgen_"
+
+
+def _check_names(unit: Unit, path: Path, display: str) -> None:
+    """Raise CtgenError, located, for a function or global of the unit's own file named
+    like the harness's (`ctgen_...`): the harness would not build."""
+    named: list[tuple[str, SourceLocation]] = [
+        *((f.name, f.location) for f in unit.functions.values()),
+        *((v.name, v.location) for v in unit.globals.values())]
+    for name, location in sorted(named, key=lambda n: (n[1].line, n[1].column)):
+        if name.lower().startswith(HARNESS_PREFIX) and _same_file(location.file, path):
+            where = location.shown(lambda file: shown_path(file, path, display))
+            raise CtgenError(f"{where}: '{name}': names that start with {HARNESS_PREFIX} "
+                             "are the test harness's; rename it")
 
 
 def _generate_function(program: Program, fn: Function, search: SearchOptions, path: Path,

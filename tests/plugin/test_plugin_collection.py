@@ -336,3 +336,21 @@ def test_a_function_a_line_directive_moves_to_another_file_is_skipped_with_its_r
                      r"#line directive of the unit names parser\.y", text), text
     assert re.search(r"gen/parser\.c::before\s+2\s+100\.0%\s+100\.0%", text), text
     assert "gcovr failed" not in text
+
+
+def test_a_name_of_the_harness_in_the_unit_is_one_located_collection_error(
+        ctgen_dir: pytest.Pytester) -> None:
+    """The harness defines its own functions and objects under `ctgen_`: a unit that
+    defines such a name would not build with it (every case failing with the compiler's
+    `conflicting types`); the user is told where to rename, and the other files run."""
+    (ctgen_dir.path / "clash.c").write_text(
+        "int ok(int x) { return x > 2; }\nint ctgen_run_case(int x)\n{\n    return x;\n}\n",
+        encoding="utf-8")
+    (ctgen_dir.path / "fine.c").write_text("int fine(int x) { if (x) return 1; return 0; }\n",
+                                          encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "clash.c", "fine.c")
+    text = output(result)
+    assert "clash.c:2:5: 'ctgen_run_case': names that start with ctgen_ are the test " \
+           "harness's; rename it" in text, text
+    outcomes = result.parseoutcomes()
+    assert outcomes["errors"] == 1 and outcomes["passed"] == 2, text
