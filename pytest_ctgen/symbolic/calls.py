@@ -10,8 +10,8 @@ import z3
 
 from ..cases import PROGRAM_ENDS
 from ..frontend.ctype import FunctionType, IntType, PointerType, RecordType, VoidType
-from ..ir.cfg import CFG, Call
 from ..frontend.unit import GLOBAL, PARAM, Variable
+from ..ir.cfg import CFG, Call
 from ..ir.expr import Cast, Expr, Load, VarRef, describe
 from ..ir.spec import StubSpec
 from . import access, contracts, expressions, inputs, libc, memory

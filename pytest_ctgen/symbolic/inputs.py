@@ -95,6 +95,12 @@ def object_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int
     return input_cells(ex, state, name, ctype, depth)
 
 
+def object_ident(name: str) -> str:
+    """The case's name of the object the input pointer `name` points to (`p->next` is
+    `ctgen_obj_p__next`)."""
+    return OBJECT_PREFIX + "".join(c if c.isalnum() else "_" for c in name)
+
+
 def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, depth: int,
                   elements: int | None = None) -> list[Cell]:
     """An input pointer: NULL (a solver choice), or into an object of `array_size`
@@ -115,7 +121,7 @@ def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, dep
         return lazy.lazy_pointer(ex, state, name, target, depth, 0)
     null = z3.Bool(f"{name}==NULL")
     containers = tuple(oid for oid, _ in ex.building)
-    ident = OBJECT_PREFIX + "".join(c if c.isalnum() else "_" for c in name)
+    ident = object_ident(name)
     if depth < ex.pointer_depth:
         # where a path needed room before where the pointer points: an array of `element`
         # (the pointer's target, or the record it lies in), the pointer `start` bytes in;
@@ -183,7 +189,7 @@ def want_callback(ex: Executor, state: State, var: Variable, oid: int,
     pointer `var` (a parameter or global) points to: a `void *` context that holds a
     callback, as qsort_r's wrappers pass one. The next search round makes `var` a
     callback of that type. Whether `oid` is the object `var` points to."""
-    ident = OBJECT_PREFIX + "".join(c if c.isalnum() else "_" for c in var.name)
+    ident = object_ident(var.name)
     for p in state.pointees:
         if p.object_id == oid and p.name == ident:
             ex.placements_wanted[p.name] = (ftype, 0)
