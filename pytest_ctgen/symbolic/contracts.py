@@ -32,15 +32,9 @@ def fork_violation(ex: Executor, state: State, key: tuple[str, int, str],
                    violated: z3.BoolRef, note: str, violation: Violation | None = None
                    ) -> State | None:
     """The path that leaves `state` here under `violated`, kept for the generator to
-    make a case of (see `State.violations`); None when `violated` is false, or a symbol
-    the path already assumed false (a pointer tested for NULL at a loop's head: on every
-    pass its dereferences would ask the solver again)."""
+    make a case of (see `State.violations`); None when `violated` is false."""
     if ex.ledger.settled(key) or z3.is_false(z3.simplify(violated)):
         return None
-    if z3.is_const(violated):
-        negated = z3.Not(violated)
-        if any(c.eq(negated) for c in state.constraints):
-            return None
     violating = state.fork()
     violating.assume(violated)
     violating.violations = []
