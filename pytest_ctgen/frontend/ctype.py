@@ -333,20 +333,21 @@ def union_member(union: RecordType) -> Field | None:
     (no padding, no bit-field, no `_Bool`), else the first as large, else the first of
     the largest, preferring one that does; never one holding a pointer (an input union's
     bytes are no pointer), None when each does (the union is left out of the value)."""
-    members = [f for f in union.fields if not _holds_pointer(f.type)]
+    members = [f for f in union.fields if not holds_pointer(f.type)]
     if not members:
         return None
     return min(members, key=lambda f: (f.type.size != union.size, -f.type.size,
                                        f.is_bitfield or not _dense(f.type)))
 
 
-def _holds_pointer(t: CType) -> bool:
-    if isinstance(t, PointerType):
+def holds_pointer(t: CType) -> bool:
+    """Whether an object of `t` holds a pointer (which no array of bytes can)."""
+    if isinstance(t, (PointerType, FunctionType)):
         return True
     if isinstance(t, ArrayType):
-        return _holds_pointer(t.element)
+        return holds_pointer(t.element)
     if isinstance(t, RecordType):
-        return any(_holds_pointer(f.type) for f in t.fields)
+        return any(holds_pointer(f.type) for f in t.fields)
     return False
 
 

@@ -19,10 +19,11 @@ from ..frontend.ctype import (
     RecordType,
     VoidType,
     has_variable_size,
+    holds_pointer,
 )
 from ..frontend.unit import Variable, is_unsized_array
 from . import function_pointers, lazy, statements
-from .large_objects import LARGE_OBJECT, SparseCells, copy_cells, holds_pointer, is_large
+from .large_objects import LARGE_OBJECT, SparseCells, copy_cells, is_large
 from .memory import GARBAGE, Cell, value_cells, zero_cells
 from .paths import AliasChoice, NeedChoice, PathError
 from .state import InputRoot, Pointee, State

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import z3
 
 from ..errors import UnsupportedError
-from ..frontend.ctype import ArrayType, CType, FunctionType, PointerType, RecordType
+from ..frontend.ctype import CType, holds_pointer
 
 if TYPE_CHECKING:
     from .memory import Cell
@@ -33,17 +33,6 @@ LARGEST_COPY = 1 << 16
 
 def _offsets() -> z3.BitVecSortRef:  # made in the current context (see solver.own_context)
     return z3.BitVecSort(64)
-
-
-def holds_pointer(ctype: CType) -> bool:
-    """Whether an object of `ctype` holds a pointer (which no array of bytes can)."""
-    if isinstance(ctype, (PointerType, FunctionType)):
-        return True
-    if isinstance(ctype, ArrayType):
-        return holds_pointer(ctype.element)
-    if isinstance(ctype, RecordType):
-        return any(holds_pointer(f.type) for f in ctype.fields)
-    return False
 
 
 def is_large(ctype: CType) -> bool:
