@@ -16,11 +16,11 @@ Looking through casts, `*`, `[...]`, `++` and `--`, it names a variable (`*reg |
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from pycparser import c_ast
 
+from .parse import nodes_under
 from .unit import Unit
 
 _BITWISE = frozenset({"&", "|", "^"})
@@ -49,15 +49,7 @@ class _Function:
     calls: set[str]
     assigned: list[tuple[str, str]]  # (local, function) of `local = f(...)`
     returns_mask: bool
-
-
-def _walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
-    """`node` and every node under it, without recursion (deep expressions)."""
-    todo = [node]
-    while todo:
-        current = todo.pop()
-        yield current
-        todo.extend(child for _, child in reversed(current.children()))
+    declared: set[str]  # the names its declarations give (parameters, locals)
 
 
 def _operand(expr: c_ast.Node | None) -> c_ast.Node | None:
@@ -95,7 +87,7 @@ def _is_bitwise(expr: c_ast.Node | None) -> bool:
 
 
 def _function(body: c_ast.Node) -> _Function:
-    found = _Function(set(), set(), set(), [], False)
+    found = _Function(set(), set(), set(), [], False, set())
     returned: list[c_ast.Node] = []
 
     def mark(expr: c_ast.Node | None) -> None:
@@ -109,7 +101,7 @@ def _function(body: c_ast.Node) -> _Function:
             if callee is not None:
                 found.calls.add(callee)
 
-    for node in _walk(body):
+    for node in nodes_under(body):
         if isinstance(node, c_ast.BinaryOp) and node.op in _BITWISE:
             mark(node.left)
             mark(node.right)
@@ -126,6 +118,7 @@ def _function(body: c_ast.Node) -> _Function:
             if node.op == "=" and callee and isinstance(node.lvalue, c_ast.ID):
                 found.assigned.append((node.lvalue.name, callee))
         elif isinstance(node, c_ast.Decl) and node.name:
+            found.declared.add(node.name)
             callee = _called(node.init)
             if callee is not None:
                 found.assigned.append((node.name, callee))
@@ -148,10 +141,8 @@ def mask_uses(unit: Unit) -> MaskUses:
             continue
         found = _function(fn.definition.body)
         own = {p.name for p in fn.params}
-        local = {n.name for n in _walk(fn.definition.body)
-                 if isinstance(n, c_ast.Decl) and n.name}
         params[fn.name] = frozenset(found.names & own)
-        globals_ |= {n for n in found.names - own - local if n in unit.globals}
+        globals_ |= {n for n in found.names - own - found.declared if n in unit.globals}
         members |= found.members
         results |= found.calls | {callee for name, callee in found.assigned
                                   if name in found.names}

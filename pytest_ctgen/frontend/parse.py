@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any, Final, NoReturn, cast
 
 from pycparser import c_ast, c_parser
@@ -521,6 +521,16 @@ class _Parser(CParser):
                 if origin and origin[0] == unescape_marker_file(coord.file):
                     return origin[1]
         return None
+
+
+def nodes_under(node: c_ast.Node) -> Iterator[c_ast.Node]:
+    """`node` and every node under it, in source order, without recursion (expressions
+    nest deeper than Python's stack)."""
+    todo = [node]
+    while todo:
+        current = todo.pop()
+        yield current
+        todo.extend(child for _, child in reversed(current.children()))
 
 
 def parse(text: str, path: Path, gnu_keywords: bool = True) -> c_ast.FileAST:

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator
 from pycparser import c_ast
 
 from ..frontend.ctype import CType, FunctionType, PointerType
+from ..frontend.parse import nodes_under
 from ..frontend.unit import GLOBAL, Unit, Variable
 from .cfg import Assign, Call, Stmt, Terminator, ZeroFill
 from .expr import AddrOf, Cast, Deref, Expr, Member, PtrAdd, VarRef, nodes_in
@@ -110,14 +111,7 @@ def _parameter_types(call: Call, unit: Unit) -> tuple[CType, ...]:
 def _named_in_other_bodies(unit: Unit, lowered: set[str]) -> Iterator[Variable]:
     for ext in unit.ast.ext:
         if isinstance(ext, c_ast.FuncDef) and ext.decl.name not in lowered:
-            for node in _walk(ext.body):
+            for node in nodes_under(ext.body):
                 if isinstance(node, c_ast.ID) and node.name in unit.globals:
                     yield unit.globals[node.name]
 
-
-def _walk(node: c_ast.Node) -> Iterator[c_ast.Node]:
-    work = [node]
-    while work:
-        n = work.pop()
-        yield n
-        work.extend(child for _, child in n.children())
