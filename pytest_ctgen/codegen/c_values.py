@@ -42,13 +42,7 @@ def c_int_literal(value: int) -> str:
         return "(-2147483647 - 1)"
     if value < 0:
         return f"(-{-value}LL)" if value < -(1 << 31) else f"(-{-value})"
-    if value <= 0x7FFFFFFF:
-        return str(value)
-    if value <= 0xFFFFFFFF:
-        return f"{value}U"
-    if value <= 0x7FFFFFFFFFFFFFFF:
-        return f"{value}LL"
-    return f"{value}ULL"
+    return f"{value}{_suffix(value)}"
 
 
 def wide_int_expr(value: int) -> str:
@@ -63,8 +57,8 @@ def wide_int_expr(value: int) -> str:
 
 
 def _suffix(value: int) -> str:
-    """The suffix that gives a literal of the nonnegative `value` the type its decimal
-    literal has here (c_int_literal)."""
+    """The suffix that gives a literal of the nonnegative 64-bit `value` the type of the
+    smallest of int, unsigned, long long and unsigned long long that holds it."""
     if value <= 0x7FFFFFFF:
         return ""
     if value <= 0xFFFFFFFF:
