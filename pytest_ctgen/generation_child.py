@@ -204,27 +204,32 @@ def with_deep_stack(fn: Callable[[], T]) -> T:
     raise value
 
 
+def _statm_bytes(field: int) -> int | None:
+    """A measure of this process's memory from /proc/self/statm, in bytes (field 0: its
+    address space, 1: its resident set); None where /proc does not tell."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[field]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return None
+
+
 def _resident_kib() -> int:
     """This process's resident memory now (KiB), what a child forked now starts with; 0
     where /proc does not tell."""
-    try:
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
-    except (OSError, ValueError, IndexError):
-        return 0
+    return (_statm_bytes(1) or 0) // 1024
 
 
 def _limit_memory(mib: int) -> None:
     """This process may take `mib` MiB of address space beyond what it has now and the
     deep stack generation runs on (0: no limit): beyond, allocations fail (MemoryError)."""
-    if mib <= 0:
-        return
+    now = _statm_bytes(0) if mib > 0 else None
+    if now is None:
+        return  # no limit asked, or no /proc (macOS): generation runs unlimited
     try:
         import resource
 
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            now = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
         limit = now + DEEP_STACK_BYTES + mib * (1 << 20)
         resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
     except (ImportError, OSError, ValueError):
-        pass  # no /proc (macOS) or no such limit: generation runs unlimited, as before
+        pass  # no such limit: generation runs unlimited, as before
