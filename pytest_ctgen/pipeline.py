@@ -266,14 +266,15 @@ HARNESS_PREFIX = "ctgen_"
 def _check_names(unit: Unit, path: Path, display: str) -> None:
     """Raise CtgenError, located, for a function or global of the unit's own file named
     like the harness's (`ctgen_...`): the harness would not build."""
-    named: list[tuple[str, SourceLocation]] = [
+    clashes = [(location.line, location.column, name, location) for name, location in (
         *((f.name, f.location) for f in unit.functions.values()),
-        *((v.name, v.location) for v in unit.globals.values())]
-    for name, location in sorted(named, key=lambda n: (n[1].line, n[1].column)):
-        if name.lower().startswith(HARNESS_PREFIX) and _same_file(location.file, path):
-            where = location.shown(lambda file: shown_path(file, path, display))
-            raise CtgenError(f"{where}: '{name}': names that start with {HARNESS_PREFIX} "
-                             "are the test harness's; rename it")
+        *((v.name, v.location) for v in unit.globals.values()))
+        if name.lower().startswith(HARNESS_PREFIX) and _same_file(location.file, path)]
+    if clashes:
+        _, _, name, location = min(clashes)
+        where = location.shown(lambda file: shown_path(file, path, display))
+        raise CtgenError(f"{where}: '{name}': names that start with {HARNESS_PREFIX} "
+                         "are the test harness's; rename it")
 
 
 def _generate_function(program: Program, fn: Function, search: SearchOptions, path: Path,
