@@ -10,9 +10,8 @@ import z3
 
 from ..cases import PROGRAM_ENDS
 from ..frontend.ctype import FunctionType, IntType, PointerType, RecordType, VoidType
-from ..frontend.unit import GLOBAL, PARAM, Variable
 from ..ir.cfg import CFG, Call
-from ..ir.expr import Cast, Expr, Load, VarRef, describe
+from ..ir.expr import Expr, describe
 from ..ir.spec import StubSpec
 from . import access, contracts, expressions, inputs, libc, memory
 from .function_pointers import StubSignature
@@ -242,22 +241,13 @@ def stub_global_writes(ex: Executor, state: State, name: str, index: int
     return tuple(writes)
 
 
-def _held_in(e: Expr) -> Variable | None:
-    """The parameter or global whose value `e` is, converted or not."""
-    while isinstance(e, Cast):
-        e = e.operand
-    if isinstance(e, Load) and isinstance(e.lvalue, VarRef) and \
-            e.lvalue.var.kind in (PARAM, GLOBAL):
-        return e.lvalue.var
-    return None
-
-
 def indirect_call(ex: Executor, state: State, stmt: Call) -> None:
     """A call through a function pointer: of the unit's function it holds (executed
     like a direct call, a stub call if the unit does not define it), or of a
     callback (a stub call). Calling NULL is a finding (see `access.dereference`)."""
     assert stmt.pointer is not None
-    p = inputs.resolve(ex, state, expressions.evaluate(ex, state, stmt.pointer))
+    called = expressions.evaluate(ex, state, stmt.pointer)
+    p = inputs.resolve(ex, state, called)
     if not isinstance(p, PtrVal):
         raise PathError(f"call through {describe(stmt.pointer)}, not a pointer")
     access.dereference(ex, state, p, "call through the NULL function pointer "
@@ -265,11 +255,12 @@ def indirect_call(ex: Executor, state: State, stmt: Call) -> None:
     assert p.base is not None
     function = state.memory[p.base].function
     if function is None:
-        pointer, held = stmt.pointer.type, _held_in(stmt.pointer)
-        if isinstance(pointer, PointerType) and isinstance(pointer.target, FunctionType) \
-                and held is not None and \
-                inputs.want_callback(ex, state, held, p.base, pointer.target):
-            raise BoundReached(f"{held.name} is called: a callback in the next round")
+        pointer = stmt.pointer.type
+        held = inputs.want_callback(ex, state, called, p.base, pointer.target) if \
+            isinstance(pointer, PointerType) and isinstance(pointer.target, FunctionType) \
+            else None
+        if held is not None:
+            raise BoundReached(f"{held} is called: a callback in the next round")
         raise PathError(f"call through {describe(stmt.pointer)}, which points to an "
                         "object", unsupported=True)
     state.assume(p.offset == 0)  # into a function: undefined

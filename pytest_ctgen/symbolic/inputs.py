@@ -184,18 +184,20 @@ def want_placement(ex: Executor, state: State, oid: int, below: int,
         return
 
 
-def want_callback(ex: Executor, state: State, var: Variable, oid: int,
-                  ftype: FunctionType) -> bool:
-    """A path calls, as a function of type `ftype`, the object `oid` that the input
-    pointer `var` (a parameter or global) points to: a `void *` context that holds a
-    callback, as qsort_r's wrappers pass one. The next search round makes `var` a
-    callback of that type. Whether `oid` is the object `var` points to."""
-    ident = object_ident(var.name)
+def want_callback(ex: Executor, state: State, called: SymValue, oid: int,
+                  ftype: FunctionType) -> str | None:
+    """A path calls, as a function of type `ftype`, the object `oid`, the value `called`
+    points to. Where `called` is an input pointer (a parameter, a global, a member or
+    element of an input object) and `oid` its own object, as for a `void *` context that
+    holds a callback (qsort_r's wrappers, an event's `void *ctx`), the next search round
+    makes that pointer a callback of that type. The pointer's name, or None."""
+    if not isinstance(called, AliasPtr) or called.own is None or called.own.base != oid:
+        return None
     for p in state.pointees:
-        if p.object_id == oid and p.name == ident:
+        if p.pointer is called:
             ex.placements_wanted[p.name] = (ftype, 0)
-            return True
-    return False
+            return called.choice.removesuffix("->")
+    return None
 
 
 def _fallback(ex: Executor, state: State, target: CType) -> int | None:

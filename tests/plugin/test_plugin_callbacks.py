@@ -76,3 +76,40 @@ def test_a_void_pointer_the_code_calls_is_a_callback(ctgen_dir: pytest.Pytester)
         assert params["a"] == {"@pointer": "ctgen_obj_a", "offset": 0}, params
     make = ctgen_dir.run("make", "-s", "-C", "out/ctx", "run")
     assert make.ret == 0, output(make)
+
+
+MEMBER_CONTEXT_UNIT = """\
+typedef int (*on_event)(int);
+
+struct listener { int armed; void *handler; };
+
+/* the handler travels as a void * member of the record */
+int notify(const struct listener *l, int v)
+{
+    if (!l->armed)
+        return -1;
+    if (((on_event)l->handler)(v) > 10)
+        return 1;
+    return 0;
+}
+"""
+
+
+def test_a_void_pointer_member_the_code_calls_is_a_callback(
+        ctgen_dir: pytest.Pytester) -> None:
+    (ctgen_dir.path / "member_ctx.c").write_text(MEMBER_CONTEXT_UNIT, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "-q", "--ctgen-export", "out", "member_ctx.c")
+    assert result.ret == 0, output(result)
+    assert "skipped" not in output(result)
+    doc = json.loads((ctgen_dir.path / "out" / "member_ctx" / "member_ctx.ctgen.json")
+                     .read_text())
+    cases = doc["functions"][0]["cases"]
+    assert {c["expected"]["returns"] for c in cases} == {-1, 0, 1}
+    callback = {"@function": "ctgen_cb_notify_l_handler"}
+    for case in cases:
+        listener = case["objects"][0]["value"][0]
+        if case["expected"]["returns"] != -1:
+            assert listener["handler"] == callback, case
+            assert case["expected"]["calls_in_order"][0]["stub"] == callback["@function"]
+    make = ctgen_dir.run("make", "-s", "-C", "out/member_ctx", "run")
+    assert make.ret == 0, output(make)
