@@ -7,12 +7,17 @@ condition of the path mentions is given the next value of one sequence instead (
 ... or 'A', 'B', ... for plain `char`), in the order the case lists its inputs. Such an
 input is free: any value keeps the path, its checks and its notes, so the model is changed
 without a query. What the path constrains keeps the readable or boundary value the solver
-chose (extract.preferences, boundaries.py)."""
+chose (extract.preferences, boundaries.py).
+
+A union, or a record with bitfields, is one input of all its bits: free, its bytes count
+up; constrained (a flag the path tests), each byte the model left 0 takes its distinct
+value where every condition the input is in evaluates as before, so the bitfields the
+path leaves free show whether the code cleared them."""
 from __future__ import annotations
 
 import z3
 
-from ..frontend.ctype import CType, EnumType, FloatType, IntType
+from ..frontend.ctype import CType, EnumType, FloatType, IntType, RecordType
 from .extract import input_leaves
 from .solver import Model
 from .state import State
@@ -26,21 +31,34 @@ _CYCLE = 99
 def distinguished(model: Model, state: State) -> Model:
     """`model` with each free scalar input of `state` set to its distinct value (a copy
     when anything changes; `model` itself is left as it was)."""
-    constrained = {t.decl().get_id() for t in uninterpreted_in(_conditions(state))}
+    conditions = _conditions(state)
+    constrained = {t.decl().get_id() for t in uninterpreted_in(conditions)}
     assigned: set[int] = set()
     changes: list[tuple[z3.FuncDeclRef, z3.ExprRef]] = []
+    records: list[z3.BitVecRef] = []  # unions and records with bitfields, done after
     for leaf, ctype in input_leaves(state):
         target = _settable(leaf)
         if target is None:
             continue
         decl = target.decl()
-        if decl.get_id() in constrained or decl.get_id() in assigned:
+        if decl.get_id() in assigned:
+            continue
+        if isinstance(ctype, RecordType) and isinstance(target, z3.BitVecRef):
+            assigned.add(decl.get_id())
+            records.append(target)
+            continue
+        if decl.get_id() in constrained:
             continue
         value = _distinct_value(len(changes), ctype, target)
         if value is None:
             continue
         assigned.add(decl.get_id())
         changes.append((decl, value))
+    for record in records:
+        value = _distinct_bytes(len(changes), record, model, conditions) \
+            if record.decl().get_id() in constrained else _byte_pattern(len(changes), record)
+        if value is not None:
+            changes.append((record.decl(), value))
     if not changes:
         return model
     changed = model.translate(model.ctx)
@@ -85,3 +103,40 @@ def _distinct_value(n: int, ctype: CType, target: z3.ExprRef) -> z3.ExprRef | No
             bits = z3.simplify(z3.fpToIEEEBV(z3.FPVal(value, fp_sort(ctype))))
             return bits if bits.size() == target.size() else None
     return None
+
+
+def _byte_pattern(n: int, target: z3.BitVecRef) -> z3.BitVecRef:
+    """A value for `target` whose bytes count up from the `n`th distinct value."""
+    value = 0
+    for k in range(target.size() // 8):
+        value |= (1 + (n + k) % _CYCLE) << (8 * k)
+    return z3.BitVecVal(value, target.size())
+
+
+def _distinct_bytes(n: int, target: z3.BitVecRef, model: Model,
+                    conditions: list[z3.ExprRef]) -> z3.BitVecRef | None:
+    """A union or record with bitfields (one input of all its bits) that the path
+    constrains, a bitfield or member of it say: the model's value with each zero byte
+    that the path does not care about set to its distinct value, so the members the path
+    leaves free are not all 0 (a cleared bitfield must show). A byte is taken when every
+    condition the input is in evaluates as before; None when no byte is."""
+    mentioned = [c for c in conditions
+                 if any(t.decl().get_id() == target.decl().get_id()
+                        for t in uninterpreted_in([c]))]
+    if not mentioned:
+        return None
+    before = [model.eval(c, model_completion=True) for c in mentioned]
+    current = model.eval(target, model_completion=True)
+    if not z3.is_bv_value(current):
+        return None
+    value = current.as_long()
+    changed = False
+    for k in range(target.size() // 8):
+        if value >> (8 * k) & 0xFF:
+            continue
+        candidate = value | (1 + (n + k) % _CYCLE) << (8 * k)
+        with_it = [(target, z3.BitVecVal(candidate, target.size()))]
+        if all(z3.eq(model.eval(z3.substitute(c, *with_it), model_completion=True), b)
+               for c, b in zip(mentioned, before)):
+            value, changed = candidate, True
+    return z3.BitVecVal(value, target.size()) if changed else None

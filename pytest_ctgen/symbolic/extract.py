@@ -436,13 +436,21 @@ def _leaves(cells: list[Cell], ctype: CType) -> list[tuple[SymValue, CType]]:
         for i in range(ctype.count or 0):
             out.extend(_leaves(cells[i * n:(i + 1) * n], ctype.element))
         return out
-    if isinstance(ctype, RecordType) and not ctype.is_union:
-        out = []
+    if not isinstance(ctype, RecordType):
+        return []
+    out = []
+    if not ctype.is_union:
         for f in value_members(ctype):
             if not f.is_bitfield:
                 out.extend(_leaves(cells[f.offset:f.offset + f.type.size], f.type))
-        return out
-    return []
+    # a union, or a record with bitfields, is one input of all its bits
+    # (inputs.input_cells): a leaf of its own, with the record's type
+    whole = cells[0][0] if cells else None
+    if (ctype.is_union or any(f.is_bitfield for f in ctype.fields)) and \
+            isinstance(whole, z3.BitVecRef) and whole.size() == 8 * len(cells) and \
+            all(c[0] is whole and c[1] == i for i, c in enumerate(cells)):
+        out.append((whole, ctype))
+    return out
 
 
 def input_leaves(state: State) -> list[tuple[SymValue, CType]]:

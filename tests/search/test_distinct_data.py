@@ -32,6 +32,23 @@ unsigned span(const struct pair *p, unsigned limit)
     return p->hi - p->lo;
 }
 
+/* a register as a word and as bitfields: the bits a path decides (fault) and the bits it
+   leaves free (retries) are one input */
+union ctrl_reg {
+    uint32_t word;
+    struct { uint32_t busy : 1, fault : 1, pad : 6, retries : 4, rest : 20; } bits;
+};
+
+unsigned clear_fault(union ctrl_reg *r)
+{
+    if (!r->bits.fault) {
+        return 0u;
+    }
+    r->bits.fault = 0u;
+    r->bits.retries = 0u;
+    return 1u;
+}
+
 unsigned sensor(void);
 
 unsigned scaled(void)
@@ -45,6 +62,7 @@ MUTANTS = {
     "copy_bytes": ("dst[i] = src[i];", "dst[i] = src[i + 1];"),  # the wrong offset
     "span": ("return p->hi - p->lo;", "return p->lo - p->hi;"),  # swapped operands
     "scaled": ("return sensor() * 3u;", "return 3u * 3u;"),  # the stub's result unused
+    "clear_fault": ("r->bits.retries = 0u;", ";"),  # a bitfield no longer cleared
 }
 
 

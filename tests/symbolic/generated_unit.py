@@ -35,13 +35,19 @@ class GeneratedUnit:
             assert cov.branches_covered == cov.branches_total, (name, cov)
 
 
+#: A time budget the generation of a test unit does not reach, however busy the machine.
+_NO_TIME_LIMIT = 3600.0
+
+
 def unit_generator(tmp_path: Path) -> Callable[[str, str], GeneratedUnit]:
     """A function that writes a unit under `tmp_path`, generates it and runs its cases."""
     def generate_and_run(file_name: str, text: str) -> GeneratedUnit:
         unit = tmp_path / file_name
         # a surrogate escape (\udc80-\udcff) stands for that byte, no UTF-8 of its own
         unit.write_text(text, encoding="utf-8", errors="surrogateescape")
-        generated = generate_file(unit, file_name, Options())
+        # the time budget is a safety net, which these tests of semantics must not meet
+        # on a busy machine: the work budget alone decides what is generated
+        generated = generate_file(unit, file_name, Options(timeout=_NO_TIME_LIMIT))
         run = FileRun(unit, generated, Options(), tmp_path / "builds")
         functions = {f.name: f for f in generated.cases.functions}
         findings: dict[str, list[str]] = {}
