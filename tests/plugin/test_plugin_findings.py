@@ -4,11 +4,13 @@ its place, in pytest and in the exported driver, whether the compiled run crashe
 calls nothing behind it unreachable."""
 from __future__ import annotations
 
+import json
+import re
 import shutil
 import subprocess
 
 import pytest
-from plugin_helpers import output, report_rows, run_ctgen
+from plugin_helpers import failed_functions, output, report_rows, run_ctgen
 
 UNIT = """\
 int scale(int total, int parts)
@@ -100,6 +102,45 @@ def test_signed_overflow_is_a_note_or_on_request_a_finding(ctgen_dir: pytest.Pyt
     found.assert_outcomes(failed=1, passed=2)
 
 
+NEGATIONS = """\
+#include <limits.h>
+
+int neg(int x) { return -x; }
+long long neg_ll(long long x) { return -x; }
+int magnitude(int x) { return x < 0 ? -x : x; }
+unsigned neg_u(unsigned x) { return -x; }
+int neg_short(short x) { return -x; }
+int neg_char(signed char x) { return -x; }
+int neg_min(int x)
+{
+    if (x == INT_MIN) {
+        return -x;
+    }
+    return 0;
+}
+"""
+
+
+def test_negating_the_minimum_is_signed_overflow(ctgen_dir: pytest.Pytester) -> None:
+    """-x overflows where x is its type's minimum, as a - b does, after the promotions:
+    a short or a char is negated as an int, an unsigned wraps."""
+    (ctgen_dir.path / "neg.c").write_text(NEGATIONS, encoding="utf-8")
+    noted = run_ctgen(ctgen_dir, "--ctgen-export", "out", "neg.c")
+    assert noted.ret == 0, output(noted)
+    doc = json.loads((ctgen_dir.path / "out" / "neg" / "neg.ctgen.json").read_text("utf-8"))
+    notes = {f["name"]: [n for c in f["cases"] for n in c["notes"]] for f in doc["functions"]}
+    assert notes["neg_min"] == ["needs signed overflow (undefined in C; gcc -O0 wraps)"]
+    ctgen_dir.makeini("[pytest]\nctgen_signed_overflow = finding\n")
+    found = run_ctgen(ctgen_dir, "neg.c")
+    text = output(found)
+    assert found.ret == 1, text
+    assert failed_functions(found) == ["magnitude", "neg", "neg_ll", "neg_min"], text
+    ends = sorted(line for line in found.outlines if line.startswith("  ends: "))
+    assert [re.sub(r":\d+: ", ": ", line) for line in ends] == [
+        f"  ends: undefined behaviour at neg.c:{line}: signed overflow in -x"
+        for line in (12, 3, 4, 5)], text
+
+
 def test_a_closed_set_option_refuses_other_values_also_from_the_ini(
         ctgen_dir: pytest.Pytester) -> None:
     (ctgen_dir.path / "acc.c").write_text(OVERFLOW, encoding="utf-8")
@@ -107,3 +148,4 @@ def test_a_closed_set_option_refuses_other_values_also_from_the_ini(
     result = run_ctgen(ctgen_dir, "acc.c")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "ctgen_signed_overflow: 'trap' is not one of note, finding" in output(result)
+
