@@ -23,7 +23,7 @@ from ..cases import (
     STOP_UNSUPPORTED, STOP_WORK, Case, FunctionCases, Outcome,
     UNDEFINED_BEHAVIOUR, StubPrototype, Violation)
 from ..errors import UnsupportedError
-from ..frontend.ctype import CType, RecordType
+from ..frontend.ctype import CType, RecordType, parameter_list_record
 from ..frontend.preprocess import is_va_list
 from ..ir.cfg import CFG, Edge
 from ..ir.lower import Program
@@ -615,7 +615,8 @@ def generate_function(program: Program, function: str, options: SearchOptions,
     Raises:
         UnsupportedError: the function reads variadic arguments or takes a `va_list`,
             which the generator does not choose yet (the unit's calls of it, with their
-            arguments, are executed).
+            arguments, are executed), or a parameter's type holds a record declared in
+            its parameter list.
     """
     cfg = program.cfgs[function]
     for param, ctype in zip(cfg.function.params, cfg.function.type.params):
@@ -623,6 +624,13 @@ def generate_function(program: Program, function: str, options: SearchOptions,
             raise UnsupportedError(f"va_list parameter '{param.name}': the generator cannot "
                                    "make one (the unit's functions that pass theirs are "
                                    "tested)", param.location)
+        hidden = parameter_list_record(ctype)
+        if hidden is not None:
+            raise UnsupportedError(
+                f"parameter '{param.name}': {hidden} is declared in its parameter list, "
+                "where nothing outside the function can name it (gcc warns so), so the "
+                f"test harness cannot make the argument; declare the {hidden.kind} at file "
+                "scope", param.location)
     if cfg.variadic_area is not None:
         raise UnsupportedError("variadic function under test: its variadic arguments are "
                                "not generated yet (its callers in the unit are tested)",
