@@ -149,3 +149,74 @@ def test_a_closed_set_option_refuses_other_values_also_from_the_ini(
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "ctgen_signed_overflow: 'trap' is not one of note, finding" in output(result)
 
+
+LOOPS = """\
+int table[4] = {1, 2, 3, 4};
+
+int sum_upto(int n)
+{
+    int a[4] = {1, 2, 3, 4};
+    int s = 0;
+    for (int i = 0; i <= n; i++) {
+        s += a[i];
+    }
+    return s;
+}
+
+void fill_upto(int n, int v)
+{
+    for (int i = 0; i <= n; i++) {
+        table[i] = v;
+    }
+}
+
+int collect(const unsigned char *b, int n)
+{
+    int hits[4] = {0};
+    int k = 0;
+    for (int i = 0; i < n && i < 8; i++) {
+        if (b[i] > 100) {
+            hits[k++] = i;
+        }
+    }
+    return k;
+}
+"""
+
+LOOP_FINDINGS = {
+    "sum_upto": "undefined behaviour at loops.c:8:9: out-of-bounds read of 4 bytes at "
+                "offset 16 of 'a' (16 bytes)",
+    "fill_upto": "undefined behaviour at loops.c:16:9: out-of-bounds write of 4 bytes at "
+                 "offset 16 of 'table' (16 bytes)",
+    "collect": "undefined behaviour at loops.c:26:13: out-of-bounds write of 4 bytes at "
+               "offset 16 of 'hits' (16 bytes)",
+}
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_an_off_by_one_loop_bound_is_a_finding(ctgen_dir: pytest.Pytester) -> None:
+    """Covering the branches takes one or two iterations; the iteration past the end of
+    the array, which no goal needs, is a failing case too (search/loop_findings.py)."""
+    (ctgen_dir.path / "loops.c").write_text(LOOPS, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "--ctgen-export", "out", "--ctgen-report", "json:r.json",
+                       "loops.c")
+    text = output(result)
+    assert result.ret == 1, text
+    assert failed_functions(result) == sorted(LOOP_FINDINGS), text
+    for name, finding in LOOP_FINDINGS.items():
+        assert f"  ends: {finding}" in text, name
+    rows = report_rows(ctgen_dir.path / "r.json")
+    for name in LOOP_FINDINGS:
+        assert rows[name]["unreachable"] == [], rows[name]
+        assert rows[name]["branches_covered"] == rows[name]["branches_total"], rows[name]
+
+    run = subprocess.run(["make", "-s", "-C", str(ctgen_dir.path / "out" / "loops"), "run"],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode != 0
+    failing = sorted(line for line in run.stdout.splitlines() if line.startswith("FAIL "))
+    assert [line.split("[")[0] for line in failing] == \
+        [f"FAIL {name}" for name in sorted(LOOP_FINDINGS)], run.stdout
+    for line in failing:
+        name = line.split()[1].split("[")[0]
+        assert line.endswith(f"]: {LOOP_FINDINGS[name]}"), line
+    assert run.stdout.splitlines()[-1].endswith(" passed, 3 failed")
