@@ -7,6 +7,7 @@ known (from the compiler probe, see `layout.py`).
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Final, Literal, overload
 
 if TYPE_CHECKING:
@@ -244,6 +245,8 @@ class RecordType(CType):
     align: int = 1
     defined: bool = False
     spelling: str | None = None  # a C type name for it (tag or typedef), for diagnostics
+    # declared in a function's parameter list (prototype scope, C11 6.2.1p4)
+    in_parameter_list: bool = False
     _by_name: dict[str, Field] = field(default_factory=dict, repr=False)
 
     def complete(self, fields: tuple[Field, ...], size: int, align: int) -> None:
@@ -549,15 +552,13 @@ def compatible(a: CType, b: CType) -> bool:
     return a == b
 
 
-def unmodelled_part(t: CType) -> FloatType | None:
-    """A floating type whose values are not modelled that `t` is, holds or points to
-    (through arrays, members, pointers and function types), or None."""
+def reached_types(t: CType) -> Iterator[CType]:
+    """`t` and the types it holds or points to (through arrays, members, pointers and
+    function types), each record once."""
     seen: set[int] = set()
     todo = [t]
     while todo:
         t = todo.pop()
-        if isinstance(t, FloatType) and t.unmodelled is not None:
-            return t
         if isinstance(t, RecordType):
             if id(t) in seen:
                 continue
@@ -569,7 +570,34 @@ def unmodelled_part(t: CType) -> FloatType | None:
             todo.append(t.target)
         elif isinstance(t, FunctionType):
             todo.extend((t.result, *t.params))
+        yield t
+
+
+def unmodelled_part(t: CType) -> FloatType | None:
+    """A floating type whose values are not modelled that `t` is, holds or points to
+    (through arrays, members, pointers and function types), or None."""
+    return next((r for r in reached_types(t)
+                 if isinstance(r, FloatType) and r.unmodelled is not None), None)
+
+
+def unnamed_pointee(t: CType) -> RecordType | None:
+    """A record without a tag or typedef name that a pointer `t` is or holds points to
+    (through arrays), or None: no declaration outside the unit's can make an object of it."""
+    for r in reached_types(t):
+        if isinstance(r, PointerType):
+            target = r.target
+            while isinstance(target, ArrayType):
+                target = target.element
+            if isinstance(target, RecordType) and not target.spelling:
+                return target
     return None
+
+
+def parameter_list_record(t: CType) -> RecordType | None:
+    """A record declared in a parameter list that `t` is, holds or points to, or None:
+    its scope ends with the function's declarator, so no code outside can name it."""
+    return next((r for r in reached_types(t)
+                 if isinstance(r, RecordType) and r.in_parameter_list), None)
 
 
 def spell(t: CType) -> str:

@@ -310,7 +310,8 @@ class TypeResolver(Scopes):
     # ----------------------------------------------------------------- records
 
     def _new_record(self, kind: RecordKind, tag: str | None) -> RecordType:
-        record = RecordType(kind, tag, spelling=f"{kind} {tag}" if tag else None)
+        record = RecordType(kind, tag, spelling=f"{kind} {tag}" if tag else None,
+                            in_parameter_list=self._prototype_depth > 0)
         if tag:
             self.declare_tag(tag, record)
             if self.at_file_scope:

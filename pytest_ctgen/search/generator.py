@@ -23,7 +23,7 @@ from ..cases import (
     STOP_UNSUPPORTED, STOP_WORK, Case, FunctionCases, Outcome,
     UNDEFINED_BEHAVIOUR, StubPrototype, Violation)
 from ..errors import UnsupportedError
-from ..frontend.ctype import CType, RecordType
+from ..frontend.ctype import CType, RecordType, parameter_list_record
 from ..frontend.preprocess import is_va_list
 from ..ir.cfg import CFG, Edge
 from ..ir.lower import Program
@@ -38,6 +38,7 @@ from . import loop_stops
 from .case_making import add_case
 from .merged_search import MergedResult, merged_search
 from .boundary_goals import BoundaryGoals, add_boundary_cases
+from .loop_findings import Staying, run_loops_on
 from .callee_goals import CalleeGoals
 from .options import SearchOptions
 from .results import unproved, function_cases, skipped
@@ -108,6 +109,8 @@ class Generator:
         self.callbacks: dict[str, StubPrototype] = {}  # those the cases use, by name
         # the goals a merged search (search/merged_search.py) last found nothing for
         self.merged_fruitless: frozenset[Edge] | None = None
+        # the loop a path is run on in, looking for findings (search/loop_findings.py)
+        self.staying: Staying | None = None
 
     # ------------------------------------------------------------------ loop
 
@@ -141,6 +144,11 @@ class Generator:
         try:
             add_boundary_cases(self)
         except _BudgetSpent as spent:  # extras: only the safety net is worth reporting
+            if spent.stop == STOP_TIME:
+                stop = spent.stop
+        try:
+            run_loops_on(self)
+        except _BudgetSpent as spent:  # as the boundary cases
             if spent.stop == STOP_TIME:
                 stop = spent.stop
         if self.unsupported is not None and not self.cases:
@@ -381,7 +389,10 @@ class Generator:
                 return None
             successors[i] = next_state
         goals = [i for i in order if self.goals.is_new_goal(node, i)]
-        for group in (goals, [i for i in order if i not in goals]):
+        groups = [goals, [i for i in order if i not in goals]]
+        if self.staying is not None:  # looking for findings in a loop's iterations
+            groups = self.staying.groups(node, order) or groups
+        for group in groups:
             for quick in (True, False):
                 for i in group:
                     if node.edges[i] != OPEN:
@@ -550,6 +561,8 @@ class Generator:
                                                  extract.preferences(violating))
             finding = violating.ending is not None and \
                 violating.ending[0] == UNDEFINED_BEHAVIOUR
+            if finding and model is not None:
+                model = self.just_into(violating) or model
             if model is None:
                 if finding and answer != UNSAT:
                     # the path went on assuming the error away: what follows is not proved
@@ -561,6 +574,18 @@ class Generator:
             if self.add_case(violating, model, (note,) if note else ()) and finding:
                 self.finding_edges.update(violating.edges)
                 self.finding_blocks.add(violating.frames[0].block.id)
+
+    def just_into(self, state: State) -> Model | None:
+        """A readable model of the path into a finding `state` that decides its integer
+        comparisons at their boundaries where it can, so the inputs run just into the
+        error (`i <= n` over `int a[4]`: n = 4, one element past the end, not n = 38,
+        whose writes past a global may wreck the run); None on floating-point paths and
+        where the path decides no comparison."""
+        if self.solver.on_floats(state.constraints):
+            return None
+        readable = extract.preferences(state)
+        tiers = boundaries.with_boundaries(state, readable)
+        return None if tiers is readable else self.solver.model(state.constraints, tiers)
 
     def add_case(self, state: State, model: Model, extra_notes: tuple[str, ...] = ()
                  ) -> bool:
@@ -615,7 +640,8 @@ def generate_function(program: Program, function: str, options: SearchOptions,
     Raises:
         UnsupportedError: the function reads variadic arguments or takes a `va_list`,
             which the generator does not choose yet (the unit's calls of it, with their
-            arguments, are executed).
+            arguments, are executed), or a parameter's type holds a record declared in
+            its parameter list.
     """
     cfg = program.cfgs[function]
     for param, ctype in zip(cfg.function.params, cfg.function.type.params):
@@ -623,6 +649,13 @@ def generate_function(program: Program, function: str, options: SearchOptions,
             raise UnsupportedError(f"va_list parameter '{param.name}': the generator cannot "
                                    "make one (the unit's functions that pass theirs are "
                                    "tested)", param.location)
+        hidden = parameter_list_record(ctype)
+        if hidden is not None:
+            raise UnsupportedError(
+                f"parameter '{param.name}': {hidden} is declared in its parameter list, "
+                "where nothing outside the function can name it (gcc warns so), so the "
+                f"test harness cannot make the argument; declare the {hidden.kind} at file "
+                "scope", param.location)
     if cfg.variadic_area is not None:
         raise UnsupportedError("variadic function under test: its variadic arguments are "
                                "not generated yet (its callers in the unit are tested)",

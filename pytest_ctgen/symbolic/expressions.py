@@ -57,6 +57,7 @@ from .values import (
     constant,
     convert,
     exact_quotient,
+    negation_overflow,
     overflows,
     signed_overflow,
     truth,
@@ -138,15 +139,19 @@ def _binary(ex: Executor, state: State, e: Binary) -> SymValue:
     result, errors = arithmetic(e.op, e.type, a, b, e.right.type)
     contracts.undefined_unless(ex, state, errors, describe(e)[1:-1])  # without its ( )
     if isinstance(e.type, IntType) and e.type.signed and e.op in ("+", "-", "*"):
-        overflow = signed_overflow(e.op, a, b)
-        if z3.is_false(z3.simplify(overflow)):
-            pass
-        elif ex.overflow_is_finding:
-            contracts.undefined_unless(ex, state, (Undefined(overflow, "signed overflow"),),
-                                       describe(e)[1:-1])
-        else:
-            state.overflows.append(overflow)
+        _overflow(ex, state, signed_overflow(e.op, a, b), describe(e)[1:-1])
     return result
+
+
+def _overflow(ex: Executor, state: State, overflow: z3.BoolRef, text: str) -> None:
+    """Signed arithmetic `text` overflows where `overflow` holds: a finding, or a note on
+    the case (`Executor.overflow_is_finding`)."""
+    if z3.is_false(z3.simplify(overflow)):
+        return
+    if ex.overflow_is_finding:
+        contracts.undefined_unless(ex, state, (Undefined(overflow, "signed overflow"),), text)
+    else:
+        state.overflows.append(overflow)
 
 
 def _logical(ex: Executor, state: State, e: Logical) -> SymValue:
@@ -174,6 +179,8 @@ def _unary(ex: Executor, state: State, e: Unary) -> SymValue:
     v = evaluate(ex, state, e.operand)
     if e.op == "!":
         return bool_to_int(z3.Not(condition(ex, state, e.operand.type, v)))
+    if e.op == "-" and isinstance(e.type, IntType) and e.type.signed:
+        _overflow(ex, state, negation_overflow(v), describe(e))
     return unary(e.op, e.type, v)
 
 

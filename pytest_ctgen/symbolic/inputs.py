@@ -20,6 +20,7 @@ from ..frontend.ctype import (
     VoidType,
     has_variable_size,
     holds_pointer,
+    unnamed_pointee,
 )
 from ..frontend.unit import Variable, is_unsized_array
 from . import function_pointers, lazy, statements
@@ -330,6 +331,12 @@ def global_object(ex: Executor, state: State, var: Variable) -> int:
         raise PathError(f"global '{var.name}' is an input whose initializer gives its "
                         "flexible array member elements: the case cannot set them",
                         var.location, unsupported=True)
+    unnamed = unnamed_pointee(var.type) if is_input else None
+    if unnamed is not None:
+        raise PathError(f"global '{var.name}' is an input that points to a {unnamed.kind} "
+                        "without a tag or typedef name: the case cannot declare the object "
+                        f"it points to; give the {unnamed.kind} a tag", var.location,
+                        unsupported=True)
     cells: list[Cell] | SparseCells
     if is_input:
         cells = object_cells(ex, state, var.name, var.type)

@@ -332,6 +332,12 @@ def signed_overflow(op: str, a: SymValue, b: SymValue) -> z3.BoolRef:
     return z3.Not(ok)
 
 
+def negation_overflow(a: SymValue) -> z3.BoolRef:
+    """When signed `-a` leaves its type's range: `a` is the type's minimum."""
+    assert isinstance(a, z3.BitVecRef)
+    return a == z3.BitVecVal(1 << (a.size() - 1), a.size())
+
+
 def compare(op: str, t: CType, a: SymValue, b: SymValue) -> z3.BoolRef:
     """The condition `a op b` for operands of common type `t`."""
     if isinstance(a, PtrVal) or isinstance(b, PtrVal):

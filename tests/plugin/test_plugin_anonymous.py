@@ -126,3 +126,44 @@ def test_anonymous_members_are_inputs_and_outputs(ctgen_dir: pytest.Pytester) ->
     failed = ctgen_dir.runpytest_subprocess("-p", "no:xdist", "-q", "out", timeout=180)
     assert failed.parseoutcomes()["failed"] == 1, output(failed)
     assert "return.hi" in output(failed), output(failed)
+
+
+QUALIFIED = r"""
+struct S { int a; };
+typedef volatile struct { int a; } vs_t;
+struct { int a; } const *shown;
+
+int cvs(const volatile struct { int a; } *p) { return p->a > 0; }
+int tagged(struct T { int a; } *p) { return p->a > 0; }
+int by_value(struct { int a; } s) { return s.a > 0; }
+int named(const volatile struct S *p) { return p->a > 0; }
+int through_typedef(vs_t *p) { return p->a > 0; }
+int through_global(void) { return shown != 0 && shown->a > 0; }
+"""
+
+
+def test_a_record_no_declaration_can_name_skips_its_function_with_the_place(
+        ctgen_dir: pytest.Pytester) -> None:
+    """A struct declared in a parameter list is seen by nothing outside the function (C11
+    6.2.1p4), and an untagged one a global points to has no name a case can declare the
+    object with: the harness cannot make the input, so the function is skipped with the
+    place and the reason, and the file's other functions, qualifiers and all, run."""
+    ctgen_dir.makefile(".c", records=QUALIFIED)
+    result = run_ctgen(ctgen_dir, "-rs", "--ctgen-report", "json:cov.json", "records.c")
+    text = output(result)
+    assert result.ret == 0, text
+    assert "internal error" not in text, text
+    listed = "declared in its parameter list, where nothing outside the function can name it"
+    for name, where in (("struct <anonymous>", "5:42: parameter 'p'"),
+                        ("struct T", "6:32: parameter 'p'"),
+                        ("struct <anonymous>", "7:32: parameter 's'")):
+        assert f"records.c:{where}: {name} is {listed}" in text, text
+    assert "records.c:3:25: global 'shown' is an input that points to a struct without a " \
+           "tag or typedef name" in text, text
+    rows = report_rows(Path(ctgen_dir.path, "cov.json"))
+    for name in ("cvs", "tagged", "by_value", "through_global"):
+        assert rows[name]["stop_reason"] == "skipped" and rows[name]["cases"] == 0, rows[name]
+    for name in ("named", "through_typedef"):
+        row = rows[name]
+        assert row["cases"] > 0 and row["failed"] == 0, row
+        assert row["stop_reason"] == "exhausted", row

@@ -4,11 +4,13 @@ its place, in pytest and in the exported driver, whether the compiled run crashe
 calls nothing behind it unreachable."""
 from __future__ import annotations
 
+import json
+import re
 import shutil
 import subprocess
 
 import pytest
-from plugin_helpers import output, report_rows, run_ctgen
+from plugin_helpers import failed_functions, output, report_rows, run_ctgen
 
 UNIT = """\
 int scale(int total, int parts)
@@ -100,6 +102,45 @@ def test_signed_overflow_is_a_note_or_on_request_a_finding(ctgen_dir: pytest.Pyt
     found.assert_outcomes(failed=1, passed=2)
 
 
+NEGATIONS = """\
+#include <limits.h>
+
+int neg(int x) { return -x; }
+long long neg_ll(long long x) { return -x; }
+int magnitude(int x) { return x < 0 ? -x : x; }
+unsigned neg_u(unsigned x) { return -x; }
+int neg_short(short x) { return -x; }
+int neg_char(signed char x) { return -x; }
+int neg_min(int x)
+{
+    if (x == INT_MIN) {
+        return -x;
+    }
+    return 0;
+}
+"""
+
+
+def test_negating_the_minimum_is_signed_overflow(ctgen_dir: pytest.Pytester) -> None:
+    """-x overflows where x is its type's minimum, as a - b does, after the promotions:
+    a short or a char is negated as an int, an unsigned wraps."""
+    (ctgen_dir.path / "neg.c").write_text(NEGATIONS, encoding="utf-8")
+    noted = run_ctgen(ctgen_dir, "--ctgen-export", "out", "neg.c")
+    assert noted.ret == 0, output(noted)
+    doc = json.loads((ctgen_dir.path / "out" / "neg" / "neg.ctgen.json").read_text("utf-8"))
+    notes = {f["name"]: [n for c in f["cases"] for n in c["notes"]] for f in doc["functions"]}
+    assert notes["neg_min"] == ["needs signed overflow (undefined in C; gcc -O0 wraps)"]
+    ctgen_dir.makeini("[pytest]\nctgen_signed_overflow = finding\n")
+    found = run_ctgen(ctgen_dir, "neg.c")
+    text = output(found)
+    assert found.ret == 1, text
+    assert failed_functions(found) == ["magnitude", "neg", "neg_ll", "neg_min"], text
+    ends = sorted(line for line in found.outlines if line.startswith("  ends: "))
+    assert [re.sub(r":\d+: ", ": ", line) for line in ends] == [
+        f"  ends: undefined behaviour at neg.c:{line}: signed overflow in -x"
+        for line in (12, 3, 4, 5)], text
+
+
 def test_a_closed_set_option_refuses_other_values_also_from_the_ini(
         ctgen_dir: pytest.Pytester) -> None:
     (ctgen_dir.path / "acc.c").write_text(OVERFLOW, encoding="utf-8")
@@ -107,3 +148,75 @@ def test_a_closed_set_option_refuses_other_values_also_from_the_ini(
     result = run_ctgen(ctgen_dir, "acc.c")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert "ctgen_signed_overflow: 'trap' is not one of note, finding" in output(result)
+
+
+LOOPS = """\
+int table[4] = {1, 2, 3, 4};
+
+int sum_upto(int n)
+{
+    int a[4] = {1, 2, 3, 4};
+    int s = 0;
+    for (int i = 0; i <= n; i++) {
+        s += a[i];
+    }
+    return s;
+}
+
+void fill_upto(int n, int v)
+{
+    for (int i = 0; i <= n; i++) {
+        table[i] = v;
+    }
+}
+
+int collect(const unsigned char *b, int n)
+{
+    int hits[4] = {0};
+    int k = 0;
+    for (int i = 0; i < n && i < 8; i++) {
+        if (b[i] > 100) {
+            hits[k++] = i;
+        }
+    }
+    return k;
+}
+"""
+
+LOOP_FINDINGS = {
+    "sum_upto": "undefined behaviour at loops.c:8:9: out-of-bounds read of 4 bytes at "
+                "offset 16 of 'a' (16 bytes)",
+    "fill_upto": "undefined behaviour at loops.c:16:9: out-of-bounds write of 4 bytes at "
+                 "offset 16 of 'table' (16 bytes)",
+    "collect": "undefined behaviour at loops.c:26:13: out-of-bounds write of 4 bytes at "
+               "offset 16 of 'hits' (16 bytes)",
+}
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_an_off_by_one_loop_bound_is_a_finding(ctgen_dir: pytest.Pytester) -> None:
+    """Covering the branches takes one or two iterations; the iteration past the end of
+    the array, which no goal needs, is a failing case too (search/loop_findings.py)."""
+    (ctgen_dir.path / "loops.c").write_text(LOOPS, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "--ctgen-export", "out", "--ctgen-report", "json:r.json",
+                       "loops.c")
+    text = output(result)
+    assert result.ret == 1, text
+    assert failed_functions(result) == sorted(LOOP_FINDINGS), text
+    for name, finding in LOOP_FINDINGS.items():
+        assert f"  ends: {finding}" in text, name
+    rows = report_rows(ctgen_dir.path / "r.json")
+    for name in LOOP_FINDINGS:
+        assert rows[name]["unreachable"] == [], rows[name]
+        assert rows[name]["branches_covered"] == rows[name]["branches_total"], rows[name]
+
+    run = subprocess.run(["make", "-s", "-C", str(ctgen_dir.path / "out" / "loops"), "run"],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode != 0
+    failing = sorted(line for line in run.stdout.splitlines() if line.startswith("FAIL "))
+    assert [line.split("[")[0] for line in failing] == \
+        [f"FAIL {name}" for name in sorted(LOOP_FINDINGS)], run.stdout
+    for line in failing:
+        name = line.split()[1].split("[")[0]
+        assert line.endswith(f"]: {LOOP_FINDINGS[name]}"), line
+    assert run.stdout.splitlines()[-1].endswith(" passed, 3 failed")
