@@ -54,6 +54,7 @@ from .frontend.signatures import UnitSignatures, with_signatures
 from .frontend.unit_shapes import unit_shapes
 from .frontend.unit import Function, SkippedDefinition, Unit
 from .generation_child import Progress, ProgressFn, generate_isolated
+from .kept_cases import FoundCase, KeptCases
 from .ir.cfg import Call
 from .ir.lower import Program, lower_unit
 from .options import Options
@@ -229,9 +230,11 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
             continue
         start = time.monotonic()
         stopped = _stopped(fn, program.cfgs.get(fn.name), STOP_TIME)
+        kept = KeptCases()
         if send is not None:
             send(Progress(display, fn.name, "started", start, result=stopped))
-        result = _generate_function(program, fn, search, path, display, stopped)
+        result = _generate_function(program, fn, search, path, display, kept, stopped,
+                                    _reporter(kept, send, display, fn.name, start))
         seconds[fn.name] = time.monotonic() - start
         functions.append(replace(result, generation_seconds=seconds[fn.name]))
         if send is not None:
@@ -277,10 +280,24 @@ def _check_names(unit: Unit, path: Path, display: str) -> None:
                          "are the test harness's; rename it")
 
 
+def _reporter(kept: KeptCases, send: Callable[[Progress], None] | None, display: str,
+              function: str, start: float) -> Callable[[FoundCase], None]:
+    """What the generator tells of each case it makes: `kept` keeps it (for a MemoryError
+    here), `send` passes it to the parent (for a child stopped from outside)."""
+    def found(case: FoundCase) -> None:
+        kept.add(case)
+        if send is not None:
+            send(Progress(display, function, "case", time.monotonic() - start, found=case))
+
+    return found
+
+
 def _generate_function(program: Program, fn: Function, search: SearchOptions, path: Path,
-                       display: str, stopped: FunctionCases) -> FunctionCases:
-    """What the generation of `fn` gives: its cases, or no case and why; `stopped` is its
-    result should it run out of memory."""
+                       display: str, kept: KeptCases, stopped: FunctionCases,
+                       found: Callable[[FoundCase], None]) -> FunctionCases:
+    """What the generation of `fn` gives: its cases, or no case and why; `found` is told
+    of each case as it is made, and should generation run out of memory, `stopped` (no
+    case) with the cases in `kept` is its result."""
     from .search.generator import generate_function  # z3: generation only
 
     failure = program.failures.get(fn.name)
@@ -288,14 +305,14 @@ def _generate_function(program: Program, fn: Function, search: SearchOptions, pa
         return _skipped(fn, _shown_error(failure, path, display))
     try:
         return generate_function(program, fn.name, search,
-                                 lambda file: shown_path(file, path, display))
+                                 lambda file: shown_path(file, path, display), found)
     except CtgenError as err:
         return _skipped(fn, _shown_error(err, path, display))
     except MemoryError:
-        return replace(stopped, stop_reason=STOP_MEMORY)
+        return kept.result(stopped, STOP_MEMORY)
     except Exception as err:  # a defect of ours must not end the session
         if "out of memory" in str(err):  # z3's words for a failed allocation
-            return replace(stopped, stop_reason=STOP_MEMORY)
+            return kept.result(stopped, STOP_MEMORY)
         log.exception("generation of %s failed", fn.name)
         return _skipped(fn, f"internal error of pytest-ctgen: {type(err).__name__}: {err}")
 
