@@ -146,7 +146,7 @@ def generate_file(path: Path, display: str, options: Options,
     several processes at once (pytest-xdist workers): a file lock per cache entry makes
     the others wait for the first. With `wait=False`, returns None at once when another
     process holds that lock. With `options.regenerate`, entries older than `fresh_since`
-    (the session's start) are not served."""
+    (the session's start) are not served; entries used since then are not pruned."""
     flags = options.compiler_flags(path)
     text = preprocess(path, flags, options.files_for(path))
     # the flags also count where they leave no trace in the text (-m32, -funsigned-char)
@@ -174,7 +174,7 @@ def generate_file(path: Path, display: str, options: Options,
             tmp.write_text(json.dumps({"cases": file_cases_to_json(fc), "seconds": seconds}),
                            encoding="utf-8")
             tmp.replace(cache_file)
-        prune([p for p in group.glob("*.json") if p != cache_file])
+        prune([p for p in group.glob("*.json") if p != cache_file], session_start=fresh_since)
         return Generated(fc, seconds, False, text)
     except Timeout:
         return None
@@ -444,11 +444,13 @@ class ReplayError(CtgenError):
     """An exported cases file that cannot be replayed."""
 
 
-def replay_run(json_path: Path, options: Options, build_dir: Path | None) -> FileRun:
+def replay_run(json_path: Path, options: Options, build_dir: Path | None,
+               session_start: float | None = None) -> FileRun:
     """The run of an export's cases (`name.ctgen.json`, DESIGN §2) against the unit its
     build recipe names, as it is now: no solver, no generation. Every field is checked
     (case_reader) and the unit's own prototypes replace the file's; a function the unit
-    no longer defines fails its cases. Raises ReplayError naming the file and field."""
+    no longer defines fails its cases. Builds in `build_dir` used since `session_start`
+    stay (cache_bound.prune). Raises ReplayError naming the file and field."""
     try:
         text = json_path.read_text(encoding="utf-8")
         doc = load_json(text)
@@ -505,7 +507,8 @@ def replay_run(json_path: Path, options: Options, build_dir: Path | None) -> Fil
     missing = frozenset(f.name for f in cases.functions
                         if f.cases and f.name not in names.defined)
     return FileRun(unit, Generated(cases, from_cache=True, preprocessed=preprocessed),
-                   options, build_dir, cflags=cflags, sources=sources, missing=missing)
+                   options, build_dir, cflags=cflags, sources=sources, missing=missing,
+                   session_start=session_start)
 
 
 def unaccounted_functions(unit: Unit, cases: FileCases) -> list[str]:
