@@ -165,7 +165,7 @@ def _isolated(fn: Callable[..., T], *args: object,
             heard[0] = time.monotonic()
         deliver(message)
 
-    def quiet() -> bool:  # asked each second the child sends nothing: stop the child?
+    def quiet() -> bool:  # asked about every second: stop the child?
         asked[0] = time.monotonic()
         if stop_when is not None and stop_when():
             return True

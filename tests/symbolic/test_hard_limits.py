@@ -169,3 +169,24 @@ def test_the_hard_time_stop_keeps_the_cases_found(monkeypatch: pytest.MonkeyPatc
     functions = _generate_with(monkeypatch, unit, Options(timeout=60.0), lambda: None)
     assert time.monotonic() - start < 300
     _kept_one_case(functions, STOP_TIME)
+
+
+def test_a_child_that_sends_case_after_case_is_still_stopped() -> None:
+    """The hard stop is asked about every second, also while the child's messages come
+    more often than that."""
+    def chatty(send) -> str:
+        for _ in range(600):  # 30 s of a case every 50 ms
+            send(generation_child.Progress("u.c", "f", "case", 0.0))
+            time.sleep(0.05)
+        return "finished"
+
+    asked: list[float] = []
+
+    def stop() -> bool:
+        asked.append(time.monotonic())
+        return True
+
+    start = time.monotonic()
+    with pytest.raises(generation_child._ChildEnded):
+        generation_child._isolated(chatty, stop_when=stop)
+    assert asked and time.monotonic() - start < 25
