@@ -1,6 +1,6 @@
 """Keeping the caches bounded: generation results and harness builds are kept per unit, the
 few most recently used of each, so a long-lived cache directory does not grow with every
-edit of every file."""
+edit of every file; what the running session used stays while it runs."""
 from __future__ import annotations
 
 import hashlib
@@ -13,6 +13,9 @@ from filelock import FileLock, Timeout
 #: The entries (generation results, builds) kept per unit: the current one and a few
 #: before it, for switching back and forth between branches or options.
 KEEP_PER_UNIT = 4
+#: How much earlier than the session's start an entry's last use may seem and still be
+#: the session's: file times are coarser than the clock on some file systems.
+TIME_SLACK = 2.0
 
 
 def unit_group(unit: str) -> str:
@@ -28,10 +31,14 @@ def used(entry: Path) -> None:
         pass
 
 
-def prune(entries: list[Path], keep: int = KEEP_PER_UNIT - 1) -> list[Path]:
+def prune(entries: list[Path], keep: int = KEEP_PER_UNIT - 1,
+          session_start: float | None = None) -> list[Path]:
     """Delete all but the `keep` most recently used of `entries` (files or directories,
     each guarded by `<entry>.lock`): by default, the others of a group beside the one just
-    made. An entry another process holds stays. Returns what was deleted."""
+    made. An entry another process holds stays, and so does one used since
+    `session_start` (time.time() of the session's start, on an xdist worker its
+    controller's): the session may use it still (a build's gcov data is read at its end).
+    Returns what was deleted."""
     def last_used(entry: Path) -> float:
         try:
             return entry.stat().st_mtime
@@ -40,6 +47,8 @@ def prune(entries: list[Path], keep: int = KEEP_PER_UNIT - 1) -> list[Path]:
 
     deleted = []
     for entry in sorted(entries, key=last_used, reverse=True)[keep:]:
+        if session_start is not None and last_used(entry) >= session_start - TIME_SLACK:
+            continue  # the session's
         lock = Path(f"{entry}.lock")
         try:
             with FileLock(str(lock), timeout=0):

@@ -56,11 +56,14 @@ class FileRun:
     def __init__(self, path: Path, generated: Generated, options: Options,
                  build_dir: Path | None, *, cflags: Sequence[str] | None = None,
                  sources: Sequence[Path] | None = None,
-                 missing: frozenset[str] = frozenset()) -> None:
+                 missing: frozenset[str] = frozenset(),
+                 session_start: float | None = None) -> None:
         self.path = path.resolve()
         self.generated = generated
         self.options = options
         self.build_dir = build_dir
+        # the builds in `build_dir` used since then stay (cache_bound.prune)
+        self.session_start = session_start
         # how the unit is built: the session's options, or an export's recipe (replay)
         self.cflags = list(cflags) if cflags is not None else \
             options.compiler_flags(self.path)
@@ -106,7 +109,8 @@ class FileRun:
                     source, cflags=cflags, key_material=key_material,
                     cache_dir=None if self.build_dir is None
                     else self.build_dir / unit_group(str(self.path)),
-                    extra_files=extra_files, prune_others=self.build_dir is not None)
+                    extra_files=extra_files, prune_others=self.build_dir is not None,
+                    session_start=self.session_start)
                 clear_coverage_data(self._build)
                 self._lib = load_library(self._build)
             except CtgenError as err:

@@ -1,8 +1,8 @@
 """Generation in forked children (forked.run_forked): what a child reports while it runs
 (Progress), the deep stack and the memory limit a child runs with, and the hard limits: a
 function still generating HARD_STOP_GRACE seconds past its time budget, or whose
-generation kills its child, gets no case and says why, and a new child generates the
-functions after it."""
+generation kills its child, keeps the cases it found until then and says why it stopped,
+and a new child generates the functions after it."""
 from __future__ import annotations
 
 import os
@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from .cases import STOP_MEMORY, STOP_SKIPPED, STOP_TIME, FileCases, FunctionCases
 from .errors import CtgenError
 from .forked import Send, run_forked
+from .kept_cases import FoundCase, KeptCases
 from .options import Options
 
 T = TypeVar("T")
@@ -25,21 +26,22 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Progress:
-    """What generation reports while it runs: a function started, is still working (every
-    few seconds), or is done with its cases and the outcomes they cover by the generator's
-    reckoning (gcov measures later)."""
+    """What generation reports while it runs: a function started, found a case, is still
+    working (every few seconds), or is done with its cases and the outcomes they cover by
+    the generator's reckoning (gcov measures later)."""
 
     file: str  # the unit as shown
     function: str
-    state: str  # "started", "working" or "done"
+    state: str  # "started", "case", "working" or "done"
     seconds: float  # spent so far; for "started": the time.monotonic() it started at
     cases: int = 0
     outcomes_covered: int = 0
     outcomes_total: int = 0
     stop_reason: str = ""
-    # "started": the function's result should its generation be stopped from outside;
-    # "done": its result
+    # "started": the function's result, without its cases, should its generation be
+    # stopped from outside; "done": its result
     result: FunctionCases | None = None
+    found: FoundCase | None = None  # "case": the case, kept should generation be stopped
 
 
 ProgressFn = Callable[[Progress], None]
@@ -76,13 +78,19 @@ def generate_isolated(generate: Callable[..., tuple[FileCases, dict[str, float]]
     with a "working" report every WORKING_EVERY seconds of a function that takes long. A
     function still generating HARD_STOP_GRACE seconds past its time budget, or whose
     generation kills its child (the memory limit, a crash of the solver), keeps the cases
-    of the functions before it: it gets no case and says why, and a new child generates
-    the functions after it."""
+    it reported until then ("case") and says why it stopped, the functions before it keep
+    theirs, and a new child generates the functions after it."""
     current: list[Progress] = []
+    kept = [KeptCases()]  # the cases of the function `current` names
     known: dict[str, FunctionCases] = {}  # the results the children sent
 
     def on_message(message: Progress) -> None:
+        if message.state == "case":
+            if message.found is not None:
+                kept[0].add(message.found)
+            return
         current[:] = [message] if message.state == "started" else []
+        kept[0] = KeptCases()
         if message.state == "done" and message.result is not None:
             known[message.function] = message.result
         if progress is not None:
@@ -115,16 +123,18 @@ def generate_isolated(generate: Callable[..., tuple[FileCases, dict[str, float]]
             placeholder = started.result
             seconds = time.monotonic() - started.seconds
             if stopped == [started.function]:  # killed by the hard stop, not by itself
-                result = replace(placeholder, stop_reason=STOP_TIME)
+                result = kept[0].result(placeholder, STOP_TIME)
             elif ended.out_of_memory(options.memory):
-                result = replace(placeholder, stop_reason=STOP_MEMORY)
-            else:
+                result = kept[0].result(placeholder, STOP_MEMORY)
+            else:  # a crash: what was found before it may be what crashed it
                 result = replace(placeholder, skip_reason=(
                     f"generation crashed with {ended}"), stop_reason=STOP_SKIPPED)
             known[started.function] = replace(result, generation_seconds=seconds)
             on_message(Progress(display, started.function, "done", seconds,
-                                outcomes_total=result.outcomes_total,
-                                stop_reason=result.stop_reason, result=known[started.function]))
+                                len(result.cases),
+                                len({o for c in result.cases for o in c.covered}),
+                                result.outcomes_total, result.stop_reason,
+                                known[started.function]))
 
 
 def _isolated(fn: Callable[..., T], *args: object,
@@ -137,22 +147,26 @@ def _isolated(fn: Callable[..., T], *args: object,
     next), so the same file gives the same cases in any session and on any xdist worker;
     and a crash of the solver cannot take the session down. What the child `send`s reaches
     `on_message` while it runs; `on_idle` is called after each WORKING_EVERY seconds
-    without a message. The child may take `memory_mib` MiB beyond what it has at the fork
-    (0: no limit); when `stop_when()` becomes true it is killed. Raises _ChildEnded when
-    the child ends without its result."""
+    without a message other than a case found. The child may take `memory_mib` MiB beyond
+    what it has at the fork (0: no limit); `stop_when()` is asked about every second, and
+    when it becomes true the child is killed. Raises _ChildEnded when the child ends
+    without its result."""
     def deliver(message: Progress) -> None:
         if on_message is not None:
             on_message(message)
 
     if not hasattr(os, "fork"):
         return with_deep_stack(lambda: fn(*args, send=deliver))
-    heard = [time.monotonic()]  # when the child last sent a message
+    heard = [time.monotonic()]  # when the child last sent a message other than a case
+    asked = [time.monotonic()]  # when `quiet` was last asked
 
     def received(message: Progress) -> None:
-        heard[0] = time.monotonic()
+        if message.state != "case":
+            heard[0] = time.monotonic()
         deliver(message)
 
-    def quiet() -> bool:  # asked after each second without a message: stop the child?
+    def quiet() -> bool:  # asked about every second: stop the child?
+        asked[0] = time.monotonic()
         if stop_when is not None and stop_when():
             return True
         if on_idle is not None and time.monotonic() - heard[0] >= WORKING_EVERY:
@@ -160,12 +174,15 @@ def _isolated(fn: Callable[..., T], *args: object,
             on_idle()
         return False
 
+    def wait() -> float:  # a child that sends case after case is still asked about
+        return max(0.0, asked[0] + 1.0 - time.monotonic())
+
     def work(send: Send) -> T:
         _limit_memory(memory_mib)
         return with_deep_stack(lambda: fn(*args, send=send))
 
     start_kib = _resident_kib()
-    ended = run_forked(work, on_message=received, stop_when=quiet, wait_at_most=lambda: 1.0)
+    ended = run_forked(work, on_message=received, stop_when=quiet, wait_at_most=wait)
     if not ended.sent:
         raise _ChildEnded(ended.signal_number, max(0, ended.peak_kib - start_kib) // 1024)
     return ended.result()

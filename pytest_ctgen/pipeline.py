@@ -54,6 +54,7 @@ from .frontend.signatures import UnitSignatures, with_signatures
 from .frontend.unit_shapes import unit_shapes
 from .frontend.unit import Function, SkippedDefinition, Unit
 from .generation_child import Progress, ProgressFn, generate_isolated
+from .kept_cases import FoundCase, KeptCases
 from .ir.cfg import Call
 from .ir.lower import Program, lower_unit
 from .options import Options
@@ -145,7 +146,7 @@ def generate_file(path: Path, display: str, options: Options,
     several processes at once (pytest-xdist workers): a file lock per cache entry makes
     the others wait for the first. With `wait=False`, returns None at once when another
     process holds that lock. With `options.regenerate`, entries older than `fresh_since`
-    (the session's start) are not served."""
+    (the session's start) are not served; entries used since then are not pruned."""
     flags = options.compiler_flags(path)
     text = preprocess(path, flags, options.files_for(path))
     # the flags also count where they leave no trace in the text (-m32, -funsigned-char)
@@ -173,7 +174,7 @@ def generate_file(path: Path, display: str, options: Options,
             tmp.write_text(json.dumps({"cases": file_cases_to_json(fc), "seconds": seconds}),
                            encoding="utf-8")
             tmp.replace(cache_file)
-        prune([p for p in group.glob("*.json") if p != cache_file])
+        prune([p for p in group.glob("*.json") if p != cache_file], session_start=fresh_since)
         return Generated(fc, seconds, False, text)
     except Timeout:
         return None
@@ -229,9 +230,11 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
             continue
         start = time.monotonic()
         stopped = _stopped(fn, program.cfgs.get(fn.name), STOP_TIME)
+        kept = KeptCases()
         if send is not None:
             send(Progress(display, fn.name, "started", start, result=stopped))
-        result = _generate_function(program, fn, search, path, display, stopped)
+        result = _generate_function(program, fn, search, path, display, kept, stopped,
+                                    _reporter(kept, send, display, fn.name, start))
         seconds[fn.name] = time.monotonic() - start
         functions.append(replace(result, generation_seconds=seconds[fn.name]))
         if send is not None:
@@ -277,10 +280,24 @@ def _check_names(unit: Unit, path: Path, display: str) -> None:
                          "are the test harness's; rename it")
 
 
+def _reporter(kept: KeptCases, send: Callable[[Progress], None] | None, display: str,
+              function: str, start: float) -> Callable[[FoundCase], None]:
+    """What the generator tells of each case it makes: `kept` keeps it (for a MemoryError
+    here), `send` passes it to the parent (for a child stopped from outside)."""
+    def found(case: FoundCase) -> None:
+        kept.add(case)
+        if send is not None:
+            send(Progress(display, function, "case", time.monotonic() - start, found=case))
+
+    return found
+
+
 def _generate_function(program: Program, fn: Function, search: SearchOptions, path: Path,
-                       display: str, stopped: FunctionCases) -> FunctionCases:
-    """What the generation of `fn` gives: its cases, or no case and why; `stopped` is its
-    result should it run out of memory."""
+                       display: str, kept: KeptCases, stopped: FunctionCases,
+                       found: Callable[[FoundCase], None]) -> FunctionCases:
+    """What the generation of `fn` gives: its cases, or no case and why; `found` is told
+    of each case as it is made, and should generation run out of memory, `stopped` (no
+    case) with the cases in `kept` is its result."""
     from .search.generator import generate_function  # z3: generation only
 
     failure = program.failures.get(fn.name)
@@ -288,14 +305,14 @@ def _generate_function(program: Program, fn: Function, search: SearchOptions, pa
         return _skipped(fn, _shown_error(failure, path, display))
     try:
         return generate_function(program, fn.name, search,
-                                 lambda file: shown_path(file, path, display))
+                                 lambda file: shown_path(file, path, display), found)
     except CtgenError as err:
         return _skipped(fn, _shown_error(err, path, display))
     except MemoryError:
-        return replace(stopped, stop_reason=STOP_MEMORY)
+        return kept.result(stopped, STOP_MEMORY)
     except Exception as err:  # a defect of ours must not end the session
         if "out of memory" in str(err):  # z3's words for a failed allocation
-            return replace(stopped, stop_reason=STOP_MEMORY)
+            return kept.result(stopped, STOP_MEMORY)
         log.exception("generation of %s failed", fn.name)
         return _skipped(fn, f"internal error of pytest-ctgen: {type(err).__name__}: {err}")
 
@@ -427,11 +444,13 @@ class ReplayError(CtgenError):
     """An exported cases file that cannot be replayed."""
 
 
-def replay_run(json_path: Path, options: Options, build_dir: Path | None) -> FileRun:
+def replay_run(json_path: Path, options: Options, build_dir: Path | None,
+               session_start: float | None = None) -> FileRun:
     """The run of an export's cases (`name.ctgen.json`, DESIGN §2) against the unit its
     build recipe names, as it is now: no solver, no generation. Every field is checked
     (case_reader) and the unit's own prototypes replace the file's; a function the unit
-    no longer defines fails its cases. Raises ReplayError naming the file and field."""
+    no longer defines fails its cases. Builds in `build_dir` used since `session_start`
+    stay (cache_bound.prune). Raises ReplayError naming the file and field."""
     try:
         text = json_path.read_text(encoding="utf-8")
         doc = load_json(text)
@@ -488,7 +507,8 @@ def replay_run(json_path: Path, options: Options, build_dir: Path | None) -> Fil
     missing = frozenset(f.name for f in cases.functions
                         if f.cases and f.name not in names.defined)
     return FileRun(unit, Generated(cases, from_cache=True, preprocessed=preprocessed),
-                   options, build_dir, cflags=cflags, sources=sources, missing=missing)
+                   options, build_dir, cflags=cflags, sources=sources, missing=missing,
+                   session_start=session_start)
 
 
 def unaccounted_functions(unit: Unit, cases: FileCases) -> list[str]:

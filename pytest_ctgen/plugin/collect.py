@@ -88,7 +88,8 @@ class CtgenFile(_CasesFile):
         session.generated_files[unit] = session.generated_files.get(unit, False) or \
             not generated.from_cache
         yield from self.items(session, FileRun(self.path, generated, session.options,
-                                               session.build_dir))
+                                               session.build_dir,
+                                               session_start=session.started))
 
 
 def display(config: pytest.Config, path: Path) -> str:
@@ -138,7 +139,7 @@ class CtgenReplayFile(_CasesFile):
 
         session: CtgenSession = self.config.stash[CTGEN_KEY]
         try:
-            run = replay_run(self.path, session.options, session.build_dir)
+            run = replay_run(self.path, session.options, session.build_dir, session.started)
         except CtgenError as err:
             session.replay_errors += 1  # the other files still replay
             raise self.CollectError(str(err)) from None

@@ -137,7 +137,8 @@ def build_harness(harness_source: str, *, cflags: Sequence[str] = (),
                   ldflags: Sequence[str] = (), key_material: str | bytes = "",
                   cache_dir: Path | None = None, cc: str = "gcc",
                   extra_files: Mapping[str, str] | None = None,
-                  prune_others: bool = False, extra_sources: Sequence[Path] = ()) -> Build:
+                  prune_others: bool = False, session_start: float | None = None,
+                  extra_sources: Sequence[Path] = ()) -> Build:
     """Compile `harness_source` into a shared library with coverage, or reuse a finished build.
 
     `cflags` are the user's flags (include dirs, defines; relative paths are taken from the
@@ -145,9 +146,9 @@ def build_harness(harness_source: str, *, cflags: Sequence[str] = (),
     unit's preprocessed text, since the harness only #includes the unit by path);
     `extra_files` are written beside the harness (name -> text), for it to include. With
     `prune_others`, a new build leaves only the last few others in `cache_dir` (one unit's
-    builds, see cache_bound). `extra_sources` are C files of ours built like the runtime
-    and linked beside it (the MC/DC runtime, c_harness/ctgen_mcdc.c). Raises BuildError
-    with gcc's first error."""
+    builds, see cache_bound), and every one used since `session_start`. `extra_sources`
+    are C files of ours built like the runtime and linked beside it (the MC/DC runtime,
+    c_harness/ctgen_mcdc.c). Raises BuildError with gcc's first error."""
     cflags, ldflags = list(cflags), list(ldflags)
     extra = dict(sorted((extra_files or {}).items()))
     sources = [Path(p) for p in extra_sources]
@@ -192,7 +193,8 @@ def build_harness(harness_source: str, *, cflags: Sequence[str] = (),
              "linking the harness")
         (directory / _DONE).write_text(key + "\n", encoding="utf-8")
     if prune_others:
-        prune([d for d in root.iterdir() if d.is_dir() and d != directory])
+        prune([d for d in root.iterdir() if d.is_dir() and d != directory],
+              session_start=session_start)
     return build
 
 

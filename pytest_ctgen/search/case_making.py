@@ -74,6 +74,7 @@ def add_case(gen: Generator, state: State, model: Model,
                 name, callback.prototype,
                 params=extract.stub_parameters(sig.params, sig.type),
                 callback=callback.input)
+    gen.report_case(case)
     return True
 
 def _placement_free(gen: Generator, state: State, model: Model,

@@ -20,11 +20,12 @@ from collections.abc import Callable
 
 from ..cases import (
     STOP_APPROXIMATION, STOP_DEPTH, STOP_EXHAUSTED, STOP_SOLVER, STOP_TIME,
-    STOP_UNSUPPORTED, STOP_WORK, Case, FunctionCases, Outcome,
+    STOP_UNSUPPORTED, STOP_WORK, Case, Contract, FunctionCases, Outcome,
     UNDEFINED_BEHAVIOUR, StubPrototype, Violation)
 from ..errors import UnsupportedError
 from ..frontend.ctype import CType, RecordType, parameter_list_record
 from ..frontend.preprocess import is_va_list
+from ..kept_cases import FoundCase
 from ..ir.cfg import CFG, Edge
 from ..ir.lower import Program
 from ..symbolic import boundaries, extract
@@ -41,7 +42,7 @@ from .boundary_goals import BoundaryGoals, add_boundary_cases
 from .loop_findings import Staying, run_loops_on
 from .callee_goals import CalleeGoals
 from .options import SearchOptions
-from .results import unproved, function_cases, skipped
+from .results import contract_summary, unproved, function_cases, skipped
 from .selection import Goals
 from .tree import CUT, EXPLORED, OPEN, PRUNED, TreeNode, outcome_of
 
@@ -63,7 +64,8 @@ class Generator:
     """Generates the cases of one function."""
 
     def __init__(self, program: Program, function: str, options: SearchOptions,
-                 shown: Callable[[str], str] = str) -> None:
+                 shown: Callable[[str], str] = str,
+                 found: Callable[[FoundCase], None] | None = None) -> None:
         self.program = program
         self.unit_file = str(program.unit.path)
         self.shown = shown
@@ -111,6 +113,11 @@ class Generator:
         self.merged_fruitless: frozenset[Edge] | None = None
         # the loop a path is run on in, looking for findings (search/loop_findings.py)
         self.staying: Staying | None = None
+        # told of each case as it is made (kept should generation be stopped from outside),
+        # and what it was told of the callbacks and the annotations
+        self.found = found
+        self.callbacks_reported: set[str] = set()
+        self.contract_reported: Contract | None = None
 
     # ------------------------------------------------------------------ loop
 
@@ -593,6 +600,18 @@ class Generator:
         False when the case would depend on where objects lie in memory."""
         return add_case(self, state, model, extra_notes)
 
+    def report_case(self, case: Case) -> None:
+        """Tell `found` of `case`, just made: with the callbacks no case named before, and
+        the annotations when what the cases decide of them changed."""
+        if self.found is None:
+            return
+        names = sorted(set(self.callbacks) - self.callbacks_reported)
+        self.callbacks_reported.update(names)
+        contract = contract_summary(self, STOP_TIME)  # a stopped search proves nothing
+        changed = contract if contract != self.contract_reported else None
+        self.contract_reported = contract
+        self.found(FoundCase(case, tuple(self.callbacks[n] for n in names), changed))
+
     # ---------------------------------------------------------------- annotations
 
     def testcase_goals(self) -> None:
@@ -633,9 +652,11 @@ class _BudgetSpent(Exception):
 
 
 def generate_function(program: Program, function: str, options: SearchOptions,
-                      shown: Callable[[str], str] = str) -> FunctionCases:
+                      shown: Callable[[str], str] = str,
+                      found: Callable[[FoundCase], None] | None = None) -> FunctionCases:
     """The cases of `function` (which must have a CFG in `program`); `shown` maps a file
-    name in a location to how the user reads it.
+    name in a location to how the user reads it; `found` is told of each case as it is
+    made.
 
     Raises:
         UnsupportedError: the function reads variadic arguments or takes a `va_list`,
@@ -661,4 +682,4 @@ def generate_function(program: Program, function: str, options: SearchOptions,
                                "not generated yet (its callers in the unit are tested)",
                                cfg.function.location)
     with own_context():
-        return Generator(program, function, options, shown).run()
+        return Generator(program, function, options, shown, found).run()

@@ -1,5 +1,6 @@
 """The caches stay bounded: per unit, only the few most recently used generation results
-and builds are kept; one in use by another process is never deleted."""
+and builds are kept; one in use by another process, or used by the running session, is
+never deleted."""
 from __future__ import annotations
 
 import os
@@ -24,6 +25,21 @@ def test_prune_keeps_the_most_recently_used_and_those_in_use(tmp_path: Path) -> 
         deleted = prune(entries, KEEP_PER_UNIT)
     assert sorted(deleted) == sorted(entries[1:3])
     assert [e.exists() for e in entries] == [True, False, False] + [True] * KEEP_PER_UNIT
+
+
+def test_prune_keeps_what_the_session_used(tmp_path: Path) -> None:
+    """Entries used since the session started stay, however many: it may use them still
+    (a build's gcov data is read at its end); the older ones beyond the bound go."""
+    entries = []
+    for i in range(2 * KEEP_PER_UNIT):
+        entry = tmp_path / f"e{i}"
+        entry.mkdir()
+        os.utime(entry, (1000 + 100 * i, 1000 + 100 * i))
+        entries.append(entry)
+    session_start = 1000 + 100 * 2  # e2 and after are the session's
+    deleted = prune(entries, KEEP_PER_UNIT - 1, session_start=session_start)
+    assert sorted(deleted) == entries[:2]
+    assert [e.exists() for e in entries] == [False, False] + [True] * (2 * KEEP_PER_UNIT - 2)
 
 
 def test_generation_results_are_kept_per_unit_the_last_few(tmp_path: Path) -> None:
