@@ -25,7 +25,10 @@ NOT_REACHED = {"command_task": ([(40, "default")], "work budget")}
 def test_the_search_units_reach_every_feasible_outcome(ctgen_dir: pytest.Pytester) -> None:
     for unit in sorted(UNITS.glob("*.c")):
         shutil.copy(unit, ctgen_dir.path / unit.name)
-    result = run_ctgen(ctgen_dir, "--ctgen-report", "json:r.json", timeout=900)
+    # the time budget is a safety net, not what this test measures: on a busy machine
+    # the heaviest unit would meet it before its work budget
+    result = run_ctgen(ctgen_dir, "--ctgen-report", "json:r.json", "--ctgen-timeout", "3600",
+                       timeout=900)
     text = output(result)
     assert result.ret == 0, text
 
