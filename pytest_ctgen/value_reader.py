@@ -235,11 +235,15 @@ def read_value(f: Field, shape: Shape, scope: ValueScope, depth: int = 0) -> Val
     if depth > MAX_NESTING:
         f.fail(f"nested more than {MAX_NESTING} levels deep")
     j = f.value
-    if isinstance(j, (bool, int)):
+    if isinstance(j, bool):  # JSON true/false, which Python takes for 1 and 0
+        bool_type = shape.kind == "int" and (shape.low, shape.high) == (0, 1)
+        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a boolean"
+               + (" (a _Bool is 0 or 1)" if bool_type else ""))
+    if isinstance(j, int):
         if shape.kind not in ("int", "any"):
             f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found an integer")
-        return IntValue(f.integer(shape.low, shape.high) if not isinstance(j, bool)
-                        else int(j), shape.form if shape.kind == "int" else None)
+        return IntValue(f.integer(shape.low, shape.high),
+                        shape.form if shape.kind == "int" else None)
     if isinstance(j, str):
         return _hex(f, shape)
     if j is None:
