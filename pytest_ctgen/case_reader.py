@@ -14,7 +14,7 @@ attached to the functions and stubs; what a function returns is checked against 
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -80,6 +80,7 @@ from .value_shapes import (
     BindingRole,
     Shape,
     UnitShapes,
+    byte_size,
     write_role,
 )
 
@@ -318,12 +319,27 @@ def _stub_scripts(f: Field, scope: ValueScope, file: _File) -> tuple[StubScript,
     return tuple(scripts)
 
 
+def _target_sizes(objects: Field, shapes: UnitShapes) -> Callable[[str], int | None]:
+    """The size in bytes of each object `objects` lists and of each global of the unit
+    (`&name`), where their declarations show it."""
+    sizes = {o["name"].value: byte_size(shapes.shape(_template(o["declaration"])))
+             for o in objects.items()}
+
+    def size_of(target: str) -> int | None:
+        if target.startswith("&"):
+            shape = shapes.globals.get(target[1:])
+            return None if shape is None else byte_size(shape)
+        return sizes.get(target)
+    return size_of
+
+
 def _case(f: Field, function: str, returns: Shape | None, file: _File) -> Case:
     objects_field = f.get("objects", [])
     names = [o["name"].identifier() for o in objects_field.items()]
     if len(set(names)) != len(names):
         objects_field.fail("lists an object twice")
-    inputs = ValueScope(frozenset(names), file.functions, file.callbacks, file.globals)
+    inputs = ValueScope(frozenset(names), file.functions, file.callbacks, file.globals,
+                        size_of=_target_sizes(objects_field, file.shapes))
     outputs = ValueScope(frozenset(names), file.functions, file.callbacks, file.globals,
                          input=False, heap=bool(file.allocator))
     objects = _bindings(objects_field, inputs, file.shapes, name_rule="object", placed=True,

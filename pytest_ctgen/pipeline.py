@@ -164,7 +164,8 @@ def generate_file(path: Path, display: str, options: Options,
                 doc = json.loads(cache_file.read_text(encoding="utf-8"))
                 if not options.regenerate:
                     used(cache_file)
-                unit = load_unit(path, flags, preprocessed=text, probe=False)  # signatures
+                # signatures, and the compiler's sizes of its types (value_shapes)
+                unit = load_unit(path, flags, preprocessed=text)
                 return Generated(generated_cases(doc["cases"], unit), doc.get("seconds", {}),
                                  True, text)
             fc, seconds = generate_isolated(_generate_cases, path, display, options, text,
@@ -461,7 +462,8 @@ def replay_run(json_path: Path, options: Options, build_dir: Path | None) -> Fil
         sources = [here / s for s in recipe.sources]
         try:
             preprocessed = preprocess(unit, cflags, tuple(sources))
-            loaded = load_unit(unit, cflags, preprocessed=preprocessed, probe=False)
+            # compiled (`-c`) for the compiler's sizes of its types, never run
+            loaded = load_unit(unit, cflags, preprocessed=preprocessed)
         except CtgenError as err:
             raise ReplayError(f"{json_path}: cannot read the unit it tests, "
                               f"{recipe.unit}: {err}") from None
