@@ -14,8 +14,10 @@ attached to the functions and stubs; what a function returns is checked against 
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .c_text_rules import (
@@ -68,9 +70,11 @@ from .export_schema import (
     UnitNames,
     cflags_problem,
     load_json,
+    outside_problem,
     path_problem,
     shown,
 )
+from .path_flags import FORCED_INCLUDE_FLAGS, flag_paths, under_sysroot
 from .value_reader import ValueScope, is_heap_name, read_value
 from .value_shapes import (
     ANY,
@@ -529,24 +533,43 @@ def _function(f: Field, file: _File, callbacks: tuple[StubPrototype, ...]) -> Fu
 # ----------------------------------------------------------------------------- files
 
 
-def build_from_json(doc: Any) -> BuildRecipe | None:
+def build_from_json(doc: Any, base: Path | None = None, roots: Sequence[Path] = ()
+                    ) -> BuildRecipe | None:
     """An export's build recipe (None when it has none): the unit and the sources are
     relative paths, the flags those a replay may pass to the compiler
-    (export_schema.cflags_problem)."""
+    (export_schema.cflags_problem). With `base`, the export's directory, each file the
+    recipe names (the unit, the sources, a forced include) and each relative directory
+    lies in `base` or one of `roots` (export_schema.outside_problem); an absolute
+    include directory (an SDK's: the export writes those outside the project so) may lie
+    anywhere."""
     root = Field(doc)
     if not root.has("build"):
         return None
     f = root["build"]
+    within = () if base is None else (*roots, base)
+
+    def inside(where: Field, path: str, what: str = "") -> None:
+        problem = outside_problem(path, base, within) if base is not None else None
+        if problem:
+            where.fail(f"{what}{shown(path)} {problem}")
+
     unit = f["unit"].checked(path_problem)
     if not unit.endswith(UNIT_SUFFIXES):
         f["unit"].fail(f"{shown(unit)} is not a C unit ({', '.join(UNIT_SUFFIXES)})")
+    inside(f["unit"], unit)
     cflags = f.get("cflags", [])
     flags = tuple(flag.value for flag in cflags.items())
     problem = cflags_problem(flags)
     if problem is not None:
         index, message = problem
         cflags.items()[index].fail(message)
+    for index, option, path in flag_paths(flags):
+        if option in FORCED_INCLUDE_FLAGS or not (
+                os.path.isabs(path) or under_sysroot(option, path)):
+            inside(cflags.items()[index], path, f"the argument of {option} ")
     sources = tuple(s.checked(path_problem) for s in f.get("sources", []).items())
+    for source, where in zip(sources, f.get("sources", []).items()):
+        inside(where, source)
     return BuildRecipe(unit, flags, sources)
 
 

@@ -428,11 +428,14 @@ class ReplayError(CtgenError):
     """An exported cases file that cannot be replayed."""
 
 
-def replay_run(json_path: Path, options: Options, build_dir: Path | None) -> FileRun:
+def replay_run(json_path: Path, options: Options, build_dir: Path | None, *,
+               roots: Sequence[Path]) -> FileRun:
     """The run of an export's cases (`name.ctgen.json`, DESIGN §2) against the unit its
     build recipe names, as it is now: no solver, no generation. Every field is checked
     (case_reader) and the unit's own prototypes replace the file's; a function the unit
-    no longer defines fails its cases. Raises ReplayError naming the file and field."""
+    no longer defines fails its cases. The files the recipe names lie in the export's
+    directory or in one of `roots` (the project: pytest's rootdir, the directory pytest
+    runs in). Raises ReplayError naming the file and field."""
     try:
         text = json_path.read_text(encoding="utf-8")
         doc = load_json(text)
@@ -449,7 +452,7 @@ def replay_run(json_path: Path, options: Options, build_dir: Path | None) -> Fil
         raise ReplayError(f"{json_path}: written by a newer pytest-ctgen (format version "
                           f"{version}, this one reads {FORMAT_VERSION})")
     try:
-        recipe = build_from_json(doc)
+        recipe = build_from_json(doc, json_path.parent, roots)
         if recipe is None:
             raise ReplayError(f"{json_path}: has no build recipe (\"build\"); export the "
                               "cases again with --ctgen-export to replay them")

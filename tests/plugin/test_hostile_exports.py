@@ -522,6 +522,25 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
      r"build\.unit: holds a '\"', which #include"),
     ("sources-option", _set(lambda d: d["build"], "sources", ["-fplugin=evil.so"]),
      r"build\.sources\[0\]: starts with '-'"),
+    # --- files outside the project (pytest's rootdir, where it runs, the export's own)
+    ("unit-outside", _set(lambda d: d["build"], "unit", "../../../sensor.c"),
+     r"build\.unit: \"\.\./\.\./\.\./sensor\.c\" is /\S+/sensor\.c, outside the "
+     r"directories a replay reads files from \(/\S+, /\S+/exports/unit-outside\)"),
+    ("sources-outside", _set(lambda d: d["build"], "sources", ["../../../evil.c"]),
+     r"build\.sources\[0\]: \"\.\./\.\./\.\./evil\.c\" is /\S+/evil\.c, outside"),
+    ("cflags-include-outside", _set(lambda d: d["build"], "cflags",
+                                    ["-include", "../../../evil.h"]),
+     r"build\.cflags\[1\]: the argument of -include \"\.\./\.\./\.\./evil\.h\" is "
+     r"/\S+/evil\.h, outside"),
+    ("cflags-include-absolute", _set(lambda d: d["build"], "cflags", ["-include/etc/passwd"]),
+     r"build\.cflags\[0\]: the argument of -include \"/etc/passwd\" is /etc/passwd, "
+     r"outside"),
+    ("cflags-imacros", _set(lambda d: d["build"], "cflags", ["-O0", "-imacros", "/etc/hosts"]),
+     r"build\.cflags\[2\]: the argument of -imacros \"/etc/hosts\" is /etc/hosts, outside"),
+    ("cflags-include-dir-outside", _set(lambda d: d["build"], "cflags", ["-I../../.."]),
+     r"build\.cflags\[0\]: the argument of -I \"\.\./\.\./\.\.\" is /\S+, outside"),
+    ("cflags-sysroot-outside", _set(lambda d: d["build"], "cflags", ["--sysroot", "../../.."]),
+     r"build\.cflags\[1\]: the argument of --sysroot \"\.\./\.\./\.\.\" is /\S+, outside"),
 ]
 
 
@@ -611,12 +630,35 @@ def test_a_member_left_out_is_zero(replayed: tuple[Path, dict[str, str], str]) -
     for c in doc["functions"][ITEM]["cases"]:
         for o in c["objects"]:
             del o["value"]["value"]  # item_key reads only the key
+    # an absolute include directory may lie outside the project (an SDK's)
+    doc["build"]["cflags"] = ["-isystem", str(root.parent)]
     (root / "lenient" / "x").mkdir(parents=True)
     (root / "lenient" / "x" / "x.ctgen.json").write_text(json.dumps(doc))
     done = _pytest(root, "-q", "lenient")
     text = done.stdout + done.stderr
     assert done.returncode == 0, text
     assert "23 passed" in text, text
+
+
+def test_a_symbolic_link_out_of_the_project_is_followed(
+        replayed: tuple[Path, dict[str, str], str]) -> None:
+    """A file the export names in its own directory that a symbolic link takes out of the
+    project is a file outside it: refused."""
+    root, _, _ = replayed
+    doc = json.loads((root / "out/sensor/sensor.ctgen.json").read_text())
+    elsewhere = root.parent / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "sensor.c").write_text(UNIT)
+    here = root / "linked" / "x"
+    here.mkdir(parents=True)
+    (here / "src").symlink_to(elsewhere)
+    doc["build"]["unit"] = "src/sensor.c"
+    (here / "x.ctgen.json").write_text(json.dumps(doc))
+    done = _pytest(root, "-q", "linked")
+    text = done.stdout + done.stderr
+    assert re.search(r"linked/x/x\.ctgen\.json: build\.unit: \"src/sensor\.c\" is "
+                     r"/\S+/elsewhere/sensor\.c, outside", text), text
+    assert "Traceback" not in text, text
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
