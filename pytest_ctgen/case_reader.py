@@ -27,6 +27,7 @@ from .c_text_rules import (
     template_problem,
     write_target,
 )
+from .c_harness_files import MAX_STUB_CALLS
 from .cases import (
     ARGUMENT_KINDS,
     CALLBACK_PREFIX,
@@ -209,6 +210,9 @@ def _expected(f: Field, scope: ValueScope, file: _File, returns: Shape | None,
         if name not in file.stubs and name not in file.callbacks:
             count.fail(f"counts calls of {name}, which is no stub of the file")
         counts.append((name, count.integer(*_COUNT)))
+    total = sum(n for _, n in counts)
+    if total > MAX_STUB_CALLS:
+        f["stub_calls"].fail(_too_many("counts", total))
     ending = status = None
     loop_stop: LoopStop | None = None
     if f.has("ends"):
@@ -224,6 +228,13 @@ def _expected(f: Field, scope: ValueScope, file: _File, returns: Shape | None,
                     tuple(counts), expected_objects, ending, status, loop_stop, calls)
 
 
+def _too_many(verb: str, calls: int) -> str:
+    """Why a case with `calls` stub calls is refused: the harness would fail it, and its
+    script and checks would take the compiler minutes."""
+    return f"{verb} {calls} stub calls, more than the {MAX_STUB_CALLS} the harness logs " \
+        "and checks of a case (CTGEN_MAX_STUB_CALLS): no such case passes"
+
+
 #: The values a stub's argument of each kind (cases.StubPrototype.params) is predicted as.
 _ARGUMENT_VALUES: dict[str, tuple[type, Shape]] = {
     "signed": (IntValue, Shape("int", INT_MIN, (1 << 63) - 1)),
@@ -237,6 +248,8 @@ def _predicted_calls(f: Field, scope: ValueScope, file: _File, counts: dict[str,
     its arguments parameters of it whose kind a case checks, with values of that kind
     (and of the parameter's type where the unit's declaration is known), as many calls
     of each stub as "stub_calls" counts."""
+    if isinstance(f.value, list) and len(f.value) > MAX_STUB_CALLS:  # before reading them
+        f.fail(_too_many("lists", len(f.value)))
     calls = []
     tally: dict[str, int] = {}
     for k in f.items():
@@ -295,13 +308,20 @@ def _stub_parameter_names(stub: StubPrototype | None, unit: UnitNames | None
     return frozenset(p for p, _ in stub.params if p != "...") or None
 
 
-def _stub_scripts(f: Field, scope: ValueScope, file: _File) -> tuple[StubScript, ...]:
+def _stub_scripts(f: Field, scope: ValueScope, file: _File, counts: Mapping[str, int]
+                  ) -> tuple[StubScript, ...]:
+    """What each call of a stub returns and writes, for no more calls than `counts` (the
+    case's "stub_calls") counts of it."""
     scripts = []
     for s in f.items():
         name = s["name"].identifier()
         stub = file.stubs.get(name)
         if stub is None and name not in file.callbacks:
             s["name"].fail(f"scripts {name}, which is no stub or callback of the file")
+        listed = s["calls"].value
+        if isinstance(listed, list) and len(listed) > counts.get(name, 0):
+            s["calls"].fail(f"scripts {len(listed)} calls of {name}, which \"stub_calls\" "
+                            f"counts {counts.get(name, 0)}")
         params = _stub_parameter_names(stub, file.unit)
         returns = _return_shape(name, stub.signature, file.shapes) if stub is not None \
             else ANY
@@ -349,15 +369,18 @@ def _case(f: Field, function: str, returns: Shape | None, file: _File) -> Case:
     objects = _bindings(objects_field, inputs, file.shapes, name_rule="object", placed=True,
                         function=function)
     number = f["number"].integer(1, _COUNT[1])
+    params = _bindings(f["params"], inputs, file.shapes, function=function)
+    globals_ = _bindings(f.get("globals", []), inputs, file.shapes, name_rule="global",
+                         function=function)
+    expected = _expected(f["expected"], outputs, file, returns, frozenset(names), function)
     return Case(
         function=function,
         number=number,
-        params=_bindings(f["params"], inputs, file.shapes, function=function),
-        globals=_bindings(f.get("globals", []), inputs, file.shapes, name_rule="global",
-                          function=function),
-        expected=_expected(f["expected"], outputs, file, returns, frozenset(names),
-                           function),
-        stubs=_stub_scripts(f.get("stubs", []), inputs, file),
+        params=params,
+        globals=globals_,
+        expected=expected,
+        stubs=_stub_scripts(f.get("stubs", []), inputs, file,
+                            dict(expected.stub_call_counts)),
         covered=_outcomes(f.get("covered", [])),
         requirements=_requirements(f.get("requirements", [])),
         notes=f.get("notes", []).strings(),

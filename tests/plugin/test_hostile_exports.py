@@ -171,6 +171,13 @@ def _text(doc: Doc) -> str:
                   "]" * int(m.group(1)), json.dumps(doc))
 
 
+def _many_calls(case: Doc, n: int) -> None:
+    """`case` (of clamp_reading) edited to call sensor_read `n` times, consistently."""
+    case["stubs"][0]["calls"] = [{"returns": 1, "writes": []}] * n
+    case["expected"]["stub_calls"] = {"sensor_read": n}
+    case["expected"]["calls_in_order"] = [{"stub": "sensor_read", "arguments": {"ch": 0}}] * n
+
+
 def _command_bytes(pwn: str) -> list[int]:
     return [*pwn.encode()[:9], 0]
 
@@ -479,6 +486,20 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
                                      lambda p: [{"stub": "sensor_read", "arguments": {}}] * 2),
      r"expected\.calls_in_order: lists calls \{\"sensor_read\": 2\}, which \"stub_calls\" "
      r"counts \{\"sensor_read\": 1\}"),
+    # --- as many stub calls as the harness logs of a case (CTGEN_MAX_STUB_CALLS), no more
+    ("stub-calls-beyond-the-log", _set(lambda d: _case(d, CLAMP)["expected"]["stub_calls"],
+                                       "sensor_read", 4097),
+     r"expected\.stub_calls: counts 4097 stub calls, more than the 4096 the harness logs "
+     r"and checks of a case \(CTGEN_MAX_STUB_CALLS\): no such case passes"),
+    ("stub-calls-200000", lambda d, p: _many_calls(_case(d, CLAMP), 200000),
+     r"functions\[0\]\.cases\[0\]\.expected\.stub_calls: counts 200000 stub calls"),
+    ("calls-beyond-the-log", _set(lambda d: _case(d, CLAMP)["expected"], "calls_in_order",
+                                  lambda p: [{"stub": "sensor_read", "arguments": {}}] * 5000),
+     r"expected\.calls_in_order: lists 5000 stub calls, more than the 4096"),
+    ("script-beyond-the-count", _set(lambda d: _case(d, CLAMP)["stubs"][0], "calls",
+                                     lambda p: [{"returns": 1, "writes": []}] * 5000),
+     r"cases\[0\]\.stubs\[0\]\.calls: scripts 5000 calls of sensor_read, which "
+     r"\"stub_calls\" counts 1"),
     # --- the build recipe
     ("cflags-wrapper", _set(lambda d: d["build"], "cflags",
                             lambda p: ["-wrapper", f"/bin/sh,-c,{p}"]),
@@ -542,6 +563,14 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
     ("cflags-sysroot-outside", _set(lambda d: d["build"], "cflags", ["--sysroot", "../../.."]),
      r"build\.cflags\[1\]: the argument of --sysroot \"\.\./\.\./\.\.\" is /\S+, outside"),
 ]
+
+
+def test_the_bound_is_the_runtimes() -> None:
+    """The most stub calls a case may have is the runtime's log of them."""
+    from pytest_ctgen.c_harness_files import MAX_STUB_CALLS, RUNTIME_SOURCE, harness_dir
+
+    text = (harness_dir() / RUNTIME_SOURCE).read_text()
+    assert f"#define CTGEN_MAX_STUB_CALLS {MAX_STUB_CALLS}\n" in text
 
 
 @pytest.fixture(scope="module")
