@@ -28,6 +28,9 @@ MCDC_RUNTIME = "ctgen_mcdc.h"
 MCDC_RUNTIME_SOURCE = "ctgen_mcdc.c"
 #: The program an export's `make mcdc` computes MC/DC per function with.
 MCDC_REPORT_SOURCE = "ctgen_mcdc_report.c"
+#: How many stub calls of a case the runtime logs and checks (its CTGEN_MAX_STUB_CALLS):
+#: a case that predicts more fails.
+MAX_STUB_CALLS = 4096
 
 
 def harness_dir() -> Path:

@@ -14,8 +14,10 @@ attached to the functions and stubs; what a function returns is checked against 
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
+import os
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from .c_text_rules import (
@@ -25,6 +27,7 @@ from .c_text_rules import (
     template_problem,
     write_target,
 )
+from .c_harness_files import MAX_STUB_CALLS
 from .cases import (
     ARGUMENT_KINDS,
     CALLBACK_PREFIX,
@@ -68,9 +71,11 @@ from .export_schema import (
     UnitNames,
     cflags_problem,
     load_json,
+    outside_problem,
     path_problem,
     shown,
 )
+from .path_flags import FORCED_INCLUDE_FLAGS, flag_paths, under_sysroot
 from .value_reader import ValueScope, is_heap_name, read_value
 from .value_shapes import (
     ANY,
@@ -80,6 +85,7 @@ from .value_shapes import (
     BindingRole,
     Shape,
     UnitShapes,
+    byte_size,
     write_role,
 )
 
@@ -204,6 +210,9 @@ def _expected(f: Field, scope: ValueScope, file: _File, returns: Shape | None,
         if name not in file.stubs and name not in file.callbacks:
             count.fail(f"counts calls of {name}, which is no stub of the file")
         counts.append((name, count.integer(*_COUNT)))
+    total = sum(n for _, n in counts)
+    if total > MAX_STUB_CALLS:
+        f["stub_calls"].fail(_too_many("counts", total))
     ending = status = None
     loop_stop: LoopStop | None = None
     if f.has("ends"):
@@ -219,6 +228,13 @@ def _expected(f: Field, scope: ValueScope, file: _File, returns: Shape | None,
                     tuple(counts), expected_objects, ending, status, loop_stop, calls)
 
 
+def _too_many(verb: str, calls: int) -> str:
+    """Why a case with `calls` stub calls is refused: the harness would fail it, and its
+    script and checks would take the compiler minutes."""
+    return f"{verb} {calls} stub calls, more than the {MAX_STUB_CALLS} the harness logs " \
+        "and checks of a case (CTGEN_MAX_STUB_CALLS): no such case passes"
+
+
 #: The values a stub's argument of each kind (cases.StubPrototype.params) is predicted as.
 _ARGUMENT_VALUES: dict[str, tuple[type, Shape]] = {
     "signed": (IntValue, Shape("int", INT_MIN, (1 << 63) - 1)),
@@ -232,6 +248,8 @@ def _predicted_calls(f: Field, scope: ValueScope, file: _File, counts: dict[str,
     its arguments parameters of it whose kind a case checks, with values of that kind
     (and of the parameter's type where the unit's declaration is known), as many calls
     of each stub as "stub_calls" counts."""
+    if isinstance(f.value, list) and len(f.value) > MAX_STUB_CALLS:  # before reading them
+        f.fail(_too_many("lists", len(f.value)))
     calls = []
     tally: dict[str, int] = {}
     for k in f.items():
@@ -290,13 +308,20 @@ def _stub_parameter_names(stub: StubPrototype | None, unit: UnitNames | None
     return frozenset(p for p, _ in stub.params if p != "...") or None
 
 
-def _stub_scripts(f: Field, scope: ValueScope, file: _File) -> tuple[StubScript, ...]:
+def _stub_scripts(f: Field, scope: ValueScope, file: _File, counts: Mapping[str, int]
+                  ) -> tuple[StubScript, ...]:
+    """What each call of a stub returns and writes, for no more calls than `counts` (the
+    case's "stub_calls") counts of it."""
     scripts = []
     for s in f.items():
         name = s["name"].identifier()
         stub = file.stubs.get(name)
         if stub is None and name not in file.callbacks:
             s["name"].fail(f"scripts {name}, which is no stub or callback of the file")
+        listed = s["calls"].value
+        if isinstance(listed, list) and len(listed) > counts.get(name, 0):
+            s["calls"].fail(f"scripts {len(listed)} calls of {name}, which \"stub_calls\" "
+                            f"counts {counts.get(name, 0)}")
         params = _stub_parameter_names(stub, file.unit)
         returns = _return_shape(name, stub.signature, file.shapes) if stub is not None \
             else ANY
@@ -318,26 +343,44 @@ def _stub_scripts(f: Field, scope: ValueScope, file: _File) -> tuple[StubScript,
     return tuple(scripts)
 
 
+def _target_sizes(objects: Field, shapes: UnitShapes) -> Callable[[str], int | None]:
+    """The size in bytes of each object `objects` lists and of each global of the unit
+    (`&name`), where their declarations show it."""
+    sizes = {o["name"].value: byte_size(shapes.shape(_template(o["declaration"])))
+             for o in objects.items()}
+
+    def size_of(target: str) -> int | None:
+        if target.startswith("&"):
+            shape = shapes.globals.get(target[1:])
+            return None if shape is None else byte_size(shape)
+        return sizes.get(target)
+    return size_of
+
+
 def _case(f: Field, function: str, returns: Shape | None, file: _File) -> Case:
     objects_field = f.get("objects", [])
     names = [o["name"].identifier() for o in objects_field.items()]
     if len(set(names)) != len(names):
         objects_field.fail("lists an object twice")
-    inputs = ValueScope(frozenset(names), file.functions, file.callbacks, file.globals)
+    inputs = ValueScope(frozenset(names), file.functions, file.callbacks, file.globals,
+                        size_of=_target_sizes(objects_field, file.shapes))
     outputs = ValueScope(frozenset(names), file.functions, file.callbacks, file.globals,
                          input=False, heap=bool(file.allocator))
     objects = _bindings(objects_field, inputs, file.shapes, name_rule="object", placed=True,
                         function=function)
     number = f["number"].integer(1, _COUNT[1])
+    params = _bindings(f["params"], inputs, file.shapes, function=function)
+    globals_ = _bindings(f.get("globals", []), inputs, file.shapes, name_rule="global",
+                         function=function)
+    expected = _expected(f["expected"], outputs, file, returns, frozenset(names), function)
     return Case(
         function=function,
         number=number,
-        params=_bindings(f["params"], inputs, file.shapes, function=function),
-        globals=_bindings(f.get("globals", []), inputs, file.shapes, name_rule="global",
-                          function=function),
-        expected=_expected(f["expected"], outputs, file, returns, frozenset(names),
-                           function),
-        stubs=_stub_scripts(f.get("stubs", []), inputs, file),
+        params=params,
+        globals=globals_,
+        expected=expected,
+        stubs=_stub_scripts(f.get("stubs", []), inputs, file,
+                            dict(expected.stub_call_counts)),
         covered=_outcomes(f.get("covered", [])),
         requirements=_requirements(f.get("requirements", [])),
         notes=f.get("notes", []).strings(),
@@ -513,24 +556,43 @@ def _function(f: Field, file: _File, callbacks: tuple[StubPrototype, ...]) -> Fu
 # ----------------------------------------------------------------------------- files
 
 
-def build_from_json(doc: Any) -> BuildRecipe | None:
+def build_from_json(doc: Any, base: Path | None = None, roots: Sequence[Path] = ()
+                    ) -> BuildRecipe | None:
     """An export's build recipe (None when it has none): the unit and the sources are
     relative paths, the flags those a replay may pass to the compiler
-    (export_schema.cflags_problem)."""
+    (export_schema.cflags_problem). With `base`, the export's directory, each file the
+    recipe names (the unit, the sources, a forced include) and each relative directory
+    lies in `base` or one of `roots` (export_schema.outside_problem); an absolute
+    include directory (an SDK's: the export writes those outside the project so) may lie
+    anywhere."""
     root = Field(doc)
     if not root.has("build"):
         return None
     f = root["build"]
+    within = () if base is None else (*roots, base)
+
+    def inside(where: Field, path: str, what: str = "") -> None:
+        problem = outside_problem(path, base, within) if base is not None else None
+        if problem:
+            where.fail(f"{what}{shown(path)} {problem}")
+
     unit = f["unit"].checked(path_problem)
     if not unit.endswith(UNIT_SUFFIXES):
         f["unit"].fail(f"{shown(unit)} is not a C unit ({', '.join(UNIT_SUFFIXES)})")
+    inside(f["unit"], unit)
     cflags = f.get("cflags", [])
     flags = tuple(flag.value for flag in cflags.items())
     problem = cflags_problem(flags)
     if problem is not None:
         index, message = problem
         cflags.items()[index].fail(message)
+    for index, option, path in flag_paths(flags):
+        if option in FORCED_INCLUDE_FLAGS or not (
+                os.path.isabs(path) or under_sysroot(option, path)):
+            inside(cflags.items()[index], path, f"the argument of {option} ")
     sources = tuple(s.checked(path_problem) for s in f.get("sources", []).items())
+    for source, where in zip(sources, f.get("sources", []).items()):
+        inside(where, source)
     return BuildRecipe(unit, flags, sources)
 
 

@@ -16,8 +16,9 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, NoReturn
 
 from .c_text_rules import expression_problem, is_identifier, text_problem
@@ -217,6 +218,20 @@ def path_problem(path: str, *, relative: bool = True) -> str | None:
     if path.startswith("-"):
         return "starts with '-' (it would be read as an option)"
     return text_problem(path) or include_problem(path)
+
+
+def outside_problem(path: str, base: Path, roots: Sequence[Path]) -> str | None:
+    """What keeps a replay from reading `path`, a file or directory an export names
+    (relative to `base`, the export's directory): it lies, symbolic links followed,
+    outside each of the directories `roots` (the project), or None. The root of the
+    file system is no project."""
+    full = os.path.realpath(os.path.join(base, path))
+    for root in roots:
+        top = os.path.realpath(root)
+        if top != os.path.dirname(top) and os.path.commonpath((full, top)) == top:
+            return None
+    return f"is {full}, outside the directories a replay reads files from " \
+        f"({', '.join(dict.fromkeys(str(r) for r in roots))})"
 
 
 def include_problem(path: str) -> str | None:

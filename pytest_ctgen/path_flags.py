@@ -12,7 +12,7 @@ may hold (export_schema) all read flags with this table.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -49,6 +49,25 @@ def under_sysroot(option: str, path: str) -> bool:
     """Whether gcc looks `path`, the argument of `option`, up under the sysroot:
     `-I=inc`, `-isystem $SYSROOT/inc`."""
     return option in INCLUDE_DIR_FLAGS and path.startswith(("=", "$SYSROOT"))
+
+
+def flag_paths(flags: Sequence[str]) -> Iterator[tuple[int, str, str]]:
+    """Each path the options of `flags` take (those under the sysroot too): the index of
+    the word holding it, the option and the path."""
+    pending: str | None = None  # the option whose path is the next word
+    for i, flag in enumerate(flags):
+        if pending is not None:
+            yield i, pending, flag
+            pending = None
+            continue
+        found = path_flag(flag)
+        if found is None:
+            continue
+        option, path = found
+        if path is None:
+            pending = option
+        else:
+            yield i, option, path
 
 
 def map_paths(flags: Sequence[str], rewrite: Callable[[str], str]) -> list[str]:

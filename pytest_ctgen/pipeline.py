@@ -165,7 +165,8 @@ def generate_file(path: Path, display: str, options: Options,
                 doc = json.loads(cache_file.read_text(encoding="utf-8"))
                 if not options.regenerate:
                     used(cache_file)
-                unit = load_unit(path, flags, preprocessed=text, probe=False)  # signatures
+                # signatures, and the compiler's sizes of its types (value_shapes)
+                unit = load_unit(path, flags, preprocessed=text)
                 return Generated(generated_cases(doc["cases"], unit), doc.get("seconds", {}),
                                  True, text)
             fc, seconds = generate_isolated(_generate_cases, path, display, options, text,
@@ -444,13 +445,15 @@ class ReplayError(CtgenError):
     """An exported cases file that cannot be replayed."""
 
 
-def replay_run(json_path: Path, options: Options, build_dir: Path | None,
-               session_start: float | None = None) -> FileRun:
+def replay_run(json_path: Path, options: Options, build_dir: Path | None, *,
+               roots: Sequence[Path], session_start: float | None = None) -> FileRun:
     """The run of an export's cases (`name.ctgen.json`, DESIGN §2) against the unit its
     build recipe names, as it is now: no solver, no generation. Every field is checked
     (case_reader) and the unit's own prototypes replace the file's; a function the unit
-    no longer defines fails its cases. Builds in `build_dir` used since `session_start`
-    stay (cache_bound.prune). Raises ReplayError naming the file and field."""
+    no longer defines fails its cases. The files the recipe names lie in the export's
+    directory or in one of `roots` (the project: pytest's rootdir, the directory pytest
+    runs in). Builds in `build_dir` used since `session_start` stay (cache_bound.prune).
+    Raises ReplayError naming the file and field."""
     try:
         text = json_path.read_text(encoding="utf-8")
         doc = load_json(text)
@@ -467,7 +470,7 @@ def replay_run(json_path: Path, options: Options, build_dir: Path | None,
         raise ReplayError(f"{json_path}: written by a newer pytest-ctgen (format version "
                           f"{version}, this one reads {FORMAT_VERSION})")
     try:
-        recipe = build_from_json(doc)
+        recipe = build_from_json(doc, json_path.parent, roots)
         if recipe is None:
             raise ReplayError(f"{json_path}: has no build recipe (\"build\"); export the "
                               "cases again with --ctgen-export to replay them")
@@ -480,7 +483,8 @@ def replay_run(json_path: Path, options: Options, build_dir: Path | None,
         sources = [here / s for s in recipe.sources]
         try:
             preprocessed = preprocess(unit, cflags, tuple(sources))
-            loaded = load_unit(unit, cflags, preprocessed=preprocessed, probe=False)
+            # compiled (`-c`) for the compiler's sizes of its types, never run
+            loaded = load_unit(unit, cflags, preprocessed=preprocessed)
         except CtgenError as err:
             raise ReplayError(f"{json_path}: cannot read the unit it tests, "
                               f"{recipe.unit}: {err}") from None

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import re
 import struct
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cases import (
@@ -42,6 +43,9 @@ class ValueScope:
     globals: frozenset[str] | None = None  # `&name` targets (None: any identifier)
     input: bool = True  # an input: a pointer names an object, never "*"
     heap: bool = False  # a prediction of a unit that allocates: it may name heap objects
+    # the size in bytes of what an input may point into (a pointer target: an object of
+    # the case, `&global`), None where the unit does not show it
+    size_of: Callable[[str], int | None] = field(default=lambda target: None)
 
 
 _HEAP_NAME = re.compile(re.escape(HEAP_PREFIX) + r"\d{1,10}(_at_\d{1,10})?")
@@ -105,6 +109,12 @@ def _pointer(f: Field, scope: ValueScope) -> PointerValue:
     elif target not in scope.objects:
         where.fail(f"{shown(target)} is not an object of the case (nor \"*\" or "
                    f"\"&global\")")
+    size = scope.size_of(target) if scope.input else None
+    if size is not None and not 0 <= offset <= size:
+        # a prediction may lie anywhere (`return p + 100` is one); an input is dereferenced
+        f.get("offset").fail(f"{offset} is outside {target.lstrip('&')} ({size} bytes): an "
+                             f"input points into its object or just past its end, 0 to "
+                             f"{size}")
     return PointerValue(target, offset)
 
 
@@ -235,11 +245,15 @@ def read_value(f: Field, shape: Shape, scope: ValueScope, depth: int = 0) -> Val
     if depth > MAX_NESTING:
         f.fail(f"nested more than {MAX_NESTING} levels deep")
     j = f.value
-    if isinstance(j, (bool, int)):
+    if isinstance(j, bool):  # JSON true/false, which Python takes for 1 and 0
+        bool_type = shape.kind == "int" and (shape.low, shape.high) == (0, 1)
+        f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found a boolean"
+               + (" (a _Bool is 0 or 1)" if bool_type else ""))
+    if isinstance(j, int):
         if shape.kind not in ("int", "any"):
             f.fail(f"expected {_SHOWN_KINDS[shape.kind]}, found an integer")
-        return IntValue(f.integer(shape.low, shape.high) if not isinstance(j, bool)
-                        else int(j), shape.form if shape.kind == "int" else None)
+        return IntValue(f.integer(shape.low, shape.high),
+                        shape.form if shape.kind == "int" else None)
     if isinstance(j, str):
         return _hex(f, shape)
     if j is None:
@@ -293,6 +307,8 @@ def read_value(f: Field, shape: Shape, scope: ValueScope, depth: int = 0) -> Val
     members = dict(shape.members)
     for name, member in f.members():
         Field(name, member.where).identifier()  # a member name becomes `.name` in C
+        if shape.name and name not in members:  # a record of the unit: C would refuse it
+            member.fail(f"{shape.name} has no member named {name}")
         fields.append((name, read_value(member, members.get(name, ANY), scope, depth + 1)))
     return RecordValue(tuple(fields))
 

@@ -40,7 +40,9 @@ class Shape:
     The ranges are those of LP64, the widest target (an ABI flag only narrows them).
     `char`: plain char, the type of text (an array of it may be given as a string).
     Known from the unit only: `form`, how an integer is shown (an enum's enumerators, a
-    mask's hex digits); `members`, the shapes of a struct's members ("any")."""
+    mask's hex digits); of a struct or union ("any"): `name`, its C type (`struct cfg`),
+    `members`, the shapes of the members a value may name (those a designated
+    initializer can: no other), and `size`, its size in bytes."""
 
     kind: str
     low: int = WIDE_MIN
@@ -50,6 +52,8 @@ class Shape:
     char: bool = False
     form: IntForm | None = None
     members: tuple[tuple[str, Shape], ...] = ()
+    name: str = ""
+    size: int | None = None
 
     def holds_text(self) -> bool:
         """Whether this is an array of plain char."""
@@ -132,14 +136,17 @@ def write_role(name: str) -> BindingRole:
 class UnitShapes:
     """What the unit of a case tells of its values beyond a declaration's words
     (frontend/unit_shapes.py reads it): the shapes of the type names it declares
-    (typedef names, `enum e`, `struct s`: enums with their enumerators, structs with
-    their members' shapes), and the names its code uses as masks (value_forms.py):
-    parameters per function, globals, and the functions whose results are masks."""
+    (typedef names, `enum e`, `struct s`: enums with their enumerators, structs and
+    unions with their members' shapes and their sizes), the names its code uses as
+    masks (value_forms.py): parameters per function, globals, and the functions whose
+    results are masks; and the shapes of its file-scope objects (`globals`, by name).
+    """
 
     types: Mapping[str, Shape] = field(default_factory=dict)
     mask_params: Mapping[str, frozenset[str]] = field(default_factory=dict)
     mask_globals: frozenset[str] = frozenset()
     mask_results: frozenset[str] = frozenset()
+    globals: Mapping[str, Shape] = field(default_factory=dict)
 
     def shape(self, template: str) -> Shape:
         """The shape of the values of `template` in the unit."""
@@ -170,7 +177,10 @@ NO_UNIT = UnitShapes()
 
 def byte_size(shape: Shape) -> int | None:
     """The size in bytes of a value of `shape` where the shape shows it (an integer by
-    its range, a float, a pointer, an array of those), None otherwise."""
+    its range, a float, a pointer, a struct or union of the unit, an array of those),
+    None otherwise."""
+    if shape.size is not None:
+        return shape.size
     if shape.kind == "int":
         bits = max(shape.high.bit_length(), (-shape.low - 1).bit_length() + 1
                    if shape.low < 0 else 0)

@@ -11,6 +11,7 @@ from pytest_ctgen.path_flags import (
     PATH_FLAGS,
     absolute_flags,
     attached_form,
+    flag_paths,
     map_paths,
     path_flag,
 )
@@ -98,3 +99,9 @@ def test_the_export_allow_list_takes_every_path_flag(option: str) -> None:
 
 def test_the_export_allow_list_takes_the_include_split() -> None:
     assert cflags_problem(["-I-", "-Iinc"]) is None
+
+
+def test_flag_paths_name_the_word_holding_each_path() -> None:
+    flags = ["-O0", "-Iinc", "-include", "cfg.h", "-I-", "--sysroot=/sdk", "-I=sys", "-I"]
+    assert list(flag_paths(flags)) == [(1, "-I", "inc"), (3, "-include", "cfg.h"),
+                                       (5, "--sysroot", "/sdk"), (6, "-I", "=sys")]

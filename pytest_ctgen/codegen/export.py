@@ -80,10 +80,11 @@ def _from_export(path: Path, export_dir: Path) -> str:
 
 def _relative(path: str, base_dir: Path, export_dir: Path) -> str:
     """An include path as the export names it: relative to the export when it is inside
-    `base_dir` (the project; a committed export then works in any checkout of it)."""
+    `base_dir` (the project; a committed export then works in any checkout of it), else
+    absolute (a replay takes a relative path only inside the project: export_schema)."""
     full = (base_dir / path).resolve()
-    if os.path.isabs(path) and not full.is_relative_to(base_dir.resolve()):
-        return path
+    if not full.is_relative_to(base_dir.resolve()):
+        return path if os.path.isabs(path) else full.as_posix()
     return Path(os.path.relpath(full, export_dir.resolve())).as_posix()
 
 

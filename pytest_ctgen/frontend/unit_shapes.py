@@ -12,8 +12,7 @@ from collections.abc import Iterator, Mapping
 
 from ..cases import IntForm
 from ..value_shapes import ANY, Shape, UnitShapes, as_mask
-from .ctype import (
-    ArrayType, CType, EnumType, FloatType, IntType, PointerType, RecordType, value_members)
+from .ctype import ArrayType, CType, EnumType, Field, FloatType, IntType, PointerType, RecordType
 from .mask_uses import mask_uses
 from .unit import Unit
 
@@ -72,9 +71,9 @@ class _TypeShapes(Mapping[str, Shape]):
             return Shape("pointer")
         if isinstance(ctype, ArrayType):
             return Shape("array", count=ctype.count, element=self.of(ctype.element))
-        if isinstance(ctype, RecordType) and not ctype.is_union and ctype.is_complete:
+        if isinstance(ctype, RecordType) and ctype.is_complete:
             members = []
-            for f in value_members(ctype):
+            for f in named_members(ctype):
                 assert f.name is not None
                 shape = self.of(f.type)
                 if f.bit_width is not None and shape.kind == "int" and shape.form is None:
@@ -82,7 +81,7 @@ class _TypeShapes(Mapping[str, Shape]):
                     high = (1 << (f.bit_width - (1 if shape.low < 0 else 0))) - 1
                     shape = Shape("int", low, high)
                 members.append((f.name, as_mask(shape) if f.name in self._masks else shape))
-            return Shape("any", members=tuple(members))
+            return Shape("any", members=tuple(members), name=str(ctype), size=ctype.size)
         return ANY
 
     def _enum_form(self, enum: EnumType) -> IntForm | None:
@@ -94,8 +93,37 @@ class _TypeShapes(Mapping[str, Shape]):
         return IntForm(enumerators=named) if named else None
 
 
+class _GlobalShapes(Mapping[str, Shape]):
+    """The shapes of a unit's file-scope objects, by name, each made when first asked for."""
+
+    def __init__(self, unit: Unit, types: _TypeShapes) -> None:
+        self._unit = unit
+        self._types = types
+
+    def __getitem__(self, name: str) -> Shape:
+        return self._types.of(self._unit.globals[name].type)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._unit.globals)
+
+    def __len__(self) -> int:
+        return len(self._unit.globals)
+
+
+def named_members(record: RecordType) -> Iterator[Field]:
+    """Every member a designated initializer of `record` can name: its named members and
+    those of its anonymous structs and unions, all of them (a value shows fewer:
+    ctype.value_members)."""
+    for f in record.fields:
+        if f.name is not None:
+            yield f
+        elif isinstance(f.type, RecordType) and f.type.is_complete:
+            yield from named_members(f.type)
+
+
 def unit_shapes(unit: Unit) -> UnitShapes:
     """What `unit` tells of its values."""
     masks = mask_uses(unit)
-    return UnitShapes(_TypeShapes(unit, masks.members), masks.params, masks.globals,
-                      masks.results)
+    types = _TypeShapes(unit, masks.members)
+    return UnitShapes(types, masks.params, masks.globals, masks.results,
+                      globals=_GlobalShapes(unit, types))

@@ -139,7 +139,9 @@ class CtgenReplayFile(_CasesFile):
 
         session: CtgenSession = self.config.stash[CTGEN_KEY]
         try:
-            run = replay_run(self.path, session.options, session.build_dir, session.started)
+            run = replay_run(self.path, session.options, session.build_dir,
+                             roots=(self.config.rootpath, self.config.invocation_params.dir),
+                             session_start=session.started)
         except CtgenError as err:
             session.replay_errors += 1  # the other files still replay
             raise self.CollectError(str(err)) from None

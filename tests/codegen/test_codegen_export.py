@@ -283,11 +283,13 @@ def test_rebase_flags(tmp_path: Path) -> None:
     base = tmp_path / "proj"
     export = tmp_path / "proj" / "tests" / "ctgen" / "motor"
     flags = ["-Iinc", "-I", "inc2", "-isystem", "sys", "-I/abs/inc", "-DX=\"a b\"",
-             "-include", "pre.h", "-std=c11", "-iquoteq", "-I-", "-I=sys"]
+             "-include", "pre.h", "-std=c11", "-iquoteq", "-I-", "-I=sys", "-I../sdk/inc"]
+    # outside the project: absolute (a replay reads relative paths inside the project only)
+    sdk = (tmp_path / "sdk" / "inc").resolve().as_posix()
     assert rebase_flags(flags, base, export) == [
         "-I../../../inc", "-I", "../../../inc2", "-isystem", "../../../sys", "-I/abs/inc",
         "-DX=\"a b\"", "-include", "../../../pre.h", "-std=c11", "-iquote../../../q", "-I-",
-        "-I=sys"]
+        "-I=sys", f"-I{sdk}"]
 
 
 PLACED = r"""#include <stdint.h>
@@ -475,11 +477,11 @@ def test_cached_and_replayed_cases_are_signed_as_fresh_ones(tmp_path: Path) -> N
     harness = generate_harness(fresh.cases, str(unit))
     assert generate_harness(cached.cases, str(unit)) == harness
     out = write_export(fresh.cases, unit, tmp_path / "export", [], base_dir=tmp_path)
-    replayed = replay_run(out / "ops.ctgen.json", Options(), None).generated.cases
+    replayed = replay_run(out / "ops.ctgen.json", Options(), None, roots=(tmp_path,)).generated.cases
     assert generate_harness(replayed, str(unit)) == harness
     doc = json.loads((out / "ops.ctgen.json").read_text())
     _poll(doc)["callbacks"][0]["prototype"] = "unknown_t ctgen_cb_poll_ops_done(int status)"
     (out / "ops.ctgen.json").write_text(json.dumps(doc))
     with pytest.raises(ReplayError, match="cannot read the prototype of "
                                           "ctgen_cb_poll_ops_done"):
-        replay_run(out / "ops.ctgen.json", Options(), None)
+        replay_run(out / "ops.ctgen.json", Options(), None, roots=(tmp_path,))

@@ -91,9 +91,41 @@ uint8_t set_bits(uint8_t reg, uint8_t bits)
     }
     return (uint8_t)(reg | bits);
 }
+
+struct link { struct link *next; };
+struct item { int32_t key; struct link link; int32_t value; };
+
+/* the pointer points into the middle of a larger object: 8 bytes into a struct item */
+int32_t item_key(struct link *l)
+{
+    const struct item *it;
+
+    if (l == NULL) {
+        return -1;
+    }
+    it = (const struct item *)((char *)l - offsetof(struct item, link));
+    if (it->key > 10) {
+        return 1;
+    }
+    return 0;
+}
+
+_Bool in_window(_Bool enabled, int32_t v)
+{
+    return enabled && v > 3;
+}
+
+/* predicts a pointer beyond its object: a prediction is never dereferenced */
+const char *past(const char *s)
+{
+    if (s[0] == 'x') {
+        return s + 20;
+    }
+    return s;
+}
 """
 
-CLAMP, APPLY, COPY, LOG, MODE, BITS = 0, 1, 2, 3, 4, 5  # the functions' positions
+CLAMP, APPLY, COPY, LOG, MODE, BITS, ITEM, WINDOW = range(8)  # the functions' positions
 QUIET = ("-p", "no:cacheprovider", "-p", "no:xdist", "-p", "no:hypothesispytest",
          "-p", "no:benchmark")
 Doc = dict[str, Any]
@@ -137,6 +169,13 @@ def _nest(depth: int) -> str:
 def _text(doc: Doc) -> str:
     return re.sub(r'"@@nest (\d+)@@"', lambda m: "[" * int(m.group(1)) + "0" +
                   "]" * int(m.group(1)), json.dumps(doc))
+
+
+def _many_calls(case: Doc, n: int) -> None:
+    """`case` (of clamp_reading) edited to call sensor_read `n` times, consistently."""
+    case["stubs"][0]["calls"] = [{"returns": 1, "writes": []}] * n
+    case["expected"]["stub_calls"] = {"sensor_read": n}
+    case["expected"]["calls_in_order"] = [{"stub": "sensor_read", "arguments": {"ch": 0}}] * n
 
 
 def _command_bytes(pwn: str) -> list[int]:
@@ -245,6 +284,23 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
     ("int-beyond-64-bits", _set(lambda d: _case(d, APPLY)["params"][0]["value"], "gain",
                                 1 << 70),
      r"params\[0\]\.value\.gain: \d+ is out of range"),
+    ("int-as-boolean", _set(lambda d: _case(d, CLAMP)["params"][0], "value", True),
+     r"params\[0\]\.value: expected an integer, found a boolean"),
+    ("member-as-boolean", _set(lambda d: _case(d, APPLY)["params"][0]["value"], "gain",
+                               False),
+     r"params\[0\]\.value\.gain: expected an integer, found a boolean"),
+    ("element-as-boolean", _set(lambda d: _with_object(d, COPY)["objects"][0], "value",
+                                [True] * 10),
+     r"objects\[0\]\.value\[0\]: expected an integer, found a boolean"),
+    ("returns-boolean", _set(lambda d: _case(d, CLAMP)["expected"], "returns", False),
+     r"expected\.returns: expected an integer, found a boolean"),
+    ("stub-returns-boolean", _set(lambda d: _case(d, CLAMP)["stubs"][0]["calls"][0],
+                                  "returns", True),
+     r"stubs\[0\]\.calls\[0\]\.returns: expected an integer, found a boolean"),
+    ("pointer-as-boolean", _set(lambda d: _with_object(d, COPY)["params"][0], "value", True),
+     r"params\[0\]\.value: expected a pointer, found a boolean"),
+    ("bool-as-boolean", _set(lambda d: _case(d, WINDOW)["params"][0], "value", True),
+     r"params\[0\]\.value: expected an integer, found a boolean \(a _Bool is 0 or 1\)"),
     ("int-as-string", _set(lambda d: _case(d, CLAMP)["params"][0], "value", "7"),
      r"params\[0\]\.value: not a case value: \"7\""),
     ("int-as-double", _set(lambda d: _case(d, CLAMP)["params"][0], "value", {"double": 1.5}),
@@ -266,6 +322,11 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
     ("member-name", _set(lambda d: _case(d, APPLY)["params"][0], "value",
                          lambda p: {f'gain = system("{p}"), .offset': 1}),
      r"params\[0\]\.value\.gain = .*: .* is not a C identifier"),
+    ("member-unknown", _set(lambda d: _case(d, APPLY)["params"][0]["value"], "bogus", 1),
+     r"params\[0\]\.value\.bogus: struct cfg has no member named bogus"),
+    ("member-unknown-nested", _set(lambda d: _with_object(d, ITEM)["objects"][0]["value"]
+                                   ["link"], "prev", None),
+     r"objects\[0\]\.value\.link\.prev: struct link has no member named prev"),
     ("returns-beyond-int32", _set(lambda d: _case(d, CLAMP)["expected"], "returns", 1 << 40),
      r"expected\.returns: \d+ is out of range \[-2147483648, 2147483647\]"),
     ("void-returns", _set(lambda d: _case(d, LOG)["expected"], "void", False),
@@ -292,6 +353,24 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
     ("pointer-offset-string", _set(lambda d: _with_object(d, COPY)["params"][0], "value",
                                    {"@pointer": "ctgen_obj_dst", "offset": "4"}),
      r"params\[0\]\.value\.offset: expected an integer, found a string"),
+    ("pointer-offset-beyond", _set(lambda d: _with_object(d, COPY)["params"][0]["value"],
+                                   "offset", 11),
+     r"params\[0\]\.value\.offset: 11 is outside ctgen_obj_dst \(10 bytes\): an input "
+     r"points into its object or just past its end, 0 to 10"),
+    ("pointer-offset-before", _set(lambda d: _with_object(d, COPY)["params"][0]["value"],
+                                   "offset", -1),
+     r"params\[0\]\.value\.offset: -1 is outside ctgen_obj_dst \(10 bytes\)"),
+    ("pointer-offset-in-record", _set(lambda d: _with_object(d, ITEM)["params"][0]["value"],
+                                      "offset", 25),
+     r"params\[0\]\.value\.offset: 25 is outside ctgen_obj_l \(24 bytes\)"),
+    ("pointer-offset-in-object", _set(lambda d: _with_object(d, ITEM)["objects"][0]["value"]
+                                      ["link"], "next",
+                                      {"@pointer": "ctgen_obj_l", "offset": 1 << 40}),
+     r"objects\[0\]\.value\.link\.next\.offset: 1099511627776 is outside ctgen_obj_l "
+     r"\(24 bytes\)"),
+    ("pointer-offset-global", _set(lambda d: _with_object(d, COPY)["params"][0], "value",
+                                   {"@pointer": "&g_limit", "offset": 8}),
+     r"params\[0\]\.value\.offset: 8 is outside g_limit \(4 bytes\)"),
     ("function-system", lambda d, p: (
         _with_object(d, LOG)["params"][0].update(value={"@function": "system"}),
         _with_object(d, LOG)["objects"][0].update(value=_command_bytes(p))),
@@ -395,6 +474,8 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
      r"calls_in_order\[0\]\.arguments\.cmd: \"cmd\" is not a parameter of sensor_read"),
     ("calls-out-of-range", _set(lambda d: _calls(d)[0], "arguments", {"ch": 256}),
      r"calls_in_order\[0\]\.arguments\.ch: 256 is out of range \[0, 255\]"),
+    ("calls-boolean", _set(lambda d: _calls(d)[0], "arguments", {"ch": True}),
+     r"calls_in_order\[0\]\.arguments\.ch: expected an integer, found a boolean"),
     ("calls-expression", _set(lambda d: _calls(d)[0], "arguments",
                               lambda p: {"ch": f'0); system("{p}"'}),
      r"calls_in_order\[0\]\.arguments\.ch: not a case value"),
@@ -405,6 +486,20 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
                                      lambda p: [{"stub": "sensor_read", "arguments": {}}] * 2),
      r"expected\.calls_in_order: lists calls \{\"sensor_read\": 2\}, which \"stub_calls\" "
      r"counts \{\"sensor_read\": 1\}"),
+    # --- as many stub calls as the harness logs of a case (CTGEN_MAX_STUB_CALLS), no more
+    ("stub-calls-beyond-the-log", _set(lambda d: _case(d, CLAMP)["expected"]["stub_calls"],
+                                       "sensor_read", 4097),
+     r"expected\.stub_calls: counts 4097 stub calls, more than the 4096 the harness logs "
+     r"and checks of a case \(CTGEN_MAX_STUB_CALLS\): no such case passes"),
+    ("stub-calls-200000", lambda d, p: _many_calls(_case(d, CLAMP), 200000),
+     r"functions\[0\]\.cases\[0\]\.expected\.stub_calls: counts 200000 stub calls"),
+    ("calls-beyond-the-log", _set(lambda d: _case(d, CLAMP)["expected"], "calls_in_order",
+                                  lambda p: [{"stub": "sensor_read", "arguments": {}}] * 5000),
+     r"expected\.calls_in_order: lists 5000 stub calls, more than the 4096"),
+    ("script-beyond-the-count", _set(lambda d: _case(d, CLAMP)["stubs"][0], "calls",
+                                     lambda p: [{"returns": 1, "writes": []}] * 5000),
+     r"cases\[0\]\.stubs\[0\]\.calls: scripts 5000 calls of sensor_read, which "
+     r"\"stub_calls\" counts 1"),
     # --- the build recipe
     ("cflags-wrapper", _set(lambda d: d["build"], "cflags",
                             lambda p: ["-wrapper", f"/bin/sh,-c,{p}"]),
@@ -448,7 +543,34 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
      r"build\.unit: holds a '\"', which #include"),
     ("sources-option", _set(lambda d: d["build"], "sources", ["-fplugin=evil.so"]),
      r"build\.sources\[0\]: starts with '-'"),
+    # --- files outside the project (pytest's rootdir, where it runs, the export's own)
+    ("unit-outside", _set(lambda d: d["build"], "unit", "../../../sensor.c"),
+     r"build\.unit: \"\.\./\.\./\.\./sensor\.c\" is /\S+/sensor\.c, outside the "
+     r"directories a replay reads files from \(/\S+, /\S+/exports/unit-outside\)"),
+    ("sources-outside", _set(lambda d: d["build"], "sources", ["../../../evil.c"]),
+     r"build\.sources\[0\]: \"\.\./\.\./\.\./evil\.c\" is /\S+/evil\.c, outside"),
+    ("cflags-include-outside", _set(lambda d: d["build"], "cflags",
+                                    ["-include", "../../../evil.h"]),
+     r"build\.cflags\[1\]: the argument of -include \"\.\./\.\./\.\./evil\.h\" is "
+     r"/\S+/evil\.h, outside"),
+    ("cflags-include-absolute", _set(lambda d: d["build"], "cflags", ["-include/etc/passwd"]),
+     r"build\.cflags\[0\]: the argument of -include \"/etc/passwd\" is /etc/passwd, "
+     r"outside"),
+    ("cflags-imacros", _set(lambda d: d["build"], "cflags", ["-O0", "-imacros", "/etc/hosts"]),
+     r"build\.cflags\[2\]: the argument of -imacros \"/etc/hosts\" is /etc/hosts, outside"),
+    ("cflags-include-dir-outside", _set(lambda d: d["build"], "cflags", ["-I../../.."]),
+     r"build\.cflags\[0\]: the argument of -I \"\.\./\.\./\.\.\" is /\S+, outside"),
+    ("cflags-sysroot-outside", _set(lambda d: d["build"], "cflags", ["--sysroot", "../../.."]),
+     r"build\.cflags\[1\]: the argument of --sysroot \"\.\./\.\./\.\.\" is /\S+, outside"),
 ]
+
+
+def test_the_bound_is_the_runtimes() -> None:
+    """The most stub calls a case may have is the runtime's log of them."""
+    from pytest_ctgen.c_harness_files import MAX_STUB_CALLS, RUNTIME_SOURCE, harness_dir
+
+    text = (harness_dir() / RUNTIME_SOURCE).read_text()
+    assert f"#define CTGEN_MAX_STUB_CALLS {MAX_STUB_CALLS}\n" in text
 
 
 @pytest.fixture(scope="module")
@@ -495,7 +617,7 @@ def test_hostile_exports_end_no_session_and_run_nothing(
     assert len(HOSTILE) >= 40
     assert re.search(rf"\b{len(HOSTILE)} errors\b", text), text
     passed = re.findall(r"exports/valid/x\.ctgen\.json::\S+ PASSED", text)
-    assert len(passed) == 15, text
+    assert len(passed) == 23, text
     assert not (root / "INJECTED").exists()
 
 
@@ -525,6 +647,49 @@ def test_a_function_the_unit_does_not_define_is_never_called(
     assert not (root / "INJECTED").exists()
 
 
+def test_a_member_left_out_is_zero(replayed: tuple[Path, dict[str, str], str]) -> None:
+    """A struct value may leave members out, as a designated initializer does: they are
+    zero (the generator leaves out what a value cannot show, an anonymous union of
+    pointers). Only a member the struct does not have is refused."""
+    root, _, _ = replayed
+    doc = json.loads((root / "out/sensor/sensor.ctgen.json").read_text())
+    case = next(c for c in doc["functions"][APPLY]["cases"]
+                if c["params"][0]["value"]["offset"] == 0)
+    del case["params"][0]["value"]["offset"]
+    for c in doc["functions"][ITEM]["cases"]:
+        for o in c["objects"]:
+            del o["value"]["value"]  # item_key reads only the key
+    # an absolute include directory may lie outside the project (an SDK's)
+    doc["build"]["cflags"] = ["-isystem", str(root.parent)]
+    (root / "lenient" / "x").mkdir(parents=True)
+    (root / "lenient" / "x" / "x.ctgen.json").write_text(json.dumps(doc))
+    done = _pytest(root, "-q", "lenient")
+    text = done.stdout + done.stderr
+    assert done.returncode == 0, text
+    assert "23 passed" in text, text
+
+
+def test_a_symbolic_link_out_of_the_project_is_followed(
+        replayed: tuple[Path, dict[str, str], str]) -> None:
+    """A file the export names in its own directory that a symbolic link takes out of the
+    project is a file outside it: refused."""
+    root, _, _ = replayed
+    doc = json.loads((root / "out/sensor/sensor.ctgen.json").read_text())
+    elsewhere = root.parent / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "sensor.c").write_text(UNIT)
+    here = root / "linked" / "x"
+    here.mkdir(parents=True)
+    (here / "src").symlink_to(elsewhere)
+    doc["build"]["unit"] = "src/sensor.c"
+    (here / "x.ctgen.json").write_text(json.dumps(doc))
+    done = _pytest(root, "-q", "linked")
+    text = done.stdout + done.stderr
+    assert re.search(r"linked/x/x\.ctgen\.json: build\.unit: \"src/sensor\.c\" is "
+                     r"/\S+/elsewhere/sensor\.c, outside", text), text
+    assert "Traceback" not in text, text
+
+
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
 def test_the_valid_export_still_runs_under_make(
         replayed: tuple[Path, dict[str, str], str]) -> None:
@@ -532,4 +697,4 @@ def test_the_valid_export_still_runs_under_make(
     done = subprocess.run(["make", "-s", "-C", str(root / "out/sensor"), "run"],
                           capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
-    assert done.stdout.splitlines()[-1] == "15 passed, 0 failed"
+    assert done.stdout.splitlines()[-1] == "23 passed, 0 failed"
