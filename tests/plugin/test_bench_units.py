@@ -36,7 +36,10 @@ def test_the_bench_units_are_covered_and_exactly_their_seeded_bugs_fail(
         ctgen_dir: pytest.Pytester) -> None:
     for unit in sorted(UNITS.glob("*.c")):
         shutil.copy(unit, ctgen_dir.path / unit.name)
-    result = run_ctgen(ctgen_dir, "--ctgen-report", "json:r.json", timeout=600)
+    # the time budget is a safety net, not what this test measures: on a busy machine
+    # the heaviest unit would meet it before its work budget
+    result = run_ctgen(ctgen_dir, "--ctgen-report", "json:r.json", "--ctgen-timeout", "3600",
+                       timeout=600)
     text = output(result)
     assert result.ret == 1, text
     assert failed_functions(result) == sorted(FINDINGS), text
