@@ -26,6 +26,9 @@ from .values import SymValue, fp_sort, uninterpreted_in
 #: Free inputs count up from 1 and wrap here: inside the readable range, so a distinct value
 #: is also a readable one.
 _CYCLE = 99
+#: The bytes of a constrained union or record with bitfields tried (each try evaluates the
+#: conditions it is in): its first ones, where registers keep their fields.
+_MOST_BYTES = 32
 
 
 def distinguished(model: Model, state: State) -> Model:
@@ -131,7 +134,7 @@ def _distinct_bytes(n: int, target: z3.BitVecRef, model: Model,
         return None
     value = current.as_long()
     changed = False
-    for k in range(target.size() // 8):
+    for k in range(min(target.size() // 8, _MOST_BYTES)):
         if value >> (8 * k) & 0xFF:
             continue
         candidate = value | (1 + (n + k) % _CYCLE) << (8 * k)
