@@ -445,10 +445,8 @@ def _leaves(cells: list[Cell], ctype: CType) -> list[tuple[SymValue, CType]]:
                 out.extend(_leaves(cells[f.offset:f.offset + f.type.size], f.type))
     # a union, or a record with bitfields, is one input of all its bits
     # (inputs.input_cells): a leaf of its own, with the record's type
-    whole = cells[0][0] if cells else None
-    if (ctype.is_union or any(f.is_bitfield for f in ctype.fields)) and \
-            isinstance(whole, z3.BitVecRef) and whole.size() == 8 * len(cells) and \
-            all(c[0] is whole and c[1] == i for i, c in enumerate(cells)):
+    whole = memory.whole_value(cells) if memory.bits_input(ctype) else None
+    if isinstance(whole, z3.BitVecRef) and whole.size() == 8 * len(cells):
         out.append((whole, ctype))
     return out
 

@@ -25,7 +25,7 @@ from ..frontend.ctype import (
 from ..frontend.unit import Variable, is_unsized_array
 from . import function_pointers, lazy, statements
 from .large_objects import LARGE_OBJECT, SparseCells, copy_cells, is_large
-from .memory import GARBAGE, Cell, value_cells, zero_cells
+from .memory import GARBAGE, Cell, bits_input, value_cells, zero_cells
 from .paths import AliasChoice, NeedChoice, PathError
 from .state import InputRoot, Pointee, State
 from .values import AliasPtr, PtrVal, SymValue, null_pointer, zero64
@@ -70,7 +70,7 @@ def input_cells(ex: Executor, state: State, name: str, ctype: CType, depth: int 
             out.extend(input_cells(ex, state, f"{name}[{i}]", ctype.element, depth))
         return out
     if isinstance(ctype, RecordType):
-        if ctype.is_union or any(f.is_bitfield for f in ctype.fields):
+        if bits_input(ctype):
             v = z3.BitVec(name, ctype.size * 8)
             return value_cells(v, ctype.size)
         cells = zero_cells(ctype.size)

@@ -30,7 +30,7 @@ from ..frontend.ctype import ArrayType, CType, PointerType, RecordType
 from ..ir.expr import Const, PtrAdd, PtrDiff, nodes_in
 from ..ir.lower import Program
 from .large_objects import SparseCells
-from .memory import Cell, value_cells, zero_cells
+from .memory import Cell, bits_input, value_cells, zero_cells
 from .paths import AliasChoice, BoundReached, NeedChoice
 from .state import Pointee, State
 from .values import AliasPtr, PtrVal, zero64
@@ -53,8 +53,7 @@ def _children(t: CType) -> list[CType]:
 def _plain(t: CType) -> bool:
     """Whether `t` is a complete struct whose contents an input gets member by member
     (no union, no bit-field: those are inputs as bytes, see inputs.input_cells)."""
-    return isinstance(t, RecordType) and t.is_complete and not t.is_union and \
-        not any(f.is_bitfield for f in t.fields)
+    return isinstance(t, RecordType) and t.is_complete and not bits_input(t)
 
 
 def _on_cycle(record: RecordType) -> bool:

@@ -171,6 +171,12 @@ def cells_of(value: SymValue, ctype: CType) -> list[Cell]:
     return value_cells(value, ctype.size)
 
 
+def bits_input(record: RecordType) -> bool:
+    """Whether an input of `record` is one bit-vector of all its bits, not member by
+    member: a union (its members share the bytes) or a struct with bitfields."""
+    return record.is_union or any(f.is_bitfield for f in record.fields)
+
+
 def value_cells(value: ScalarValue, size: int) -> list[Cell]:
     """The `size` byte cells of one value: cell i holds its byte i."""
     return [(value, i) for i in range(size)]
@@ -213,12 +219,20 @@ def _is_zero_byte(cell: Cell) -> bool:
     return False
 
 
+def whole_value(cells: list[Cell]) -> object | None:
+    """The value whose bytes `cells` are, all of them in order, or None."""
+    first = cells[0][0] if cells else None
+    if first is None or not all(c[0] is first and c[1] == i for i, c in enumerate(cells)):
+        return None
+    return first
+
+
 def value_from_cells(cells: list[Cell], ctype: CType) -> SymValue:
     """The value of type `ctype` whose object representation is `cells`."""
     if isinstance(ctype, (RecordType, ArrayType)):
         return AggVal(tuple(cells))
-    first = cells[0][0]
-    if all(c[0] is first and c[1] == i for i, c in enumerate(cells)):
+    first = whole_value(cells)
+    if first is not None:
         if isinstance(ctype, PointerType) and isinstance(first, (PtrVal, AliasPtr)):
             return first
         if isinstance(ctype, FloatType) and isinstance(first, z3.FPRef) and \
