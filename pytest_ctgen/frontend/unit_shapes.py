@@ -12,7 +12,8 @@ from collections.abc import Iterator, Mapping
 
 from ..cases import IntForm
 from ..value_shapes import ANY, Shape, UnitShapes, as_mask
-from .ctype import ArrayType, CType, EnumType, Field, FloatType, IntType, PointerType, RecordType
+from .ctype import ArrayType, CType, EnumType, FloatType, IntType, PointerType, RecordType
+from .layout import leaf_members
 from .mask_uses import mask_uses
 from .unit import Unit
 
@@ -73,7 +74,8 @@ class _TypeShapes(Mapping[str, Shape]):
             return Shape("array", count=ctype.count, element=self.of(ctype.element))
         if isinstance(ctype, RecordType) and ctype.is_complete:
             members = []
-            for f in named_members(ctype):
+            # the members a designated initializer can name, through anonymous ones
+            for f in leaf_members(ctype):
                 assert f.name is not None
                 shape = self.of(f.type)
                 if f.bit_width is not None and shape.kind == "int" and shape.form is None:
@@ -108,17 +110,6 @@ class _GlobalShapes(Mapping[str, Shape]):
 
     def __len__(self) -> int:
         return len(self._unit.globals)
-
-
-def named_members(record: RecordType) -> Iterator[Field]:
-    """Every member a designated initializer of `record` can name: its named members and
-    those of its anonymous structs and unions, all of them (a value shows fewer:
-    ctype.value_members)."""
-    for f in record.fields:
-        if f.name is not None:
-            yield f
-        elif isinstance(f.type, RecordType) and f.type.is_complete:
-            yield from named_members(f.type)
 
 
 def unit_shapes(unit: Unit) -> UnitShapes:
