@@ -15,11 +15,11 @@ search reported changes, unless the time budget (the safety net) ran out.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, is_dataclass, replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ..ir.cfg import CFG, Block, Call
-from ..ir.expr import Binary, Const, Deref, Expr, PtrAdd
+from ..ir.expr import Binary, Const, Deref, PtrAdd, nodes_in
 from ..symbolic.paths import BoundReached
 from ..symbolic.work import STEPS_PER_UNIT
 from .tree import EXPLORED, OPEN, TreeNode
@@ -110,7 +110,7 @@ def _starts(gen: Generator) -> list[tuple[Staying, TreeNode, int]]:
     the order the tree met the loops: the later iterations are all the run's to decide."""
     best: dict[tuple[int, int], tuple[int, Staying, TreeNode, int]] = {}
     every = gen.executor.overflow_is_finding
-    loops: dict[int, list[Staying]] = {}
+    loops: dict[int, list[tuple[Staying, bool]]] = {}
     for node in gen.nodes:
         if node.choice is not None:
             continue
@@ -132,21 +132,24 @@ def _starts(gen: Generator) -> list[tuple[Staying, TreeNode, int]]:
     return [(staying, node, index) for _, staying, node, index in best.values()]
 
 
-def _innermost(cfg: CFG, block: int, loops: dict[int, list[Staying]], every: bool
-               ) -> Staying | None:
-    """The innermost loop of `cfg` that `block` lies in (`loops` caches each CFG's), when
-    its iterations can run into undefined behaviour (`_may_be_undefined`; `every`: any
-    loop, as where signed overflow is a finding)."""
+def _innermost(cfg: CFG, block: int, loops: dict[int, list[tuple[Staying, bool]]],
+               every: bool) -> Staying | None:
+    """The innermost loop of `cfg` that `block` lies in, when its iterations can run
+    into undefined behaviour (`_may_be_undefined`; `every`: any loop, as where signed
+    overflow is a finding). `loops` caches each CFG's loops, innermost first, with
+    whether they can."""
     of_cfg = loops.get(id(cfg))
     if of_cfg is None:
-        of_cfg = loops[id(cfg)] = sorted(
+        stayings = sorted(
             (Staying(cfg, head, frozenset(cfg.loop_blocks(head))) for head in cfg.loops),
             key=lambda s: (len(s.blocks), s.head))
-    innermost = next((s for s in of_cfg if block in s.blocks), None)
-    if innermost is None or every or any(_may_be_undefined(cfg.blocks[b])
-                                         for b in innermost.blocks):
-        return innermost
-    return None
+        of_cfg = loops[id(cfg)] = [
+            (s, any(_may_be_undefined(cfg.blocks[b]) for b in s.blocks)) for s in stayings]
+    innermost = next(((s, undefined) for s, undefined in of_cfg if block in s.blocks),
+                     None)
+    if innermost is None or not (every or innermost[1]):
+        return None
+    return innermost[0]
 
 
 _UNDEFINED_FOR_SOME_RIGHT = frozenset({"/", "%", "<<", ">>"})
@@ -156,20 +159,8 @@ def _may_be_undefined(block: Block) -> bool:
     """Whether `block` accesses memory through a pointer (`a[i]`, `*p`), calls, or
     divides or shifts by a value that is not a constant: what an iteration the search
     did not run may do wrong, signed overflow aside. A loop of arithmetic on locals
-    alone (gcd's) is not run on."""
-    if any(isinstance(stmt, Call) for stmt in block.stmts):
-        return True
-    pending: list[object] = [*block.stmts, block.terminator]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, (Deref, PtrAdd)):
-            return True
-        if isinstance(node, Binary) and node.op in _UNDEFINED_FOR_SOME_RIGHT and \
-                not isinstance(node.right, Const):
-            return True
-        if is_dataclass(node):
-            for f in fields(node):
-                value = getattr(node, f.name)
-                if isinstance(value, (Expr, list, tuple)):
-                    pending.extend(value if isinstance(value, (list, tuple)) else [value])
-    return False
+    alone (a sum of a series) is not run on."""
+    return any(isinstance(node, (Call, Deref, PtrAdd)) or
+               (isinstance(node, Binary) and node.op in _UNDEFINED_FOR_SOME_RIGHT and
+                not isinstance(node.right, Const))
+               for part in (*block.stmts, block.terminator) for node in nodes_in(part))
