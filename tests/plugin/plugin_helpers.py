@@ -53,6 +53,15 @@ def failed_functions(result: pytest.RunResult) -> list[str]:
                   for line in result.outlines if line.startswith("FAILED "))
 
 
+def failure_lines(result: pytest.RunResult) -> list[str]:
+    """The lines of a run's FAILURES section, without the short summary after it: on CI
+    (the `CI` variable set) pytest repeats each whole failure message in the summary."""
+    lines = result.outlines
+    end = next((i for i, line in enumerate(lines) if "short test summary info" in line),
+               len(lines))
+    return lines[:end]
+
+
 def make_mcdc(export: Path, timeout: float = 300) -> tuple[str, dict[str, tuple[int, int]]]:
     """`make mcdc` in an export, which must succeed: its output, and its figures by
     function (and TOTAL): conditions shown, of all."""

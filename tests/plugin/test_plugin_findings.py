@@ -10,7 +10,7 @@ import shutil
 import subprocess
 
 import pytest
-from plugin_helpers import failed_functions, output, report_rows, run_ctgen
+from plugin_helpers import failed_functions, failure_lines, output, report_rows, run_ctgen
 
 UNIT = """\
 int scale(int total, int parts)
@@ -135,7 +135,7 @@ def test_negating_the_minimum_is_signed_overflow(ctgen_dir: pytest.Pytester) -> 
     text = output(found)
     assert found.ret == 1, text
     assert failed_functions(found) == ["magnitude", "neg", "neg_ll", "neg_min"], text
-    ends = sorted(line for line in found.outlines if line.startswith("  ends: "))
+    ends = sorted(line for line in failure_lines(found) if line.startswith("  ends: "))
     assert [re.sub(r":\d+: ", ": ", line) for line in ends] == [
         f"  ends: undefined behaviour at neg.c:{line}: signed overflow in -x"
         for line in (12, 3, 4, 5)], text
