@@ -384,7 +384,8 @@ class Generator:
         the uncovered edges, and then among the others, edges that cheap checks show
         feasible come first, so expensive infeasibility proofs are paid only when no edge
         of the group is easy."""
-        order = self.goals.continuation_order(node)
+        ordered = self.goals.continuation_groups(node)
+        order = [i for group in ordered for i in group]
         successors: dict[int, State] = {}
         for i in order:
             next_state = node.state.fork()
@@ -396,7 +397,7 @@ class Generator:
                 return None
             successors[i] = next_state
         goals = [i for i in order if self.goals.is_new_goal(node, i)]
-        groups = [goals, [i for i in order if i not in goals]]
+        groups = [goals, *([i for i in group if i not in goals] for group in ordered)]
         if self.staying is not None:  # looking for findings in a loop's iterations
             groups = self.staying.groups(node, order) or groups
         for group in groups:

@@ -192,12 +192,33 @@ class Goals:
         _, _, node, i = ranked[0]
         return node, i
 
-    def continuation_order(self, node: TreeNode) -> list[int]:
+    def continuation_groups(self, node: TreeNode) -> list[list[int]]:
         """The order in which to try the edges of a branch met while completing a path:
         outcomes still uncovered (and not already on this path) first, then the edges
-        closest to such an outcome, then the edges closest to the exit."""
+        closest to such an outcome, then the edges closest to the exit; in groups: a
+        cheap check picks among the edges of a group (the one the last model takes,
+        mostly), never over an earlier group. One group,
+        unless the branch tests a lazily made link for NULL: then the edges by their
+        distance to an outcome still uncovered, the nearest first. A path that can end
+        its list where the outcome left is after the list's loop does, rather than grow
+        the list link by link up to the bound as the last model had it."""
         if node.choice is not None:  # its own object first: aliasing only when needed
-            return [i for i, g in enumerate(node.guards) if g is not None]
+            return [[i for i, g in enumerate(node.guards) if g is not None]]
+        ranked = self._continuation_ranks(node)
+        if not any(g is not None and node.state.tests_a_link(g) for g in node.guards):
+            return [[i for _, i in ranked]]
+        groups: list[list[int]] = []
+        last: Rank | None = None
+        for rank, i in ranked:
+            near = rank[:2] if rank[0] < 2 else rank[:1]  # (2, ...): no goal ahead
+            if near != last:
+                groups.append([])
+                last = near
+            groups[-1].append(i)
+        return groups
+
+    def _continuation_ranks(self, node: TreeNode) -> list[tuple[Rank, int]]:
+        """The edges of a branch (not a choice) with their continuation ranks, sorted."""
         frame = node.state.frame
         exits = self.exit_distances(frame.cfg)
         term = node.block.terminator
@@ -227,7 +248,7 @@ class Goals:
             else:
                 ranked.append(((1, self.fresh_return_distance(node, i), to_exit), i))
         ranked.sort()
-        return [i for _, i in ranked]
+        return ranked
 
     def decided(self, node: TreeNode, index: int, solver: Solver) -> None:
         """Remember that a path took edge `index` of `node`, keyed by its guard."""

@@ -244,6 +244,13 @@ class State:
         if family is not None:
             self.null_tested.add(family[0])
 
+    def tests_a_link(self, guard: z3.BoolRef) -> bool:
+        """Whether the branch condition `guard` is whether a lazily made link (a pointer
+        in an input object, not a parameter or global) is NULL, or its negation."""
+        term = guard.arg(0) if z3.is_not(guard) else guard
+        family = self.null_families.get(str(term)) if z3.is_const(term) else None
+        return family is not None and family[1]
+
     def null_was_tested(self, null: z3.BoolRef) -> bool:
         """Whether NULL is a value the path may see in the input pointer with the NULL
         condition `null`: it tested the pointer, or, for a link, one of its family."""

@@ -340,3 +340,34 @@ int take(void)
     assert any(PointerValue("&g_list", offset=8) in _pointers(v) for v in heads)
     names = {o.name for c in unit.functions["take"].cases for o in c.objects}
     assert names == {"ctgen_obj_next_free_0", "ctgen_obj_next_free_0_next"}
+
+
+SEGMENTS = r"""#include <stddef.h>
+struct seg { struct seg *next; unsigned char n; unsigned char data[8]; };
+
+/* the sum of each segment's first n data bytes; more than 8 bytes in all is too long */
+int chain_sum(const struct seg *s)
+{
+    unsigned total = 0, count = 0;
+    for (; s != NULL; s = s->next) {
+        unsigned k;
+        for (k = 0; k < s->n && k < 8u; k++)
+            total += s->data[k];
+        count += k;
+    }
+    if (count > 8u)
+        return -1;
+    return (int)total;
+}
+"""
+
+
+def test_a_walk_ends_the_list_where_the_outcome_left_is_after_the_loop(
+        generated_unit: Generate) -> None:
+    """`count > 8` needs two segments; the path must end the list (a NULL link) when the
+    outcome is past the loop, not grow it link after link as the model at hand has it
+    (which spent the whole budget on one chain of ten segments before)."""
+    unit = generated_unit("segments.c", SEGMENTS)
+    unit.assert_fully_covered("chain_sum")
+    too_long = [c for c in unit.functions["chain_sum"].cases if _returns(c) == -1]
+    assert too_long and all(len(c.objects) >= 2 for c in too_long)
