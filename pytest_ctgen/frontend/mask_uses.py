@@ -5,7 +5,13 @@ A *mask operand* is an operand of `&`, `|`, `^` or `~`, the left operand of `<<`
 (the count is none), either side of `&=`, `|=`, `^=`, or the target of `<<=`, `>>=`.
 Looking through casts, `*`, `[...]`, `++` and `--`, it names a variable (`*reg |= 1u`,
 `buf[i] & 0x80u`: `reg`, `buf`), a struct or union member by its name (`r->ctrl & EN`:
-`ctrl`) or, being a call, the function called (`read_sr() & RXNE`). Then:
+`ctrl`) or, being a call, the function called (`read_sr() & RXNE`).
+
+A name the code also uses as a number is no mask: an operand of `+ - * / %`, of `< > <= >=`,
+of unary `-`, `++` or `--`, either side of `+= -= *= /= %=`, or an array index (`n & 1u`
+beside `n / 2u`, `head & RB_MASK` beside `head++`). For a pointer or array parameter or
+global, only its elements count (`*p & 0x80u` beside `p++` stays a mask; `p[i] + 1` does
+not). Then:
 
 - a parameter is a mask in its own function when it is so named there;
 - a global, and a member name in every struct, when a function of the unit so names it;
@@ -20,6 +26,7 @@ from dataclasses import dataclass
 
 from pycparser import c_ast
 
+from .ctype import ArrayType, CType, PointerType
 from .parse import nodes_under
 from .unit import Unit
 
@@ -28,6 +35,9 @@ _SHIFTS = frozenset({"<<", ">>"})
 _BOTH_SIDES = frozenset({"&=", "|=", "^="})
 _TARGET_ONLY = frozenset({"<<=", ">>="})
 _THROUGH = frozenset({"*", "++", "--", "p++", "p--"})  # unary operators looked through
+_COUNTING = frozenset({"++", "--", "p++", "p--"})
+_ARITHMETIC = frozenset({"+", "-", "*", "/", "%", "<", ">", "<=", ">="})
+_ARITHMETIC_ASSIGN = frozenset({"+=", "-=", "*=", "/=", "%="})
 
 
 @dataclass(frozen=True)
@@ -50,6 +60,10 @@ class _Function:
     assigned: list[tuple[str, str]]  # (local, function) of `local = f(...)`
     returns_mask: bool
     declared: set[str]  # the names its declarations give (parameters, locals)
+    # the names and members it uses as numbers: (name, whether its elements: through
+    # `*` or `[...]`)
+    numbers: set[tuple[str, bool]]
+    number_members: set[str]
 
 
 def _operand(expr: c_ast.Node | None) -> c_ast.Node | None:
@@ -63,6 +77,25 @@ def _operand(expr: c_ast.Node | None) -> c_ast.Node | None:
             expr = expr.name
         elif isinstance(expr, (c_ast.ID, c_ast.StructRef, c_ast.FuncCall)):
             return expr
+        else:
+            return None
+    return None
+
+
+def _number_operand(expr: c_ast.Node | None) -> tuple[c_ast.Node, bool] | None:
+    """What an operand used as a number names (an ID or a StructRef), looking through
+    casts, `*`, `[...]`, `++` and `--`, and whether through `*` or `[...]`; else None."""
+    elements = False
+    while expr is not None:
+        if isinstance(expr, c_ast.Cast) or \
+                (isinstance(expr, c_ast.UnaryOp) and expr.op in _COUNTING):
+            expr = expr.expr
+        elif isinstance(expr, c_ast.UnaryOp) and expr.op == "*":
+            expr, elements = expr.expr, True
+        elif isinstance(expr, c_ast.ArrayRef):
+            expr, elements = expr.name, True
+        elif isinstance(expr, (c_ast.ID, c_ast.StructRef)):
+            return expr, elements
         else:
             return None
     return None
@@ -87,8 +120,15 @@ def _is_bitwise(expr: c_ast.Node | None) -> bool:
 
 
 def _function(body: c_ast.Node) -> _Function:
-    found = _Function(set(), set(), set(), [], False, set())
+    found = _Function(set(), set(), set(), [], False, set(), set(), set())
     returned: list[c_ast.Node] = []
+
+    def number(expr: c_ast.Node | None) -> None:
+        named = _number_operand(expr)
+        if named is not None and isinstance(named[0], c_ast.ID):
+            found.numbers.add((named[0].name, named[1]))
+        elif named is not None:
+            found.number_members.add(named[0].field.name)
 
     def mark(expr: c_ast.Node | None) -> None:
         named = _operand(expr)
@@ -102,6 +142,16 @@ def _function(body: c_ast.Node) -> _Function:
                 found.calls.add(callee)
 
     for node in nodes_under(body):
+        if isinstance(node, c_ast.BinaryOp) and node.op in _ARITHMETIC:
+            number(node.left)
+            number(node.right)
+        elif isinstance(node, c_ast.UnaryOp) and node.op in _COUNTING | {"-"}:
+            number(node.expr)
+        elif isinstance(node, c_ast.Assignment) and node.op in _ARITHMETIC_ASSIGN:
+            number(node.lvalue)
+            number(node.rvalue)
+        elif isinstance(node, c_ast.ArrayRef):
+            number(node.subscript)
         if isinstance(node, c_ast.BinaryOp) and node.op in _BITWISE:
             mark(node.left)
             mark(node.right)
@@ -136,16 +186,32 @@ def mask_uses(unit: Unit) -> MaskUses:
     globals_: set[str] = set()
     members: set[str] = set()
     results: set[str] = set()
+    numbers: set[str] = set()  # globals used as numbers
+    number_members: set[str] = set()
     for fn in unit.functions.values():
         if fn.definition is None:
             continue
         found = _function(fn.definition.body)
-        own = {p.name for p in fn.params}
-        params[fn.name] = frozenset(found.names & own)
-        globals_ |= {n for n in found.names - own - found.declared if n in unit.globals}
+        types = {p.name: p.type for p in fn.params}
+        params[fn.name] = frozenset(n for n in found.names & set(types)
+                                    if not _as_number(n, types[n], found.numbers))
+        own_globals = {n for n in found.names | {n for n, _ in found.numbers}
+                       if n not in types and n not in found.declared and n in unit.globals}
+        globals_ |= found.names & own_globals
+        numbers |= {n for n in own_globals
+                    if _as_number(n, unit.globals[n].type, found.numbers)}
         members |= found.members
+        number_members |= found.number_members
         results |= found.calls | {callee for name, callee in found.assigned
                                   if name in found.names}
         if found.returns_mask:
             results.add(fn.name)
-    return MaskUses(params, frozenset(globals_), frozenset(members), frozenset(results))
+    return MaskUses(params, frozenset(globals_ - numbers), frozenset(members - number_members),
+                    frozenset(results))
+
+
+def _as_number(name: str, ctype: CType, numbers: set[tuple[str, bool]]) -> bool:
+    """Whether a function uses the variable `name` of type `ctype` as a number: its
+    elements, for a pointer or an array, else itself."""
+    pointer = isinstance(ctype, (PointerType, ArrayType))
+    return (name, True) in numbers or (not pointer and (name, False) in numbers)

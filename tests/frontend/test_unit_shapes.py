@@ -71,6 +71,44 @@ def test_the_masks_of_a_units_code(write_c: Callable[..., Path]) -> None:
     assert masks.results == {"read_sr", "read_dr", "poll", "passed_on"}
 
 
+NUMBERS = r"""
+#include <stdint.h>
+#define RB_MASK 7u
+struct ring { uint8_t head; uint8_t flags; uint8_t count; uint8_t data[8]; };
+uint32_t g_ticks;
+uint32_t g_status;
+
+uint8_t ring_put(struct ring *r, uint8_t v)
+{
+    r->data[r->head & RB_MASK] = v;
+    r->head++;
+    if (r->flags & 0x01u) {
+        r->count += 1u;
+    }
+    return r->count & 1u;
+}
+
+uint32_t halves(uint32_t n, uint32_t bits, const uint8_t *p, const uint8_t *q, uint8_t k)
+{
+    uint32_t odd = n & 1u;
+    uint32_t top = *p++ & 0x80u;
+    g_ticks |= 1u;
+    g_ticks = g_ticks + 1u;
+    g_status |= bits;
+    return odd + n / 2u + top + (*p & 1u) + (q[k] & 0x0Fu) + q[0] * 2u;
+}
+"""
+
+
+def test_a_name_also_used_as_a_number_is_no_mask(write_c: Callable[..., Path]) -> None:
+    """An index, a counter or an operand of arithmetic is a number, even where the code
+    also masks it; a pointer's own arithmetic (`p++`) says nothing of its elements."""
+    masks = mask_uses(load_unit(write_c("numbers.c", NUMBERS), probe=False))
+    assert masks.params["halves"] == {"bits", "p"}  # n halved, q's bytes doubled
+    assert masks.globals == {"g_status"}  # g_ticks is added to
+    assert masks.members == {"flags"}  # head is counted, count added to
+
+
 def test_an_enums_values_have_its_file_scope_enumerators(write_c: Callable[..., Path]) -> None:
     shapes = unit_shapes(_unit(write_c))
     state = shapes.shape("state_t @")
