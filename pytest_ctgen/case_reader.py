@@ -59,6 +59,7 @@ from .cases import (
     Outcome,
     PointerValue,
     PredictedCall,
+    SetupCall,
     StubCall,
     StubPrototype,
     StubScript,
@@ -388,7 +389,28 @@ def _case(f: Field, function: str, returns: Shape | None, file: _File) -> Case:
         violations=tuple(_violation(v) for v in f.get("violations", []).items()),
         robustness=f.get("robustness", False).boolean(),
         failing_allocations=_failing_allocations(f.get("failing_allocations", []), file),
+        setup=_setup_calls(f.get("setup", []), inputs, file),
     )
+
+
+def _setup_calls(f: Field, scope: ValueScope, file: _File) -> tuple[SetupCall, ...]:
+    """The setup calls of a case (`--ctgen-setup`): functions the unit defines (when it
+    is known), each with all its parameters, one of them the handle."""
+    calls = []
+    for item in f.items():
+        name = item["function"].identifier()
+        if file.unit is not None and name not in file.unit.defined:
+            item["function"].fail(f"{name} is not a function the unit defines")
+        params = _bindings(item["params"], scope, file.shapes, function=name)
+        signature = file.signatures.get(name)
+        if signature is not None and len(params) != len(signature.params):
+            count = len(signature.params)
+            item["params"].fail(f"{name} takes {count} parameter{'' if count == 1 else 's'}, "
+                                f"not {len(params)}")
+        if not params:
+            item["params"].fail("a setup call passes the handle: it has a parameter")
+        calls.append(SetupCall(name, item["handle"].integer(0, len(params) - 1), params))
+    return tuple(calls)
 
 
 def _failing_allocations(f: Field, file: _File) -> tuple[int, ...]:

@@ -149,6 +149,9 @@ def case_to_json(c: Case) -> dict[str, Any]:
         },
         **({"failing_allocations": list(c.failing_allocations)}
            if c.failing_allocations else {}),
+        **({"setup": [{"function": s.function, "handle": s.handle,
+                       "params": _bindings_to_json(s.params)} for s in c.setup]}
+           if c.setup else {}),
         "covered": _outcomes_to_json(c.covered),
         "notes": list(c.notes),
         **({"violations": [{"kind": v.kind, "at": v.at, "detail": v.detail}

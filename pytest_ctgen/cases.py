@@ -302,6 +302,19 @@ def leak_message(v: Violation) -> str:
 
 
 @dataclass(frozen=True)
+class SetupCall:
+    """A call of one of the unit's own functions that a case makes before it calls the
+    function under test (`--ctgen-setup`), so that the case starts from a state the
+    program can reach: an init function, then operations. Each gets the case's handle
+    object through its parameter `handle` (an index into `params`); its other parameters
+    are inputs of the case. `params` are all its parameters, in order, by their names."""
+
+    function: str
+    handle: int
+    params: tuple[Binding, ...]
+
+
+@dataclass(frozen=True)
 class Case:
     """One generated test case of one function."""
 
@@ -322,6 +335,8 @@ class Case:
     # the allocation calls (0-based, over malloc, calloc, realloc, aligned_alloc) that
     # fail, returning NULL; the others allocate (their objects are HEAP_PREFIX + number)
     failing_allocations: tuple[int, ...] = ()
+    # the calls made before the function under test, in order (`--ctgen-setup`)
+    setup: tuple[SetupCall, ...] = ()
 
     @property
     def finding(self) -> str | None:
@@ -342,6 +357,7 @@ class Case:
         e = self.expected
         out = [b.value for b in (*self.params, *self.globals, *self.objects, *e.globals,
                                  *e.objects)]
+        out += [b.value for call in self.setup for b in call.params]
         out += [k.returns for s in self.stubs for k in s.calls if k.returns is not None]
         out += [w.value for s in self.stubs for k in s.calls for w in k.writes]
         out += [v for k in e.calls or () for _, v in k.arguments]

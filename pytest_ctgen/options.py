@@ -51,6 +51,9 @@ class Options:
     # globs of globals that are inputs although they start from an initializer nothing in
     # the unit writes (ir/written_globals.py)
     input_globals: tuple[str, ...] = ()
+    # (glob of functions, the unit's functions their cases call first on their handle:
+    # init, then operations), symbolic/setup_calls.py
+    setup: tuple[tuple[str, tuple[str, ...]], ...] = ()
     signed_overflow: SignedOverflow = "note"  # a path with signed overflow: "note" or "finding"
     leaks: Leaks = "note"  # a case leaking its function's allocation: "note" or "fail"
     # C files analysed with every unit: specifications of external functions (never

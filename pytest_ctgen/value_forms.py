@@ -112,10 +112,12 @@ def _case(c: Case, f: FunctionCases, stubs: dict[str, StubPrototype], shapes: Un
                        objects=_bindings(e.objects, shapes, "object", f.name))
     scripts = tuple(StubScript(s.name, tuple(_stub_call(k, stubs.get(s.name), shapes)
                                              for k in s.calls)) for s in c.stubs)
+    setup = tuple(replace(k, params=_bindings(k.params, shapes, "param", k.function))
+                  for k in c.setup)
     return replace(c, params=_bindings(c.params, shapes, "param", f.name),
                    globals=_bindings(c.globals, shapes, "global", f.name),
                    objects=_bindings(c.objects, shapes, "object", f.name),
-                   expected=expected, stubs=scripts)
+                   expected=expected, stubs=scripts, setup=setup)
 
 
 def with_forms(fc: FileCases, shapes: UnitShapes) -> FileCases:

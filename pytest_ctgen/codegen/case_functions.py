@@ -167,7 +167,22 @@ def _input_lines(c: Case, bounds: Sequence[int | None]) -> tuple[list[str], list
         args.append(var)
     for g in c.globals:
         body.extend(set_statements(g.name, g.value))
-    return body, args
+    return body + _setup_lines(c), args
+
+
+def _setup_lines(c: Case) -> list[str]:
+    """The setup calls (`--ctgen-setup`) on the case's handle, in order, each in a block
+    of its own arguments; what they return is not checked (the handle after the call of
+    the function under test is)."""
+    body: list[str] = []
+    for k, call in enumerate(c.setup):
+        args = [f"ctgen_setup{k}_{j}" for j in range(len(call.params))]
+        body.append("{")
+        for p, var in zip(call.params, args):
+            body.extend(f"{INDENT}{line}" for line in
+                        declare_with_value(p.declaration, var, p.value))
+        body += [f"{INDENT}(void){callee(call.function)}({', '.join(args)});", "}"]
+    return body
 
 
 def _entry_lines(c: Case, contract: Contract, args: list[str]) -> list[str]:

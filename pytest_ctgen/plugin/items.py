@@ -47,6 +47,11 @@ class CtgenCase(pytest.Item):
                      style: Any = None) -> str | TerminalRepr:
         if isinstance(excinfo.value, (CaseFailed, CtgenError)):
             lines = [f"{self.function.name}[{self.case.id}]: {excinfo.value}"]
+            if self.case.setup:
+                lines.append("setup:")
+                lines.extend(f"  {call.function}("
+                             + ", ".join(f"{b.name} = {_show(b.value)}" for b in call.params)
+                             + ")" for call in self.case.setup)
             lines.append("inputs:")
             for b in self.case.params:
                 lines.append(f"  {b.name} = {_show(b.value)}")

@@ -33,6 +33,8 @@ def add_options(parser: pytest.Parser) -> None:
                     help="generate, build and run unit tests for the C files among the paths")
     _add_unit_options(parser, option)
     _add_generation_options(option)
+    option("setup", None, _SETUP_HELP, action="append", metavar="GLOB: INIT [OPERATION ...]")
+    parser.addini("ctgen_setup", _SETUP_HELP + " (one per line)", type="linelist")
     _add_run_options(option)
     group.addoption("--ctgen-proof", action="store_true", default=None,
                     help="proof mode: explore every path within the bounds, so that the "
@@ -227,6 +229,28 @@ def _number(config: pytest.Config, name: str, default: Number, kind: type[Number
 MIN_MEMORY_MIB = 128
 
 
+_SETUP_HELP = ("cases of the functions matching GLOB that take a pointer to the struct "
+               "INIT's first parameter points to start from a state the unit's own "
+               "functions build: a zeroed object, then INIT on it, then each OPERATION "
+               "in turn (their other parameters are inputs of the case)")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+def _setup_specs(values: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`--ctgen-setup` / `ctgen_setup`: `GLOB: INIT [OPERATION ...]` each (names apart by
+    spaces or commas)."""
+    specs = []
+    for value in values or ():
+        pattern, colon, names = str(value).partition(":")
+        functions = tuple(n for n in re.split(r"[\s,]+", names) if n)
+        if not colon or not pattern.strip() or not functions or \
+                not all(_IDENTIFIER.fullmatch(n) for n in functions):
+            raise pytest.UsageError(f"--ctgen-setup / ctgen_setup: {str(value)!r} is not "
+                                    "GLOB: INIT [OPERATION ...] (function names)")
+        specs.append((pattern.strip(), functions))
+    return tuple(specs)
+
+
 def _memory(config: pytest.Config, default: int) -> int:
     """`--ctgen-memory` / `ctgen_memory`: 0 for no limit, else at least MIN_MEMORY_MIB."""
     mib = _number(config, "memory", default, int, 0)
@@ -282,6 +306,7 @@ def build_options(config: pytest.Config) -> Options:
         array_size=_number(config, "array_size", defaults.array_size, int, 1),
         stub_globals=_choice(config, "stub_globals", STUB_GLOBALS_VALUES),
         input_globals=_globs(setting(config, "input_globals", None)),
+        setup=_setup_specs(setting(config, "setup", None)),
         signed_overflow=_choice(config, "signed_overflow", SIGNED_OVERFLOW_VALUES),
         leaks=_choice(config, "leaks", LEAKS_VALUES),
         stub_specs=_existing_files(config, "ctgen_stub_specs"),

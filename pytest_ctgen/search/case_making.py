@@ -42,7 +42,9 @@ def add_case(gen: Generator, state: State, model: Model,
             "a path whose outcome or outputs depend on where objects lie in memory "
             "(beyond the alignment a case chooses) gives no case")
         return False
-    params, globals_, objects = extract.inputs(model, state, pointees)
+    ex = gen.executor
+    params, globals_, objects, setup = extract.case_inputs(model, state, pointees,
+                                                           ex.setup_sites, ex.setup_handle)
     case = Case(
         function=gen.cfg.function.name,
         number=len(gen.cases) + 1,
@@ -60,6 +62,7 @@ def add_case(gen: Generator, state: State, model: Model,
         violations=tuple(violations),
         robustness=state.robustness,
         failing_allocations=heap.failing(model, state),
+        setup=setup,
     )
     gen.violated.update(violations)
     gen.testcases_met.update(met)

@@ -33,6 +33,7 @@ from ..symbolic.executor import Executor
 from ..symbolic.paths import (
     BoundReached, Finished, Fork, PathError, ProgramEnds, ViolationLedger)
 from ..symbolic.solver import SAT, UNSAT, Condition, Model, Solver, own_context
+from ..symbolic.setup_calls import setup_for
 from ..symbolic.state import State
 from ..symbolic.work import EXECUTION_STEP, WorkMeter, execution_steps
 from . import loop_stops
@@ -65,8 +66,10 @@ class Generator:
 
     def __init__(self, program: Program, function: str, options: SearchOptions,
                  shown: Callable[[str], str] = str,
-                 found: Callable[[FoundCase], None] | None = None) -> None:
+                 found: Callable[[FoundCase], None] | None = None,
+                 setup: tuple[str, ...] = ()) -> None:
         self.program = program
+        self.setup = setup  # the unit's functions each case calls first (setup_calls.py)
         self.unit_file = str(program.unit.path)
         self.shown = shown
         self.cfg: CFG = program.cfgs[function]
@@ -126,16 +129,10 @@ class Generator:
         self.deadline = start + self.options.timeout
         self.solver.deadline = self.deadline
         stop = STOP_EXHAUSTED
-        array_size = self.options.array_size
         try:
-            while not self.search_round():
-                # the objects behind input pointers were too small for what is left:
-                # room before where a pointer points, or else more elements
-                if self.new_placements():
-                    self.placements.update(self.executor.placements_wanted)
-                else:
-                    array_size = min(array_size * 4, max(_MAX_ARRAY_SIZE, array_size))
-                self.new_round(array_size)
+            if self.setup:
+                self.search_from_setup()
+            self.search_rounds()
             if self.goals.uncovered or self.goals.targeted:
                 stop = self.budget_stop() or stop
         except _BudgetSpent as spent:
@@ -171,6 +168,38 @@ class Generator:
             elif self.executor.approximation is not None or unproved(self):
                 stop = STOP_APPROXIMATION
         return function_cases(self, stop, time.monotonic() - start)
+
+    def search_rounds(self) -> None:
+        """Search, starting anew with other objects behind input pointers as long as a
+        round finds they were too small for what is left: room before where a pointer
+        points, or else more elements."""
+        array_size = self.executor.array_size
+        while not self.search_round():
+            if self.new_placements():
+                self.placements.update(self.executor.placements_wanted)
+            else:
+                array_size = min(array_size * 4, max(_MAX_ARRAY_SIZE, array_size))
+            self.new_round(array_size)
+
+    def search_from_setup(self) -> None:
+        """The first rounds, with half the work budget: cases that start from the states
+        the setup calls build (symbolic/setup_calls.py). The outcomes they leave are then
+        searched for from any input, as without setup: the defensive code no built state
+        takes (a NULL handle, a size of 0) is covered or proved unreachable too."""
+        meter = self.meter
+        limit = meter.limit
+        if limit > 0:
+            meter.limit = meter.spent + (limit - meter.spent) // 2
+        try:
+            self.search_rounds()
+        except _BudgetSpent as spent:
+            if spent.stop == STOP_TIME or (limit > 0 and meter.spent >= limit):
+                raise
+        finally:
+            meter.limit = limit
+        self.setup = ()
+        if self.goals.uncovered or self.goals.targeted:
+            self.new_round(self.options.array_size)
 
     def search_round(self) -> bool:
         """Search with the current executor until every outcome is covered, nothing can be
@@ -253,7 +282,7 @@ class Generator:
                             o.max_recursion, array_size=array_size,
                             stub_globals=o.stub_globals, proof=o.proof, shown=self.shown,
                             overflow_is_finding=o.signed_overflow == "finding",
-                            input_globals=o.input_globals)
+                            input_globals=o.input_globals, setup=self.setup)
         executor.ledger = self.ledger
         executor.placements = dict(self.placements)
         executor.record_callee_edges = o.goals == "reached"
@@ -682,5 +711,6 @@ def generate_function(program: Program, function: str, options: SearchOptions,
         raise UnsupportedError("variadic function under test: its variadic arguments are "
                                "not generated yet (its callers in the unit are tested)",
                                cfg.function.location)
+    setup = setup_for(program, function, options.setup)
     with own_context():
-        return Generator(program, function, options, shown, found).run()
+        return Generator(program, function, options, shown, found, setup).run()

@@ -46,3 +46,6 @@ class SearchOptions:
     goals: GoalScope = "function"  # whose outcomes are goals
     # a case for each ordering comparison with its sides equal (search/boundary_goals.py)
     boundary_cases: BoundaryCases = "on"
+    # `--ctgen-setup`: (glob of functions, the setup functions: init, then operations),
+    # see symbolic/setup_calls.py
+    setup: tuple[tuple[str, tuple[str, ...]], ...] = ()

@@ -90,7 +90,7 @@ def _undefined_call(ex: Executor, state: State, stmt: Call, args: list[SymValue]
     stub_call(ex, state, stmt, args)
 
 
-def _frame(ex: Executor, state: State, cfg: CFG, args: list[SymValue],
+def new_frame(ex: Executor, state: State, cfg: CFG, args: list[SymValue],
            return_target: Expr | None = None) -> Frame:
     """A frame of the function of `cfg` whose parameters hold `args`."""
     frame = Frame(cfg, cfg.entry, return_target=return_target)
@@ -119,7 +119,7 @@ def _check_recursion(ex: Executor, state: State, cfg: CFG, stmt: Call) -> None:
 def enter(ex: Executor, state: State, stmt: Call, cfg: CFG, args: list[SymValue]) -> None:
     """Call a function defined in the unit (`call` checked the recursion bound): push its
     frame."""
-    frame = _frame(ex, state, cfg, args, stmt.target)
+    frame = new_frame(ex, state, cfg, args, stmt.target)
     if cfg.variadic_area is not None:  # the call passes it after the named arguments
         frame.registers[cfg.variadic_area] = args[len(cfg.function.params)]
     state.frames.append(frame)
@@ -157,7 +157,7 @@ def specified_call(ex: Executor, state: State, stmt: Call, spec: StubSpec,
     of the arguments, its postconditions of what the stub returns and writes. The
     conditions are evaluated in a frame of the specification, whose parameters hold
     the arguments."""
-    frame = _frame(ex, state, spec.cfg, args)
+    frame = new_frame(ex, state, spec.cfg, args)
     state.frames.append(frame)
     try:
         for var, e in spec.initials:

@@ -21,7 +21,7 @@ from ..frontend.unit import GLOBAL, STATIC_LOCAL, Variable
 from ..ir.cfg import Block, Edge
 from ..ir.lower import Program
 from ..ir.spec import Condition
-from . import access, contracts, inputs, lazy, memory, statements
+from . import access, contracts, inputs, lazy, memory, setup_calls, statements
 from .function_pointers import Callback
 from .large_objects import SparseCells, copy_cells
 from .memory import Cell, MemObject
@@ -37,6 +37,7 @@ from .paths import (
     ViolationLedger,
 )
 from .state import Frame, InputRoot, State
+from .values import SymValue
 
 
 class Executor:
@@ -46,10 +47,18 @@ class Executor:
                  max_recursion: int = 32, max_steps: int = 20000, array_size: int = 10,
                  pointer_depth: int = 2, stub_globals: str = "modifies", proof: bool = False,
                  shown: Callable[[str], str] = str, overflow_is_finding: bool = False,
-                 input_globals: tuple[str, ...] = ()) -> None:
+                 input_globals: tuple[str, ...] = (), setup: tuple[str, ...] = ()) -> None:
         self.program = program
         self.function = function
         self.cfg = program.cfgs[function]
+        # the unit's functions a case calls first on its handle (symbolic/setup_calls.py),
+        # the record they build and the function's parameter that points to it
+        self.setup_record = setup_calls.handle_record(program.cfgs[setup[0]].function) \
+            if setup else None
+        self.setup_sites = setup_calls.setup_sites(program, setup, self.setup_record) \
+            if self.setup_record is not None else ()
+        self.setup_handle = setup_calls.handle_parameter(self.cfg.function, self.setup_record) \
+            if self.setup_record is not None else None
         self.max_depth = max_depth
         self.max_recursion = max_recursion
         self.max_steps = max_steps
@@ -66,6 +75,8 @@ class Executor:
         self.overflow_is_finding = overflow_is_finding
         # why exploring every path within the bounds would still not prove unreachability
         self.approximation: str | None = None
+        if self.setup_sites:  # proved of the states they build only, never of every input
+            self.approximation = "the cases start from the states the setup calls build"
         self.objects_too_small = False  # a path needed a larger object behind an input pointer
         # how the object of an input pointer is made where a path found it must differ,
         # by the name of the object (or, for lazily made records, their type): its
@@ -155,10 +166,15 @@ class Executor:
         state = State()
         frame = Frame(self.cfg, self.cfg.entry)
         state.frames.append(frame)
-        for p in self.cfg.function.params:
+        handle: SymValue | None = None
+        for i, p in enumerate(self.cfg.function.params):
             try:
-                cells = inputs.input_cells(self, state, p.name, p.type,
-                                           elements=self.cfg.declared_elements.get(p))
+                if i == self.setup_handle and self.setup_record is not None:
+                    cells = setup_calls.handle_input(self, state, p.name, self.setup_record)
+                    handle = memory.value_from_cells(cells, p.type)
+                else:
+                    cells = inputs.input_cells(self, state, p.name, p.type,
+                                               elements=self.cfg.declared_elements.get(p))
             except PathError as err:
                 err.location = err.location or p.location
                 raise
@@ -171,6 +187,8 @@ class Executor:
                 frame.registers[p] = value
                 state.inputs.append(InputRoot("param", p, None, value))
         self.enter_locals(state, frame)
+        if handle is not None and self.setup_record is not None:
+            setup_calls.push_setup_calls(self, state, self.setup_sites, handle)
         return state
 
     def enter_locals(self, state: State, frame: Frame) -> None:

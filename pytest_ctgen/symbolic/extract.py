@@ -9,14 +9,15 @@ import z3
 
 from ..cases import (
     ArrayValue, Binding, BytesValue, Expected, FilledBytesValue, FloatValue, IntValue,
-    PointerValue, PredictedCall, RecordValue, StubCall, StubScript, UNDEFINED_BEHAVIOUR,
-    UnsetValue, Value)
+    PointerValue, PredictedCall, RecordValue, SetupCall, StubCall, StubScript,
+    UNDEFINED_BEHAVIOUR, UnsetValue, Value)
 from ..frontend.ctype import (
     INT, VOID, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
     declaration_of, value_members)
 from ..frontend.unit import GLOBAL, Variable
 from . import heap, memory
 from .large_objects import SparseCells, array_bytes, is_large
+from .setup_calls import SetupSite
 from .memory import Cell, MemObject
 from .state import Pointee, State
 from .values import AggVal, AliasPtr, PtrVal, SymValue, input_bits
@@ -210,14 +211,19 @@ def _initial_of(state: State, p: Pointee) -> list[Cell] | SparseCells:
     return _initial(obj) if obj is not None else memory.zero_cells(p.type.size)
 
 
-def inputs(model: z3.ModelRef, state: State, pointees: list[Pointee]
-           ) -> tuple[tuple[Binding, ...], tuple[Binding, ...], tuple[Binding, ...]]:
-    """Parameters (all, in order), the globals the path read or wrote, and the case's
-    objects (`pointees`, from `case_pointees`) with their initial values. A written global
+def case_inputs(model: z3.ModelRef, state: State, pointees: list[Pointee],
+                setup: tuple[SetupSite, ...] = (), handle: int | None = None
+                ) -> tuple[tuple[Binding, ...], tuple[Binding, ...], tuple[Binding, ...],
+                           tuple[SetupCall, ...]]:
+    """Parameters (all, in order), the globals the path read or wrote, the case's objects
+    (`pointees`, from `case_pointees`) with their initial values, and the calls of
+    `setup` (symbolic/setup_calls.py) with their arguments, the handle bound to the
+    value of the function's own handle parameter (its index `handle`). A written global
     is set too, so the parts of it the path did not write are known when its contents are
     checked."""
     names = object_names(state)
     params, globals_ = [], []
+    setup_params: list[list[Binding]] = [[] for _ in setup]
     for root in state.inputs:
         var = root.var
         if root.object_id is not None:
@@ -227,7 +233,9 @@ def inputs(model: z3.ModelRef, state: State, pointees: list[Pointee]
             cells = memory.cells_of(root.value, var.type)
         binding = Binding(var.name, var.declaration,
                           value_of(model, cells, var.type, names, state.aliases))
-        if root.kind == "param":
+        if root.kind == "setup":
+            setup_params[root.call].append(binding)
+        elif root.kind == "param":
             params.append(binding)
         elif root.object_id in state.read_objects or root.object_id in state.written_objects:
             globals_.append(binding)
@@ -239,7 +247,13 @@ def inputs(model: z3.ModelRef, state: State, pointees: list[Pointee]
                                value_of(model, _initial_of(state, p), array, names,
                                         state.aliases),
                                placement(model, state, oid)))
-    return tuple(params), tuple(globals_), tuple(objects)
+    calls = []
+    for site, others in zip(setup, setup_params):
+        assert handle is not None
+        others.insert(site.at, Binding(site.handle.name, site.handle.declaration,
+                                       params[handle].value))
+        calls.append(SetupCall(site.function, site.at, tuple(others)))
+    return tuple(params), tuple(globals_), tuple(objects), tuple(calls)
 
 
 def _case_object(p: Pointee) -> tuple[int, ArrayType | RecordType]:

@@ -37,12 +37,14 @@ class Frame:
 
 @dataclass(frozen=True)
 class InputRoot:
-    """A variable whose initial value is an input of the case: a parameter or a global."""
+    """A variable whose initial value is an input of the case: a parameter, a global, or a
+    parameter of a setup call (symbolic/setup_calls.py)."""
 
-    kind: Literal["param", "global"]
+    kind: Literal["param", "global", "setup"]  # setup: a parameter of a setup call
     var: Variable
     object_id: int | None  # its memory object, or None for a parameter held in a register
     value: SymValue | None  # the initial value of a register parameter
+    call: int = -1  # of a setup call's parameter, the index of the call
 
 
 @dataclass(frozen=True)

@@ -206,6 +206,27 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
      r"functions\[0\]\.line: expected an integer, found a string"),
     ("fn-not-a-list", _set(lambda d: d, "functions", {}),
      r"functions: expected a list, found an object"),
+    # --- setup calls (--ctgen-setup)
+    ("setup-undefined", _set(lambda d: _case(d, CLAMP), "setup", [
+        {"function": "system", "handle": 0, "params": [
+            {"name": "cmd", "declaration": "const char *@", "value": None}]}]),
+     r"cases\[0\]\.setup\[0\]\.function: system is not a function the unit defines"),
+    ("setup-expression", _set(lambda d: _case(d, CLAMP), "setup", lambda p: [
+        {"function": f'clamp_reading(0); system("{p}")', "handle": 0, "params": []}]),
+     r"setup\[0\]\.function: .* is not a C identifier"),
+    ("setup-declaration", _set(lambda d: _case(d, CLAMP), "setup", lambda p: [
+        {"function": "clamp_reading", "handle": 0, "params": [
+            {"name": "ch", "declaration": f'uint8_t @ = system("{p}")', "value": 1}]}]),
+     r"setup\[0\]\.params\[0\]\.declaration: is not a declaration template"),
+    ("setup-arguments", _set(lambda d: _case(d, CLAMP), "setup", [
+        {"function": "clamp_reading", "handle": 0, "params": [
+            {"name": "ch", "declaration": "uint8_t @", "value": 1},
+            {"name": "extra", "declaration": "uint8_t @", "value": 2}]}]),
+     r"setup\[0\]\.params: clamp_reading takes 1 parameter, not 2"),
+    ("setup-handle", _set(lambda d: _case(d, CLAMP), "setup", [
+        {"function": "clamp_reading", "handle": 3, "params": [
+            {"name": "ch", "declaration": "uint8_t @", "value": 1}]}]),
+     r"setup\[0\]\.handle: 3 is out of range \[0, 0\]"),
     # --- declarations of parameters, globals, objects
     ("param-initializer", _set(lambda d: _case(d, CLAMP)["params"][0], "declaration",
                                lambda p: f'uint8_t @ = system("{p}")'),

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable
+from typing import Any
 
 from pytest_ctgen.cases import FunctionCases
 from pytest_ctgen.options import Options
@@ -39,15 +40,16 @@ class GeneratedUnit:
 _NO_TIME_LIMIT = 3600.0
 
 
-def unit_generator(tmp_path: Path) -> Callable[[str, str], GeneratedUnit]:
-    """A function that writes a unit under `tmp_path`, generates it and runs its cases."""
-    def generate_and_run(file_name: str, text: str) -> GeneratedUnit:
+def unit_generator(tmp_path: Path) -> Callable[..., GeneratedUnit]:
+    """A function that writes a unit under `tmp_path`, generates it (with the Options
+    fields given as keywords) and runs its cases."""
+    def generate_and_run(file_name: str, text: str, **options: Any) -> GeneratedUnit:
         unit = tmp_path / file_name
         # a surrogate escape (\udc80-\udcff) stands for that byte, no UTF-8 of its own
         unit.write_text(text, encoding="utf-8", errors="surrogateescape")
         # the time budget is a safety net, which these tests of semantics must not meet
         # on a busy machine: the work budget alone decides what is generated
-        generated = generate_file(unit, file_name, Options(timeout=_NO_TIME_LIMIT))
+        generated = generate_file(unit, file_name, Options(timeout=_NO_TIME_LIMIT, **options))
         run = FileRun(unit, generated, Options(), tmp_path / "builds")
         functions = {f.name: f for f in generated.cases.functions}
         findings: dict[str, list[str]] = {}

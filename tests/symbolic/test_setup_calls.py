@@ -1,0 +1,135 @@
+"""Setup calls (`--ctgen-setup`, symbolic/setup_calls.py): a function that takes a handle
+gets cases that start from what the unit's own init function and operations build on a
+zeroed object, each case listing the calls and their arguments; the compiled run makes
+the same calls (every case ran against gcc's build, `generated_unit`). An outcome no
+such state takes gets a case from any input, as without setup."""
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from generated_unit import GeneratedUnit
+
+from pytest_ctgen.cases import ArrayValue, Case, IntValue, PointerValue, RecordValue, SetupCall
+
+Generate = Callable[..., GeneratedUnit]
+
+MAILBOX = r"""#include <stddef.h>
+#include <stdint.h>
+#define MB_CAP 4u
+
+typedef struct {
+    uint16_t items[MB_CAP];
+    uint8_t head;
+    uint8_t count;
+    uint8_t ready;
+} mailbox_t;
+
+void mb_init(mailbox_t *mb)
+{
+    mb->head = 0;
+    mb->count = 0;
+    mb->ready = 1;
+}
+
+/* 0 is no item: refused */
+int mb_post(mailbox_t *mb, uint16_t item)
+{
+    if (!mb->ready || item == 0u || mb->count == MB_CAP)
+        return -1;
+    mb->items[(mb->head + mb->count) % MB_CAP] = item;
+    mb->count++;
+    return 0;
+}
+
+int mb_take(mailbox_t *mb, uint16_t *out)
+{
+    if (!mb->ready)
+        return -2;
+    if (mb->count == 0u)
+        return -1;
+    *out = mb->items[mb->head];
+    mb->head = (uint8_t)((mb->head + 1u) % MB_CAP);
+    mb->count--;
+    return 0;
+}
+
+unsigned mb_pending(const mailbox_t *mb)
+{
+    return mb->count > MB_CAP ? MB_CAP : mb->count;
+}
+
+int mb_scale(int x)
+{
+    return x > 10 ? 2 * x : x;
+}
+"""
+
+SETUP = (("mb_*", ("mb_init", "mb_post")),)
+
+
+def _returns(case: Case) -> object:
+    value = case.expected.returns
+    return value.value if isinstance(value, IntValue) else value
+
+
+def _int(v: object) -> int:
+    assert isinstance(v, IntValue), v
+    return v.value
+
+
+def test_cases_start_from_the_states_init_and_the_operations_build(
+        generated_unit: Generate) -> None:
+    unit = generated_unit("mailbox.c", MAILBOX, setup=SETUP)
+    take = unit.functions["mb_take"]
+    built = [c for c in take.cases if c.setup]
+    assert {_returns(c) for c in built} == {-1, 0}
+    for case in built:
+        handle = case.params[0].value
+        assert handle == PointerValue("ctgen_obj_mb")
+        # a zeroed object, then mb_init and mb_post on it: the handle is their first
+        # argument, their others are the case's inputs
+        assert [(s.function, s.handle, s.params[0].value) for s in case.setup] == \
+            [("mb_init", 0, handle), ("mb_post", 0, handle)]
+        (obj,) = [o for o in case.objects if o.name == "ctgen_obj_mb"]
+        assert isinstance(obj.value, ArrayValue)
+        (record,) = obj.value.elements
+        assert isinstance(record, RecordValue)
+        assert all(_int(v) == 0 for name, v in record.fields if name != "items")
+    # the item taken is the one the setup posted
+    posted = next(c for c in built if _returns(c) == 0)
+    item = _int(posted.setup[1].params[1].value)
+    assert item != 0
+    (out,) = [o for o in posted.expected.objects if o.name != "ctgen_obj_mb"]
+    assert isinstance(out.value, ArrayValue) and _int(out.value.elements[0]) == item
+
+
+def test_an_outcome_no_built_state_takes_gets_a_case_from_any_input(
+        generated_unit: Generate) -> None:
+    """mb_init always makes the mailbox ready, and one post holds at most one item: the
+    search then starts anew from any bytes for what is left, so the defensive code is
+    covered (or proved unreachable) as without setup."""
+    unit = generated_unit("mailbox.c", MAILBOX, setup=SETUP)
+    unit.assert_fully_covered("mb_take", "mb_pending", "mb_post")
+    take, pending = unit.functions["mb_take"], unit.functions["mb_pending"]
+    assert [_returns(c) for c in take.cases if not c.setup] == [-2]
+    assert {_returns(c) for c in pending.cases if not c.setup} == {4}
+    assert all(c.setup for c in take.cases if _returns(c) != -2)
+
+
+def test_the_init_function_and_functions_without_the_handle_start_as_they_are(
+        generated_unit: Generate) -> None:
+    unit = generated_unit("mailbox.c", MAILBOX, setup=SETUP)
+    for name in ("mb_init", "mb_scale"):
+        fn = unit.functions[name]
+        assert fn.cases and all(c.setup == () for c in fn.cases), name
+    unit.assert_fully_covered("mb_scale")
+    # the init function's own cases start from any bytes, as without setup
+    assert unit.functions["mb_init"].stop_reason == "exhausted"
+
+
+def test_setup_calls_are_a_case_field(generated_unit: Generate) -> None:
+    unit = generated_unit("mailbox.c", MAILBOX, setup=SETUP)
+    post = unit.functions["mb_post"]
+    assert all(isinstance(s, SetupCall) for c in post.cases for s in c.setup)
+    # after one successful post, a second post succeeds; a refused item leaves it empty
+    assert {_returns(c) for c in post.cases} == {-1, 0}
