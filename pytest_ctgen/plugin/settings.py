@@ -232,7 +232,8 @@ MIN_MEMORY_MIB = 128
 _SETUP_HELP = ("cases of the functions matching GLOB that take a pointer to the struct "
                "INIT's first parameter points to start from a state the unit's own "
                "functions build: a zeroed object, then INIT on it, then each OPERATION "
-               "in turn (their other parameters are inputs of the case)")
+               "in turn (their other parameters are inputs of the case); INIT auto: the "
+               "one function with 'init' in its name that takes such a pointer first")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -244,9 +245,11 @@ def _setup_specs(values: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
         pattern, colon, names = str(value).partition(":")
         functions = tuple(n for n in re.split(r"[\s,]+", names) if n)
         if not colon or not pattern.strip() or not functions or \
-                not all(_IDENTIFIER.fullmatch(n) for n in functions):
+                not all(_IDENTIFIER.fullmatch(n) for n in functions) or \
+                ("auto" in functions and len(functions) > 1):
             raise pytest.UsageError(f"--ctgen-setup / ctgen_setup: {str(value)!r} is not "
-                                    "GLOB: INIT [OPERATION ...] (function names)")
+                                    "GLOB: INIT [OPERATION ...] (function names) or "
+                                    "GLOB: auto")
         specs.append((pattern.strip(), functions))
     return tuple(specs)
 

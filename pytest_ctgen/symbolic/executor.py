@@ -232,6 +232,8 @@ class Executor:
                 try:
                     statements.execute(self, state, stmt)
                 except ProgramEnds as end:
+                    if state.in_setup:  # not a state the function starts from
+                        state.assume(z3.BoolVal(False))
                     state.ending = (end.how, end.status)
                     state.finished = True
                     return Finished(state)

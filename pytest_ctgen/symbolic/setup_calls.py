@@ -6,7 +6,10 @@ of theirs an input of the case, and then the function under test with the handle
 
 The calls are frames pushed on the function's own at its entry, the last to run at the
 bottom: to the search they are calls the function makes before its first statement, so
-their branches are a callee's and the function's outcomes stay its goals."""
+their branches are a callee's and the function's outcomes stay its goals. A path through
+them goes where their behaviour is defined and they return: their undefined behaviour
+and a call ending the program are the setup's inputs' doing, not findings of the case
+(the init function's own cases have them)."""
 from __future__ import annotations
 
 import fnmatch
@@ -27,8 +30,11 @@ if TYPE_CHECKING:
 
 
 #: `--ctgen-setup`: the functions whose names match a glob get setup calls of these
-#: functions, in order (an init function, then operations).
+#: functions, in order (an init function, then operations), or of the init function
+#: found for them (AUTO).
 SetupSpec = tuple[str, tuple[str, ...]]
+#: The setup functions of a spec that asks for the init function found by its signature.
+AUTO = "auto"
 
 
 def setup_for(program: Program, function: str, specs: tuple[SetupSpec, ...]
@@ -40,6 +46,8 @@ def setup_for(program: Program, function: str, specs: tuple[SetupSpec, ...]
     for pattern, functions in specs:
         if not fnmatch.fnmatchcase(function, pattern):
             continue
+        if functions == (AUTO,):
+            return found_init(program, function)
         if function == functions[0]:
             return ()
         at = program.cfgs[function].function.location
@@ -62,6 +70,26 @@ def setup_for(program: Program, function: str, specs: tuple[SetupSpec, ...]
                     f"setup '{pattern}: {' '.join(functions)}': '{name}' takes no "
                     f"{record} * (or is variadic)", at)
         return functions
+    return ()
+
+
+def found_init(program: Program, function: str) -> tuple[str, ...]:
+    """The init function of `function`'s first handle that has exactly one: a function
+    of the unit's own file, other than `function`, with `init` in its name (in any case)
+    whose first parameter points to the struct or union that handle points to; none when
+    no handle has one."""
+    fn = program.cfgs[function].function
+    own_file = fn.location.file
+    for p in fn.params:
+        t = p.type
+        if not (isinstance(t, PointerType) and isinstance(t.target, RecordType)):
+            continue
+        inits = [name for name, cfg in program.cfgs.items()
+                 if name != function and "init" in name.lower() and name not in program.specs
+                 and cfg.function.location.file == own_file
+                 and handle_record(cfg.function) is t.target]
+        if len(inits) == 1:
+            return (inits[0],)
     return ()
 
 
@@ -137,7 +165,9 @@ def push_setup_calls(ex: Executor, state: State, sites: tuple[SetupSite, ...],
             value = memory.value_from_cells(cells, p.type)
             state.inputs.append(InputRoot("setup", p, None, value, call=k))
             args.append(value)
-        frames.append(calls.new_frame(ex, state, cfg, args))
+        frame = calls.new_frame(ex, state, cfg, args)
+        frame.setup = True
+        frames.append(frame)
     for frame in reversed(frames):
         state.frames.append(frame)
         ex.enter_locals(state, frame)

@@ -29,10 +29,11 @@ class Frame:
     registers: dict[Variable, SymValue] = field(default_factory=dict)
     objects: dict[Variable, int] = field(default_factory=dict)  # locals living in memory
     return_target: Expr | None = None  # lvalue in the caller's frame
+    setup: bool = False  # a setup call's (symbolic/setup_calls.py)
 
     def copy(self) -> Frame:
         return Frame(self.cfg, self.block, self.index, dict(self.registers), dict(self.objects),
-                     self.return_target)
+                     self.return_target, self.setup)
 
 
 @dataclass(frozen=True)
@@ -245,6 +246,11 @@ class State:
         family = self.null_families.get(name)
         if family is not None:
             self.null_tested.add(family[0])
+
+    @property
+    def in_setup(self) -> bool:
+        """Whether the path is still in the setup calls before the function under test."""
+        return any(f.setup for f in self.frames)
 
     def tests_a_link(self, guard: z3.BoolRef) -> bool:
         """Whether the branch condition `guard` is whether a lazily made link (a pointer

@@ -88,7 +88,7 @@ def test_a_setting_that_is_not_a_setup_is_a_usage_error(ctgen_dir: pytest.Pytest
     result = run_ctgen(ctgen_dir, "--ctgen-setup", "mb_* mb_init", "mailbox.c")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert ("--ctgen-setup / ctgen_setup: 'mb_* mb_init' is not GLOB: INIT "
-            "[OPERATION ...] (function names)") in output(result)
+            "[OPERATION ...] (function names) or GLOB: auto") in output(result)
 
 
 def test_a_setup_function_the_unit_does_not_define_skips_with_the_reason(

@@ -127,9 +127,56 @@ def test_the_init_function_and_functions_without_the_handle_start_as_they_are(
     assert unit.functions["mb_init"].stop_reason == "exhausted"
 
 
+def test_auto_finds_the_init_function_by_its_signature(generated_unit: Generate) -> None:
+    """`GLOB: auto`: the one function with `init` in its name whose first parameter points
+    to the struct the function's handle points to."""
+    unit = generated_unit("mailbox.c", MAILBOX, setup=(("mb_*", ("auto",)),))
+    for name in ("mb_take", "mb_post", "mb_pending"):
+        built = [c for c in unit.functions[name].cases if c.setup]
+        assert built and all([s.function for s in c.setup] == ["mb_init"] for c in built)
+    for name in ("mb_init", "mb_scale"):
+        assert all(not c.setup for c in unit.functions[name].cases), name
+    unit.assert_fully_covered("mb_take", "mb_post", "mb_pending", "mb_scale")
+
+
 def test_setup_calls_are_a_case_field(generated_unit: Generate) -> None:
     unit = generated_unit("mailbox.c", MAILBOX, setup=SETUP)
     post = unit.functions["mb_post"]
     assert all(isinstance(s, SetupCall) for c in post.cases for s in c.setup)
     # after one successful post, a second post succeeds; a refused item leaves it empty
     assert {_returns(c) for c in post.cases} == {-1, 0}
+
+
+STRICT_INIT = r"""#include <stdint.h>
+#include <stdlib.h>
+typedef struct { unsigned step; unsigned pos; } stepper_t;
+
+void st_init(stepper_t *st, unsigned div)
+{
+    if (div > 50u)
+        exit(3);
+    st->step = 100u / div;
+    st->pos = 0;
+}
+
+unsigned st_next(stepper_t *st)
+{
+    st->pos += st->step;
+    return st->pos > 60u ? 1u : 0u;
+}
+"""
+
+
+def test_setup_calls_only_run_where_they_are_defined_and_return(
+        generated_unit: Generate) -> None:
+    """A division by zero or an exit in the init function is the setup's inputs' doing:
+    no case of the function after it is a finding or ends the program (the init
+    function's own cases have them)."""
+    unit = generated_unit("stepper.c", STRICT_INIT, setup=(("st_*", ("st_init",)),))
+    following = unit.functions["st_next"]
+    assert following.cases and all(c.setup for c in following.cases)
+    assert all(c.finding is None and c.expected.ending is None for c in following.cases)
+    assert all(0 < _int(c.setup[0].params[1].value) <= 50 for c in following.cases)
+    unit.assert_fully_covered("st_next")
+    own = unit.functions["st_init"]
+    assert unit.findings["st_init"] and any(c.expected.ending == "exit" for c in own.cases)
