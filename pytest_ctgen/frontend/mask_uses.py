@@ -9,9 +9,10 @@ Looking through casts, `*`, `[...]`, `++` and `--`, it names a variable (`*reg |
 
 A name the code also uses as a number is no mask: an operand of `+ - * / %`, of `< > <= >=`,
 of unary `-`, `++` or `--`, either side of `+= -= *= /= %=`, or an array index (`n & 1u`
-beside `n / 2u`, `head & RB_MASK` beside `head++`). For a pointer or array parameter or
-global, only its elements count (`*p & 0x80u` beside `p++` stays a mask; `p[i] + 1` does
-not). Then:
+beside `n / 2u`, `head & RB_MASK` beside `head++`); not arithmetic that is itself an
+operand of `&`, `|` or `^` (`x & (x - 1u)`, `x &= x - 1u` keep x a mask). For a pointer or
+array parameter or global, only its elements count (`*p & 0x80u` beside `p++` stays a
+mask; `p[i] + 1` does not). Then:
 
 - a parameter is a mask in its own function when it is so named there;
 - a global, and a member name in every struct, when a function of the unit so names it;
@@ -101,6 +102,12 @@ def _number_operand(expr: c_ast.Node | None) -> tuple[c_ast.Node, bool] | None:
     return None
 
 
+def _uncast(expr: c_ast.Node | None) -> c_ast.Node | None:
+    while isinstance(expr, c_ast.Cast):
+        expr = expr.expr
+    return expr
+
+
 def _called(expr: c_ast.Node | None) -> str | None:
     """The function `expr` calls, through casts (`(uint8_t)read()`), or None."""
     while isinstance(expr, c_ast.Cast):
@@ -141,8 +148,16 @@ def _function(body: c_ast.Node) -> _Function:
             if callee is not None:
                 found.calls.add(callee)
 
+    # `x & (x - 1)`, `w | (w + 1)`: arithmetic inside a bitwise operand counts as neither
+    in_bitwise = {id(_uncast(side)) for node in nodes_under(body)
+                  for side in ((node.left, node.right)
+                               if isinstance(node, c_ast.BinaryOp) and node.op in _BITWISE
+                               else (node.rvalue,)
+                               if isinstance(node, c_ast.Assignment) and node.op in _BOTH_SIDES
+                               else ())}
     for node in nodes_under(body):
-        if isinstance(node, c_ast.BinaryOp) and node.op in _ARITHMETIC:
+        if isinstance(node, c_ast.BinaryOp) and node.op in _ARITHMETIC and \
+                id(node) not in in_bitwise:
             number(node.left)
             number(node.right)
         elif isinstance(node, c_ast.UnaryOp) and node.op in _COUNTING | {"-"}:
