@@ -301,6 +301,11 @@ def leak_message(v: Violation) -> str:
     return f"leaks {v.detail} at {v.at}, neither freed nor reachable by the caller"
 
 
+#: `--ctgen-setup GLOB: auto`: the init function is the one found by its signature
+#: (symbolic/setup_calls.py).
+SETUP_AUTO: Final = "auto"
+
+
 @dataclass(frozen=True)
 class SetupCall:
     """A call of one of the unit's own functions that a case makes before it calls the

@@ -11,6 +11,7 @@ from typing import Any, Literal, TypeVar
 
 import pytest
 
+from ..cases import SETUP_AUTO
 from ..errors import CtgenError
 from ..options import (
     BOUNDARY_CASES_VALUES,
@@ -246,7 +247,7 @@ def _setup_specs(values: Any) -> tuple[tuple[str, tuple[str, ...]], ...]:
         functions = tuple(n for n in re.split(r"[\s,]+", names) if n)
         if not colon or not pattern.strip() or not functions or \
                 not all(_IDENTIFIER.fullmatch(n) for n in functions) or \
-                ("auto" in functions and len(functions) > 1):
+                (SETUP_AUTO in functions and len(functions) > 1):
             raise pytest.UsageError(f"--ctgen-setup / ctgen_setup: {str(value)!r} is not "
                                     "GLOB: INIT [OPERATION ...] (function names) or "
                                     "GLOB: auto")

@@ -185,7 +185,8 @@ class Generator:
         """The first rounds, with half the work budget: cases that start from the states
         the setup calls build (symbolic/setup_calls.py). The outcomes they leave are then
         searched for from any input, as without setup: the defensive code no built state
-        takes (a NULL handle, a size of 0) is covered or proved unreachable too."""
+        takes (a NULL handle, a size of 0) is covered or proved unreachable too; in proof
+        mode every path from any input is explored, so annotations are proved of all."""
         meter = self.meter
         limit = meter.limit
         if limit > 0:
@@ -198,7 +199,7 @@ class Generator:
         finally:
             meter.limit = limit
         self.setup = ()
-        if self.goals.uncovered or self.goals.targeted:
+        if self.goals.uncovered or self.goals.targeted or self.options.proof:
             self.new_round(self.options.array_size)
 
     def search_round(self) -> bool:

@@ -16,6 +16,7 @@ import fnmatch
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ..cases import SETUP_AUTO
 from ..errors import UnsupportedError
 from ..frontend.ctype import ArrayType, PointerType, RecordType
 from ..frontend.unit import Function, Variable
@@ -31,10 +32,8 @@ if TYPE_CHECKING:
 
 #: `--ctgen-setup`: the functions whose names match a glob get setup calls of these
 #: functions, in order (an init function, then operations), or of the init function
-#: found for them (AUTO).
+#: found for them (SETUP_AUTO).
 SetupSpec = tuple[str, tuple[str, ...]]
-#: The setup functions of a spec that asks for the init function found by its signature.
-AUTO = "auto"
 
 
 def setup_for(program: Program, function: str, specs: tuple[SetupSpec, ...]
@@ -46,7 +45,7 @@ def setup_for(program: Program, function: str, specs: tuple[SetupSpec, ...]
     for pattern, functions in specs:
         if not fnmatch.fnmatchcase(function, pattern):
             continue
-        if functions == (AUTO,):
+        if functions == (SETUP_AUTO,):
             return found_init(program, function)
         if function == functions[0]:
             return ()
@@ -55,6 +54,9 @@ def setup_for(program: Program, function: str, specs: tuple[SetupSpec, ...]
             if name not in program.cfgs or name in program.specs:
                 raise UnsupportedError(f"setup '{pattern}: {' '.join(functions)}': the "
                                        f"unit defines no function '{name}'", at)
+            if program.cfgs[name].variadic_area is not None:
+                raise UnsupportedError(f"setup '{pattern}: {' '.join(functions)}': "
+                                       f"'{name}' is variadic", at)
         record = handle_record(program.cfgs[functions[0]].function)
         if record is None:
             raise UnsupportedError(
@@ -63,12 +65,10 @@ def setup_for(program: Program, function: str, specs: tuple[SetupSpec, ...]
         if handle_parameter(program.cfgs[function].function, record) is None:
             return ()  # the function takes no handle: it starts as it is
         for name in functions[1:]:
-            cfg = program.cfgs[name]
-            if handle_parameter(cfg.function, record) is None or \
-                    cfg.variadic_area is not None:
+            if handle_parameter(program.cfgs[name].function, record) is None:
                 raise UnsupportedError(
                     f"setup '{pattern}: {' '.join(functions)}': '{name}' takes no "
-                    f"{record} * (or is variadic)", at)
+                    f"{record} *", at)
         return functions
     return ()
 
@@ -86,7 +86,7 @@ def found_init(program: Program, function: str) -> tuple[str, ...]:
             continue
         inits = [name for name, cfg in program.cfgs.items()
                  if name != function and "init" in name.lower() and name not in program.specs
-                 and cfg.function.location.file == own_file
+                 and cfg.function.location.file == own_file and cfg.variadic_area is None
                  and handle_record(cfg.function) is t.target]
         if len(inits) == 1:
             return (inits[0],)
@@ -137,7 +137,7 @@ class SetupSite:
 def setup_sites(program: Program, functions: tuple[str, ...], record: RecordType
                 ) -> tuple[SetupSite, ...]:
     """The setup calls of `functions` (defined in the unit, each with a parameter that
-    points to `record`, none variadic: `setup_functions` checked)."""
+    points to `record`, none variadic: `setup_for` checked)."""
     sites = []
     for name in functions:
         fn = program.cfgs[name].function

@@ -180,3 +180,24 @@ def test_setup_calls_only_run_where_they_are_defined_and_return(
     unit.assert_fully_covered("st_next")
     own = unit.functions["st_init"]
     assert unit.findings["st_init"] and any(c.expected.ending == "exit" for c in own.cases)
+
+
+def test_a_setup_the_unit_cannot_make_skips_the_function_with_its_reason(
+        generated_unit: Generate) -> None:
+    text = "#include <stdarg.h>\n" + MAILBOX + (
+        "\nvoid mb_setv(mailbox_t *mb, ...)\n{\n    va_list ap;\n    va_start(ap, mb);\n"
+        "    mb->ready = (uint8_t)va_arg(ap, int);\n    va_end(ap);\n}\n")
+    for functions, reason in [
+            (("mb_start",), "setup 'mb_take: mb_start': the unit defines no function "
+                            "'mb_start'"),
+            (("mb_setv",), "setup 'mb_take: mb_setv': 'mb_setv' is variadic"),
+            (("mb_scale",), "setup 'mb_take: mb_scale': the first parameter of 'mb_scale' "
+                            "is not a pointer to a struct or union it could build"),
+            (("mb_init", "mb_scale"), "setup 'mb_take: mb_init mb_scale': 'mb_scale' takes "
+                                      "no mailbox_t *")]:
+        unit = generated_unit("mailbox.c", text, setup=(("mb_take", functions),))
+        take = unit.functions["mb_take"]
+        assert take.cases == () and take.skip_reason is not None, functions
+        # located at the function the glob named
+        assert take.skip_reason == f"mailbox.c:{take.line}:5: {reason}", take.skip_reason
+        assert unit.functions["mb_post"].cases  # not named by the glob: as without setup
