@@ -28,8 +28,10 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pytest_ctgen.cases import (
     STOP_EXHAUSTED, ArrayValue, BytesValue, Case, FileCases, FilledBytesValue, FloatValue,
@@ -42,18 +44,22 @@ from pytest_ctgen.ir.lower import Program, lower_unit
 from pytest_ctgen.options import Options
 from pytest_ctgen.pipeline import generate_file
 
-from .miter import Checkable, MiterUnit, checkable, miter_unit
+from .miter import Checkable, MiterError, MiterUnit, checkable, miter_unit
 from .mutants import Mutant, mutants
 
+if TYPE_CHECKING:  # bench.mutation imports this module
+    from .mutation import MutantResult
+
 EQUIVALENT = "equivalent"
+EQUIVALENT_DEFINED = "equivalent where the original is defined"
 DISTINGUISHABLE = "distinguishable"
 DISTINGUISHABLE_UB = "distinguishable (undefined behaviour)"
 NOT_CONFIRMED = "miter case not confirmed"
 UNKNOWN = "unknown"
 NOT_CHECKED = "not checked"
 #: The verdicts, in the order a report lists them.
-VERDICTS = (EQUIVALENT, DISTINGUISHABLE, DISTINGUISHABLE_UB, NOT_CONFIRMED, UNKNOWN,
-            NOT_CHECKED)
+VERDICTS = (EQUIVALENT, EQUIVALENT_DEFINED, DISTINGUISHABLE, DISTINGUISHABLE_UB,
+            NOT_CONFIRMED, UNKNOWN, NOT_CHECKED)
 
 #: The work budget of a miter's generation, in pytest-ctgen's units (--ctgen-work): ten
 #: times the plugin's default, as a miter runs two functions on every path.
@@ -76,7 +82,7 @@ class Verdict:
     miter: str = ""  # the miter unit's path
 
 
-class _Unit:
+class UnitChecks:
     """A unit whose survivors are checked: its text, lowered program and what is known of
     each of its functions."""
 
@@ -134,9 +140,24 @@ def shown_value(v: Value) -> str:
 
 def _inputs(case: Case, mu: MiterUnit) -> str:
     """A distinguishing case as a report shows it: its inputs, then both results."""
-    own = {mu.miter, *(mu.results or ()), *(k for _, k in mu.compared)}
-    parts = [f"{b.name}={shown_value(b.value)}" for b in (*case.params, *case.globals)
-             if b.name not in own]
+    own = {mu.miter, *(mu.results or ()), *(k for _, k in mu.compared),
+           *(c for _, c1, c2 in mu.objects for c in (c1, c2))}
+    pointers = {p for p, _, _ in mu.objects}
+    values = {b.name: b.value for b in case.params}
+    parts = []
+    for b in (*case.params, *case.globals):
+        if b.name in own or (b.name.endswith("__null") and
+                             b.name.removesuffix("__null") in pointers):
+            continue
+        if b.name in pointers:
+            null = values.get(f"{b.name}__null")
+            if isinstance(null, IntValue) and null.value:
+                parts.append(f"{b.name}=NULL")
+                continue
+            if isinstance(b.value, RecordValue) and b.value.fields:
+                parts.append(f"*{b.name}={shown_value(b.value.fields[0][1])}")
+                continue
+        parts.append(f"{b.name}={shown_value(b.value)}")
     text = ", ".join(parts) or "no inputs"
     after = {b.name: b.value for b in case.expected.globals}
     shown = []
@@ -147,6 +168,11 @@ def _inputs(case: Case, mu: MiterUnit) -> str:
         if g in after and kept in after and after[g] != after[kept]:
             shown.append(f"{g}: original {shown_value(after[kept])}, "
                          f"mutant {shown_value(after[g])}")
+    for p, copy1, copy2 in mu.objects:
+        one, two = after.get(copy1), after.get(copy2)
+        if isinstance(one, RecordValue) and isinstance(two, RecordValue) and one != two:
+            shown.append(f"*{p}: original {shown_value(one.fields[0][1])}, "
+                         f"mutant {shown_value(two.fields[0][1])}")
     return text + (" -> " + "; ".join(shown) if shown else "")
 
 
@@ -189,7 +215,8 @@ def _run_native(fc: FileCases, case: Case, miter_path: Path, cflags: list[str], 
     return False, f"no result from the driver: {run.stdout[-200:]!r}"
 
 
-def _verdict(fn: FunctionCases, mu: MiterUnit) -> tuple[str, str, Case | None]:
+def _verdict(fn: FunctionCases, mu: MiterUnit, check: Checkable
+             ) -> tuple[str, str, Case | None]:
     """The verdict the generation of the miter gives, before any native run: the verdict,
     its detail, and the case that tells the two apart (if any)."""
     if fn.skip_reason:
@@ -222,6 +249,16 @@ def _verdict(fn: FunctionCases, mu: MiterUnit) -> tuple[str, str, Case | None]:
     goal_unreachable = any(o.line == mu.goal and o.label == "true" for o in fn.unreachable)
     if goal_unreachable and fn.stop_reason == STOP_EXHAUSTED and not ub_other:
         return EQUIVALENT, "", None
+    # the generator explored every path (what it reports is proved: the outcome before
+    # the calls that no input takes is unreachable) and only findings of the original
+    # leave the goal unproved: on every input where the original is defined, the two
+    # are alike, and no case on another input passes on the unit
+    proved = any(o.line == mu.sentinel and o.label == "true" for o in fn.unreachable)
+    goal_left = any(o.line == mu.goal and o.label == "true" for o in fn.not_reached)
+    if proved and goal_left and ub_other and not check.pointer_inputs and \
+            all(region == "original" for region, _ in ub_other):
+        findings = sorted({text for _, text in ub_other})
+        return EQUIVALENT_DEFINED, f"the original: {'; '.join(findings[:3])}", None
     detail = f"stopped: {fn.stop_reason}"
     if ub_other:
         region, text = ub_other[0]
@@ -230,7 +267,7 @@ def _verdict(fn: FunctionCases, mu: MiterUnit) -> tuple[str, str, Case | None]:
     return UNKNOWN, detail, None
 
 
-def check_mutant(unit: _Unit, function: str, mutant: Mutant | None, work: Path,
+def check_mutant(unit: UnitChecks, function: str, mutant: Mutant | None, work: Path,
                  work_units: float, timeout: float, run_timeout: float) -> Verdict:
     """The verdict on one surviving `mutant` of `function` of `unit`; the miter unit and its
     export are written under `work`."""
@@ -243,7 +280,10 @@ def check_mutant(unit: _Unit, function: str, mutant: Mutant | None, work: Path,
     if check.reason:
         return Verdict(NOT_CHECKED, check.reason)
     fn = unit.program.unit.functions[function]
-    mu = miter_unit(unit.text, unit.program, check, mutant, fn.location.line)
+    try:
+        mu = miter_unit(unit.text, unit.program, check, mutant, fn.location.line)
+    except MiterError as err:
+        return Verdict(NOT_CHECKED, str(err))
     work.mkdir(parents=True, exist_ok=True)
     path = work / f"{unit.path.stem}.miter.c"
     path.write_text(mu.text, encoding="utf-8", errors="surrogateescape")
@@ -269,7 +309,7 @@ def check_mutant(unit: _Unit, function: str, mutant: Mutant | None, work: Path,
     if cases is None:
         return Verdict(NOT_CHECKED, "the generator reports no miter",
                        seconds=time.monotonic() - start, miter=str(path))
-    verdict, detail, case = _verdict(cases, mu)
+    verdict, detail, case = _verdict(cases, mu, check)
     inputs = _inputs(case, mu) if case is not None else ""
     if verdict == DISTINGUISHABLE and case is not None and case.expected.ending is None:
         confirmed, message = _run_native(fc, case, path, cflags, work / "export",
@@ -282,7 +322,7 @@ def check_mutant(unit: _Unit, function: str, mutant: Mutant | None, work: Path,
     return Verdict(verdict, detail, inputs, time.monotonic() - start, str(path))
 
 
-def check_survivors(results: list, unit_path: Path, cflags: list[str], work: Path,
+def check_survivors(results: Sequence[MutantResult], unit_path: Path, cflags: list[str], work: Path,
                     work_units: float = DEFAULT_WORK, timeout: float = DEFAULT_TIMEOUT,
                     run_timeout: float = 60.0, log: bool = True) -> None:
     """Give every surviving mutant among `results` (bench.mutation.MutantResult, all of the
@@ -290,7 +330,7 @@ def check_survivors(results: list, unit_path: Path, cflags: list[str], work: Pat
     survivors = [r for r in results if r.outcome == "survived"]
     if not survivors:
         return
-    unit = _Unit(unit_path, cflags)
+    unit = UnitChecks(unit_path, cflags)
     for index, r in enumerate(survivors):
         mutant = None
         if unit.program is not None and r.function in unit.program.unit.functions:

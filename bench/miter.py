@@ -27,17 +27,20 @@ mutant's definition under a name of its own (`f__mutant`, calls of itself rename
 then the miter `f__miter` with the function's parameters."""
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from pytest_ctgen.cases import ALLOCATOR_FUNCTIONS, PROGRAM_ENDS
 from pytest_ctgen.frontend.ctype import (
-    ArrayType, CType, EnumType, FloatType, IntType, RecordType, VoidType, holds_pointer,
-    value_members)
+    ArrayType, CType, EnumType, FloatType, FunctionType, IntType, PointerType, RecordType,
+    VoidType, declaration_of, holds_pointer, value_members)
 from pytest_ctgen.frontend.annotations import USER_PREFIX
 from pytest_ctgen.frontend.signatures import UnitSignatures
 from pytest_ctgen.frontend.unit import GLOBAL, Unit, Variable
-from pytest_ctgen.ir.cfg import Assign, Call, ZeroFill
-from pytest_ctgen.ir.expr import AddrOf, Deref, Expr, Member, PtrAdd, VarRef
+from pytest_ctgen.ir.cfg import Assign, Call, Stmt, Terminator, ZeroFill
+from pytest_ctgen.ir.expr import (
+    AddrOf, Binary, Deref, Expr, Member, PtrAdd, PtrDiff, VarRef, is_null_constant, nodes_in)
 from pytest_ctgen.ir.lower import Program
 from pytest_ctgen.ir.written_globals import written_globals
 from pytest_ctgen.library_models import MODELLED_FUNCTIONS
@@ -49,6 +52,12 @@ PRECONDITION = USER_PREFIX + "precondition"
 
 #: The most scalar members of a returned record the miter compares one by one.
 _MAX_MEMBERS = 64
+#: The elements of the object a pointer parameter points to in the miter: those of the
+#: objects the generator makes for a function's pointer inputs (--ctgen-array-size).
+OBJECT_ELEMENTS = 10
+#: The most scalars of an object a pointer parameter points to that the miter compares:
+#: fewer elements of larger ones.
+_MAX_COMPARED = 256
 
 
 @dataclass(frozen=True)
@@ -59,6 +68,23 @@ class Checkable:
     name: str
     reason: str = ""
     written: tuple[Variable, ...] = ()
+    pointers: tuple[PointerParameter, ...] = ()
+    # the call closure reads a global holding a pointer to an object: the generator
+    # makes objects for it, and assumes things of them that may leave outcomes unproved
+    pointer_inputs: bool = False
+
+
+@dataclass(frozen=True)
+class PointerParameter:
+    """A pointer parameter of the function: the miter takes the object it points to by
+    value, an array of `count` elements of `target` (wrapped in a struct) and a flag
+    for NULL, gives the function and the mutant a copy each and compares the copies
+    after the calls, element by element (unless the target is const)."""
+
+    name: str
+    target: CType
+    count: int
+    const: bool
 
 
 def closure(program: Program, name: str) -> tuple[list[str], list[str]]:
@@ -135,13 +161,27 @@ def checkable(program: Program, name: str) -> Checkable:
     unit = program.unit
     fn = unit.functions.get(name)
     if fn is None or name not in program.cfgs:
-        why = program.failures.get(name)
+        failure = program.failures.get(name)
         return Checkable(name, f"the generator does not take the function"
-                               f"{f' ({why})' if why else ''}")
+                               f"{f' ({failure})' if failure else ''}")
     ftype = fn.type
     if ftype.variadic or not ftype.prototyped:
         return Checkable(name, "variadic or without a prototype")
+    pointers: list[PointerParameter] = []
     for param, ptype in zip(fn.params, ftype.params):
+        if isinstance(ptype, PointerType) and \
+                not isinstance(ptype.target, (FunctionType, VoidType)):
+            target = ptype.target
+            why = _value_reason(target, f"the object parameter {param.name} points to")
+            if not why and (not target.is_complete or target.size <= 0):
+                why = f"parameter {param.name} points to an object of unknown size"
+            if why:
+                return Checkable(name, why)
+            scalars = max(1, len(_leaves(target, "e")))
+            count = OBJECT_ELEMENTS if ptype.target_const else \
+                max(1, min(OBJECT_ELEMENTS, _MAX_COMPARED // scalars))
+            pointers.append(PointerParameter(param.name, target, count, ptype.target_const))
+            continue
         why = _value_reason(ptype, f"parameter {param.name}")
         if why:
             return Checkable(name, why + " (the miter passes values only)")
@@ -173,24 +213,61 @@ def checkable(program: Program, name: str) -> Checkable:
         for var in program.static_locals.get(f, []):
             if not var.is_const:
                 return Checkable(name, f"{f} keeps state in static local {var.name}")
-    bodies = []
+    bodies: list[Stmt | Terminator | None] = []
+    through: Stmt | None = None  # a write through a pointer
     for f in functions:
         for block in program.cfgs[f].blocks:
             for stmt in block.stmts:
-                target = stmt.target if isinstance(stmt, (Assign, ZeroFill, Call)) else None
-                if target is not None and not _rooted(target):
-                    return Checkable(name, f"{f} writes through a pointer "
-                                           f"(line {stmt.location.line})")
+                lvalue = stmt.target if isinstance(stmt, (Assign, ZeroFill, Call)) else None
+                if lvalue is not None and not _rooted(lvalue) and through is None:
+                    through = stmt
             bodies += [*block.stmts, block.terminator]
+    # two pointer parameters may point into one object in a case; the miter gives each an
+    # object of its own: alike when the function only reads them and never compares them
+    if len(pointers) > 1:
+        if not all(p.const for p in pointers):
+            return Checkable(name, "pointer parameters that may point into one object, one "
+                                   "written through")
+        compared = next((n for node in bodies for n in nodes_in(node)
+                         if isinstance(n, PtrDiff) or (
+                             isinstance(n, Binary) and isinstance(n.left.type, PointerType)
+                             and not is_null_constant(n.left)
+                             and not is_null_constant(n.right))), None)
+        if compared is not None:
+            return Checkable(name, "compares pointers (its pointer parameters may point "
+                                   "into one object)")
+    # a write through a pointer reaches a parameter's object (which the miter compares),
+    # a local, or a global whose address the code takes (written_globals counts it as
+    # written); unless a pointer comes from a global, to an object no copy is made of
+    pointer_globals = sorted({n.var.name for node in bodies for n in nodes_in(node)
+                              if isinstance(n, VarRef) and n.var.kind == GLOBAL and
+                              _holds_data_pointer(n.var.type)})
+    if through is not None and pointer_globals:
+        return Checkable(name, f"writes through a pointer (line {through.location.line}) "
+                               f"and reads pointer global {pointer_globals[0]}")
     defined = [f.name for f in unit.functions.values() if f.is_defined]
     written = written_globals(unit, bodies, [], defined)
     ordered = tuple(v for v in unit.globals.values() if v in written and v.kind == GLOBAL)
     for var in ordered:
+        if pointers and holds_pointer(var.type):
+            return Checkable(name, f"writes pointer global {var.name} (the two calls get "
+                                   "copies of the objects at other addresses)")
         if var.is_volatile:
             return Checkable(name, f"writes volatile global {var.name}")
         if not var.type.is_complete or var.type.size <= 0:
             return Checkable(name, f"writes global {var.name} of unknown size")
-    return Checkable(name, "", ordered)
+    return Checkable(name, "", ordered, tuple(pointers), bool(pointer_globals))
+
+
+def _holds_data_pointer(t: CType) -> bool:
+    """Whether an object of `t` holds a pointer to an object (not only to functions)."""
+    if isinstance(t, PointerType):
+        return not isinstance(t.target, FunctionType)
+    if isinstance(t, ArrayType):
+        return _holds_data_pointer(t.element)
+    if isinstance(t, RecordType):
+        return any(_holds_data_pointer(f.type) for f in t.fields)
+    return False
 
 
 def _leaves(t: CType, access: str) -> list[tuple[str, CType]]:
@@ -204,27 +281,27 @@ def _leaves(t: CType, access: str) -> list[tuple[str, CType]]:
     return [(access, t)]
 
 
-def _differ(t: CType, a: str, b: str, index: int) -> tuple[list[str], list[str]]:
+def _differ(t: CType, a: str, b: str, names: Iterator[int]) -> tuple[list[str], list[str]]:
     """Declarations and C expressions (int, no branch) that are 1 when the values `a` and
-    `b` of type `t` differ. Integers (enums, _Bool) differ when `!=`. Floats differ when
-    their bits differ, unless both are NaN: so 0.0 and -0.0 differ, as a case's check
-    tells them apart, and two NaNs are the same whatever their payloads, as a case's
-    check accepts any NaN (c_harness/ctgen_runtime.c). The bits are read through a union
-    of the float and an unsigned integer of its size, which gcc defines and the
-    generator models; no comparison operator of C tells 0.0 from -0.0."""
+    `b` of type `t` differ (`names` numbers the declarations). Integers (enums, _Bool)
+    differ when `!=`. Floats differ when their bits differ, unless both are NaN: so 0.0
+    and -0.0 differ, as a case's check tells them apart, and two NaNs are the same
+    whatever their payloads, as a case's check accepts any NaN (ctgen_runtime.c). The
+    bits are read through a union of the float and an unsigned integer of its size,
+    which gcc defines and the generator models: no comparison of C tells 0.0 from -0.0.
+    Records and arrays differ where a scalar member or element does."""
     if isinstance(t, FloatType):
         bits = "unsigned int" if t.size == 4 else "unsigned long long"
-        u = f"f__miter_u{index}"
-        decl = [f"union {{ {t.name} v; {bits} u; }} {u}a, {u}b;"]
-        exprs = [f"({u}a.v = {a}, {u}b.v = {b}, "
-                 f"!(({a} != {a}) & ({b} != {b})) & ({u}a.u != {u}b.u))"]
-        return decl, exprs
+        u = f"f__miter_u{next(names)}"
+        return [f"union {{ {t.name} v; {bits} u; }} {u}a, {u}b;"], \
+            [f"({u}a.v = {a}, {u}b.v = {b}, !(({a} != {a}) & ({b} != {b})) & "
+             f"({u}a.u != {u}b.u))"]
     if isinstance(t, (IntType, EnumType)):
         return [], [f"({a} != {b})"]
     decls: list[str] = []
     exprs: list[str] = []
-    for i, ((left, leaf), (right, _)) in enumerate(zip(_leaves(t, a), _leaves(t, b))):
-        d, e = _differ(leaf, left, right, index * 1000 + i + 1)
+    for (left, leaf), (right, _) in zip(_leaves(t, a), _leaves(t, b)):
+        d, e = _differ(leaf, left, right, names)
         decls += d
         exprs += e
     return decls, exprs
@@ -234,7 +311,8 @@ def _differ(t: CType, a: str, b: str, index: int) -> tuple[list[str], list[str]]
 class MiterUnit:
     """The text of a miter unit, the names in it, and where its parts are: 1-based lines
     (first, last) of the original function, of the mutant and of the miter; `goal` is the
-    line of the miter's `if` whose true outcome means the two differ; the unit's lines
+    line of the miter's `if` whose true outcome means the two differ, `sentinel` that
+    of an `if` before the calls whose true outcome no input takes; the unit's lines
     after the function are `shift` lines further down than in the unit."""
 
     text: str
@@ -245,11 +323,15 @@ class MiterUnit:
     mutant_lines: tuple[int, int]
     miter_lines: tuple[int, int]
     goal: int
+    sentinel: int  # the line of an `if` never taken, before the calls
     shift: int
     results: tuple[str, str] | None = None  # the globals the miter stores both results in
     # the globals compared after the calls, each with the global that keeps what the
     # original left in it (the mutant leaves its own in the global itself)
     compared: tuple[tuple[str, str], ...] = field(default=())
+    # the pointer parameters, each with the globals holding the copies of its object the
+    # original and the mutant get
+    objects: tuple[tuple[str, str, str], ...] = field(default=())
 
     def region(self, line: int) -> str:
         """What the miter unit's `line` is part of: "original", "mutant", "miter" or
@@ -280,6 +362,10 @@ def _preconditions(text: str, toks: list[Token], first: int, last: int) -> list[
                 j += 1
             found.append(" ".join(text[toks[i].start:toks[j].start + 1].split()) + ";")
     return found
+
+
+class MiterError(Exception):
+    """Why a miter unit cannot be written for a mutant."""
 
 
 def _fresh(unit: Unit, name: str) -> str:
@@ -334,9 +420,32 @@ def miter_unit(text: str, program: Program, check: Checkable, mutant: Mutant,
 
     signature = UnitSignatures(unit)[name]
     fn = unit.functions[name]
-    args = ", ".join(p.name for p in signature.params)
-    params = signature.parameter_list() or "void"
     result = fn.type.result
+    pointers = {p.name: p for p in check.pointers}
+    # a pointer parameter: its object by value, a flag for NULL, and a copy for each call
+    objects: list[str] = []  # the types of the objects
+    copies: list[tuple[str, str]] = []  # the globals the function and the mutant get
+    params_c: list[str] = []
+    args1: list[str] = []
+    args2: list[str] = []
+    for param in signature.params:
+        pointer = pointers.get(param.name)
+        if pointer is None:
+            params_c.append(param.declaration.replace("@", param.name))
+            args1.append(param.name)
+            args2.append(param.name)
+            continue
+        tag = _fresh(unit, f"{name}__miter_object_{param.name}")
+        element = declaration_of(pointer.target, f"e[{pointer.count}]")
+        objects.append(f"struct {tag} {{ {element}; }};")
+        copy1 = _fresh(unit, f"{param.name}__miter_original")
+        copy2 = _fresh(unit, f"{param.name}__miter_mutant")
+        objects.append(f"struct {tag} {copy1}, {copy2};")
+        copies.append((copy1, copy2))
+        params_c += [f"struct {tag} {param.name}", f"int {param.name}__null"]
+        args1.append(f"{param.name}__null ? 0 : {copy1}.e")
+        args2.append(f"{param.name}__null ? 0 : {copy2}.e")
+    params = ", ".join(params_c) or "void"
     globals_before: list[str] = []
     lines_decl: list[str] = []
     kept: list[str] = []  # the globals that keep what the original left in each
@@ -351,6 +460,7 @@ def miter_unit(text: str, program: Program, check: Checkable, mutant: Mutant,
     if check.written:
         out.append("#include <string.h>")
     out += [mutant_text, ""]
+    out += objects
     for var, k in zip(check.written, kept):
         plain = " ".join(w for w in var.declaration.split(" ")
                          if w not in ("const", "volatile"))
@@ -363,25 +473,45 @@ def miter_unit(text: str, program: Program, check: Checkable, mutant: Mutant,
         results = (r1, r2)
     out += [f"int {miter_name}({params})", "{"]
     # the function's preconditions are the miter's: only inputs they admit are compared
-    out += [f"    {p}" for p in _preconditions(text, toks, open_index, close_index)]
+    preconditions = _preconditions(text, toks, open_index, close_index)
+    for p in preconditions:
+        named = {t.text for t in tokens(p) if t.kind == "name"} & set(pointers)
+        if named:
+            raise MiterError(f"a precondition names pointer parameter {min(named)}")
+    out += [f"    {p}" for p in preconditions]
     out.append("    int f__miter_differ = 0;")
+    # never taken: reported unreachable exactly when the generator proves what it
+    # reports, also when a finding leaves the outcomes after it unproved (the blocks
+    # before the calls are not after any finding)
+    out += ["    if (f__miter_differ)", "        f__miter_differ = 2;"]
     out += [f"    {d}" for d in lines_decl]
     differ_decls: list[str] = []
     differ_exprs: list[str] = []
+    names = itertools.count()
     if results is not None:
-        differ_decls, differ_exprs = _differ(result, results[0], results[1], 0)
+        differ_decls, differ_exprs = _differ(result, results[0], results[1], names)
+    for pointer, (copy1, copy2) in zip(check.pointers, copies):
+        if not pointer.const:
+            for i in range(pointer.count):
+                decls, exprs = _differ(pointer.target, f"{copy1}.e[{i}]", f"{copy2}.e[{i}]",
+                                       names)
+                differ_decls += decls
+                differ_exprs += exprs
     out += [f"    {d}" for d in differ_decls]
     out += [f"    {s}" for s in globals_before]
-    call1 = f"{name}({args});"
-    call2 = f"{mutant_name}({args});"
+    for pointer, (copy1, copy2) in zip(check.pointers, copies):
+        out.append(f"    {copy1} = {pointer.name};")
+        out.append(f"    {copy2} = {pointer.name};")
+    call1 = f"{name}({', '.join(args1)});"
+    call2 = f"{mutant_name}({', '.join(args2)});"
     out.append(f"    {results[0]} = {call1}" if results else f"    {call1}")
     for i, var in enumerate(check.written):
         g = var.name
         out.append(f"    memcpy((void *)&{kept[i]}, (const void *)&{g}, sizeof {g});")
         out.append(f"    memcpy((void *)&{g}, f__miter_before{i}, sizeof {g});")
     out.append(f"    {results[1]} = {call2}" if results else f"    {call2}")
-    for e in differ_exprs:
-        out.append(f"    f__miter_differ |= {e};")
+    for differ in differ_exprs:
+        out.append(f"    f__miter_differ |= {differ};")
     for i, var in enumerate(check.written):
         g = var.name
         out.append(f"    f__miter_differ |= memcmp((const void *)&{kept[i]}, "
@@ -395,10 +525,12 @@ def miter_unit(text: str, program: Program, check: Checkable, mutant: Mutant,
 
     mutant_at = end + block.index(mutant_text)
     miter_at = end + block.index(f"int {miter_name}(")
-    goal_at = end + block.index("    if (f__miter_differ)")
+    sentinel_at = end + block.index("    if (f__miter_differ)\n        f__miter_differ = 2;")
+    goal_at = end + block.index("    if (f__miter_differ)\n        return 1;")
     return MiterUnit(miter_text, name, mutant_name, miter_name,
                      (line_of(start), line_of(end - 1)),
                      (line_of(mutant_at), line_of(mutant_at + len(mutant_text) - 1)),
                      (line_of(miter_at), line_of(end + len(block) - 1)), line_of(goal_at),
-                     block.count("\n"), results,
-                     tuple(zip((v.name for v in check.written), kept)))
+                     line_of(sentinel_at), block.count("\n"), results,
+                     tuple(zip((v.name for v in check.written), kept)),
+                     tuple((p.name, c1, c2) for p, (c1, c2) in zip(check.pointers, copies)))

@@ -25,7 +25,8 @@ from pytest_ctgen.export_files import UNIT_COPY
 from . import ctgen_side
 from .cli import _copy_sources, group_of
 from .equivalence import (
-    DEFAULT_TIMEOUT, DEFAULT_WORK, EQUIVALENT, NOT_CONFIRMED, VERDICTS, check_survivors)
+    DEFAULT_TIMEOUT, DEFAULT_WORK, EQUIVALENT, EQUIVALENT_DEFINED, NOT_CONFIRMED, VERDICTS,
+    check_survivors)
 from .mutants import Mutant, definition_line, mutants
 
 _CASE_LINE = re.compile(r"^(PASS|FAIL) (\S+?\[[^\]\s]+\])", re.MULTILINE)  # f[REQ-1:case2]
@@ -133,10 +134,13 @@ def _score(results: list[MutantResult]) -> tuple[int, int, str]:
     return len(compiling), killed, share
 
 
-def _adjusted(results: list[MutantResult]) -> str:
-    """The score over the mutants not proved equivalent: killed / (compiling - equivalent)."""
+def _adjusted(results: list[MutantResult], strict: bool = False) -> str:
+    """The score over the mutants not proved equivalent: killed / (compiling - equivalent);
+    `strict`: only those proved equivalent on every input count as equivalent, not those
+    proved equivalent where the original is defined."""
     n, k, _ = _score(results)
-    left = n - sum(r.equivalence == EQUIVALENT for r in results)
+    left = n - sum(r.equivalence == EQUIVALENT or
+                   (not strict and r.equivalence == EQUIVALENT_DEFINED) for r in results)
     return f"{100 * k / left:.1f}%" if left else "-"
 
 
@@ -162,14 +166,16 @@ def write_report(out: Path, results: list[MutantResult], cases: dict[str, int],
              f"{sum(r.outcome == 'not compiling' for r in results)} mutants did not compile."]
     if checked:
         counts = _verdict_counts(results)
-        equivalent = counts[0]
+        equivalent = counts[0] + counts[1]
         lines += ["", f"Equivalence check of the {len(survivors)} surviving mutants "
                       "(bench/equivalence.py): " +
                   ", ".join(f"{n} {v}" for v, n in zip(VERDICTS, counts)) +
                   (f", {len(survivors) - sum(counts)} without a verdict"
                    if len(survivors) > sum(counts) else "") + ".",
                   "", f"Score over the mutants not proved equivalent: {killed} of "
-                      f"{compiling - equivalent} ({_adjusted(results)}).",
+                      f"{compiling - equivalent} ({_adjusted(results)}); counting only "
+                      f"those equivalent on every input: {killed} of "
+                      f"{compiling - counts[0]} ({_adjusted(results, strict=True)}).",
                   "", f"The check took {sum(r.equivalence_seconds for r in results):.0f} s."]
         unconfirmed = [r for r in survivors if r.equivalence == NOT_CONFIRMED]
         if unconfirmed:
@@ -184,7 +190,8 @@ def write_report(out: Path, results: list[MutantResult], cases: dict[str, int],
         files = {f for f, g in groups.items() if g == group}
         mine = [r for r in results if r.file in files]
         n, k, s = _score(mine)
-        more = f" {_verdict_counts(mine)[0]} | {_adjusted(mine)} |" if checked else ""
+        counts = _verdict_counts(mine)
+        more = f" {counts[0] + counts[1]} | {_adjusted(mine)} |" if checked else ""
         lines.append(f"| {group} | {n} | {k} | {s} |{more} "
                      f"{sum(c for key, c in cases.items() if key.split('::')[0] in files)} |")
     ops = Counter(r.operator for r in results if r.outcome != "not compiling")
@@ -286,7 +293,7 @@ def main(argv: list[str] | None = None) -> int:
     n, k, s = _score(results)
     print(f"total: {k} of {n} compiling mutants killed ({s}); see {out / 'mutation.md'}")
     if args.equivalence:
-        equivalent = sum(r.equivalence == EQUIVALENT for r in results)
+        equivalent = sum(r.equivalence in (EQUIVALENT, EQUIVALENT_DEFINED) for r in results)
         print(f"{equivalent} survivors proved equivalent; score over the others: "
               f"{_adjusted(results)}")
     return 0
