@@ -186,10 +186,11 @@ def _line_of(at: str) -> int:
 
 
 def _run_native(fc: FileCases, case: Case, miter_path: Path, cflags: list[str], out: Path,
-                timeout: float) -> tuple[bool, str]:
+                timeout: float) -> tuple[str, str]:
     """Build the miter unit with the export's driver (gcc, its Makefile's -O0) and run
-    `case`: whether the miter returned 1 natively, and the driver's failure message ("" if
-    it passed)."""
+    `case`: "confirmed" (the miter returned 1 natively), "refuted" (it did not, or the
+    run crashed or hung where the generator predicts it returns) or "failed" (no run);
+    and the driver's failure message ("" if the case passed)."""
     fn = next(f for f in fc.functions if f.name == case.function)
     one = replace(fc, functions=(replace(fn, cases=(case,)),))
     export = write_export(one, miter_path, out, cflags, base_dir=miter_path.parent,
@@ -198,21 +199,21 @@ def _run_native(fc: FileCases, case: Case, miter_path: Path, cflags: list[str], 
                            text=True, errors="replace", check=False)
     if build.returncode != 0:
         lines = [ln for ln in build.stderr.splitlines() if "error" in ln] or ["?"]
-        return False, f"the driver does not build: {lines[0].strip()}"
+        return "failed", f"the driver does not build: {lines[0].strip()}"
     try:
         run = subprocess.run(["./ctgen_driver"], cwd=export, capture_output=True, text=True,
                              errors="replace", timeout=timeout, check=False)
     except subprocess.TimeoutExpired:
-        return False, "the driver timed out"
+        return "refuted", "the driver timed out"
     for m in _CASE_LINE.finditer(run.stdout):
         if m.group(1) == "PASS":
-            return True, ""
+            return "confirmed", ""
         message = m.group(3) or ""
         # the return value is the miter's verdict; another prediction (a result, a global)
         # may be off while the two still differ natively
-        return "return:" not in message and "crashed" not in message \
-            and "timed out" not in message, message
-    return False, f"no result from the driver: {run.stdout[-200:]!r}"
+        refuted = "return:" in message or "crashed" in message or "timed out" in message
+        return ("refuted" if refuted else "confirmed"), message
+    return "failed", f"no result from the driver: {run.stdout[-200:]!r}"
 
 
 def _verdict(fn: FunctionCases, mu: MiterUnit, check: Checkable
@@ -232,6 +233,10 @@ def _verdict(fn: FunctionCases, mu: MiterUnit, check: Checkable
                 ub_mutant.append((case, f"{v.detail} (line {line} of the miter unit)"))
             elif v.kind == "undefined":
                 where = f"line {mu.unit_line(line)}" if region == "unit" else region
+                if any(c in v.detail for _, c1, c2 in mu.objects for c in (c1, c2)):
+                    # past the miter's copy of an object: defined on a larger object,
+                    # so a bound of the check, not undefined behaviour of the original
+                    region = "bound"
                 ub_other.append((region, f"{v.detail} ({where})"))
             elif v.kind == "assert" and region == "mutant":
                 # an __rtt_assert the original keeps on these inputs fails in the mutant
@@ -262,8 +267,12 @@ def _verdict(fn: FunctionCases, mu: MiterUnit, check: Checkable
     detail = f"stopped: {fn.stop_reason}"
     if ub_other:
         region, text = ub_other[0]
-        who = {"original": "the original", "unit": "a function both call"}.get(region, region)
-        detail += f"; undefined behaviour in {who}: {text}"
+        if region == "bound":
+            detail += f"; reads or writes past the miter's object: {text}"
+        else:
+            who = {"original": "the original", "unit": "a function both call"}.get(region,
+                                                                                   region)
+            detail += f"; undefined behaviour in {who}: {text}"
     return UNKNOWN, detail, None
 
 
@@ -312,11 +321,13 @@ def check_mutant(unit: UnitChecks, function: str, mutant: Mutant | None, work: P
     verdict, detail, case = _verdict(cases, mu, check)
     inputs = _inputs(case, mu) if case is not None else ""
     if verdict == DISTINGUISHABLE and case is not None and case.expected.ending is None:
-        confirmed, message = _run_native(fc, case, path, cflags, work / "export",
-                                         run_timeout)
-        if not confirmed:
+        status, message = _run_native(fc, case, path, cflags, work / "export", run_timeout)
+        if status == "refuted":
             verdict = NOT_CONFIRMED
             detail = f"the native run: {message}"
+        elif status == "failed":
+            verdict = UNKNOWN
+            detail = f"a case reaches the difference, but it does not run natively: {message}"
         elif message:
             detail = "; ".join(filter(None, [detail, f"confirmed, but the driver: {message}"]))
     return Verdict(verdict, detail, inputs, time.monotonic() - start, str(path))

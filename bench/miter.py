@@ -28,6 +28,7 @@ then the miter `f__miter` with the function's parameters."""
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
@@ -364,6 +365,19 @@ def _preconditions(text: str, toks: list[Token], first: int, last: int) -> list[
     return found
 
 
+def _null_tests(condition: str, pointers: set[str]) -> str:
+    """`condition` with its tests of pointer parameters for NULL (`p != NULL`, `p == 0`)
+    as tests of their NULL flags, which the miter has in their place."""
+    for p in pointers:
+        for op, flag in (("!=", f"!{p}__null"), ("==", f"{p}__null")):
+            null = r"(?:NULL|0|\(\s*void\s*\*\s*\)\s*0)"
+            condition = re.sub(rf"(?<![\w.>]){re.escape(p)}\s*{op}\s*{null}(?!\w)", flag,
+                               condition)
+            condition = re.sub(rf"(?<![\w.>]){null}\s*{op}\s*{re.escape(p)}(?!\w)", flag,
+                               condition)
+    return condition
+
+
 class MiterError(Exception):
     """Why a miter unit cannot be written for a mutant."""
 
@@ -473,11 +487,13 @@ def miter_unit(text: str, program: Program, check: Checkable, mutant: Mutant,
         results = (r1, r2)
     out += [f"int {miter_name}({params})", "{"]
     # the function's preconditions are the miter's: only inputs they admit are compared
-    preconditions = _preconditions(text, toks, open_index, close_index)
+    preconditions = [_null_tests(p, set(pointers))
+                     for p in _preconditions(text, toks, open_index, close_index)]
     for p in preconditions:
         named = {t.text for t in tokens(p) if t.kind == "name"} & set(pointers)
         if named:
-            raise MiterError(f"a precondition names pointer parameter {min(named)}")
+            raise MiterError(f"a precondition names pointer parameter {min(named)} other "
+                             "than to test it for NULL")
     out += [f"    {p}" for p in preconditions]
     out.append("    int f__miter_differ = 0;")
     # never taken: reported unreachable exactly when the generator proves what it

@@ -177,9 +177,11 @@ def write_report(out: Path, results: list[MutantResult], cases: dict[str, int],
                       f"those equivalent on every input: {killed} of "
                       f"{compiling - counts[0]} ({_adjusted(results, strict=True)}).",
                   "", f"The check took {sum(r.equivalence_seconds for r in results):.0f} s."]
-        unconfirmed = [r for r in survivors if r.equivalence == NOT_CONFIRMED]
+        unconfirmed = [r for r in survivors if r.equivalence == NOT_CONFIRMED or
+                       "confirmed, but the driver" in r.equivalence_detail]
         if unconfirmed:
-            lines += ["", "## Miter cases not confirmed natively (generator bugs)", ""]
+            lines += ["", "## Miter cases not confirmed natively, or with a prediction the "
+                          "native run does not meet (generator bugs)", ""]
             lines += [f"- {r.file}::{r.function} line {r.line}: `{r.original}` -> "
                       f"`{r.replacement}` ({r.operator}): {r.distinguishing}; "
                       f"{r.equivalence_detail}; miter unit {r.miter}" for r in unconfirmed]
