@@ -177,3 +177,58 @@ def test_the_mutation_run_reports_the_verdicts(tmp_path: Path) -> None:
     assert f"Score over the mutants not proved equivalent: {killed} of " \
            f"{compiling - len(equivalent)} (" in report
     assert "`>` -> `>=` (ROR): **equivalent**" in report
+
+
+REASONS = r"""#include <stdlib.h>
+#include <string.h>
+
+struct node { int v; struct node *next; };
+int *g_cursor;
+int g_sum;
+
+int counts(int x) { static int calls; calls++; return x + calls; }
+int first(const struct node *n) { return n ? n->v : 0; }
+void copy2(int *dst, const int *src) { dst[0] = src[0]; dst[1] = src[1]; }
+long gap(const char *a, const char *b) { return a - b; }
+void bump(void) { *g_cursor += 1; }
+int checked(int x) { if (x < 0) exit(1); return x; }
+int *where(int i) { return i ? &g_sum : 0; }
+int same(const char *a, const char *b) { return strcmp(a, b) == 0; }
+void add(int *acc, int x) { *acc += x; g_sum += x; }
+"""
+
+
+@pytest.mark.parametrize("function,reason", [
+    ("counts", "counts keeps state in static local calls"),
+    ("first", "the object parameter n points to is or holds a pointer"),
+    ("copy2", "pointer parameters that may point into one object, one written through"),
+    ("gap", "compares pointers (its pointer parameters may point into one object)"),
+    ("bump", "writes through a pointer (line 12) and reads pointer global g_cursor"),
+    ("checked", "may end the program (exit)"),
+    ("where", "the result is or holds a pointer"),
+    ("same", ""),  # strcmp is the C library's, modelled; both pointers only read
+    ("add", ""),  # its object and the global it writes are compared
+])
+def test_why_a_miter_would_not_be_sound(tmp_path: Path, function: str, reason: str) -> None:
+    from bench.miter import checkable
+    from pytest_ctgen.frontend.loader import load_unit
+    from pytest_ctgen.ir.lower import lower_unit
+
+    path = tmp_path / "reasons.c"
+    path.write_text(REASONS, encoding="utf-8")
+    check = checkable(lower_unit(load_unit(path)), function)
+    assert check.reason == reason
+    if function == "add":
+        assert [v.name for v in check.written] == ["g_sum"]
+        assert [(p.name, p.count, p.const) for p in check.pointers] == [("acc", 10, False)]
+
+
+def test_null_tests_of_pointer_parameters_become_tests_of_their_flags() -> None:
+    from bench.miter import _null_tests
+
+    assert _null_tests("__rtt_precondition(x != NULL && n <= 8);", {"x"}) == \
+        "__rtt_precondition(!x__null && n <= 8);"
+    assert _null_tests("__rtt_precondition(0 == x || x[0] > 1);", {"x"}) == \
+        "__rtt_precondition(x__null || x[0] > 1);"
+    assert _null_tests("__rtt_precondition(s.x != NULL);", {"x"}) == \
+        "__rtt_precondition(s.x != NULL);"  # a member of that name is no parameter
