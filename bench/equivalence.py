@@ -216,6 +216,11 @@ def _run_native(fc: FileCases, case: Case, miter_path: Path, cflags: list[str], 
     return "failed", f"no result from the driver: {run.stdout[-200:]!r}"
 
 
+#: What `_verdict` says of a miter that may be "equivalent where the original is defined"
+#: when generated without its sentinel: generate it again with it.
+_ASK_AGAIN = "ask again with the sentinel"
+
+
 def _verdict(fn: FunctionCases, mu: MiterUnit, check: Checkable
              ) -> tuple[str, str, Case | None]:
     """The verdict the generation of the miter gives, before any native run: the verdict,
@@ -258,12 +263,14 @@ def _verdict(fn: FunctionCases, mu: MiterUnit, check: Checkable
     # the calls that no input takes is unreachable) and only findings of the original
     # leave the goal unproved: on every input where the original is defined, the two
     # are alike, and no case on another input passes on the unit
-    proved = any(o.line == mu.sentinel and o.label == "true" for o in fn.unreachable)
     goal_left = any(o.line == mu.goal and o.label == "true" for o in fn.not_reached)
-    if proved and goal_left and ub_other and not check.pointer_inputs and \
+    if goal_left and ub_other and not check.pointer_inputs and \
             all(region == "original" for region, _ in ub_other):
-        findings = sorted({text for _, text in ub_other})
-        return EQUIVALENT_DEFINED, f"the original: {'; '.join(findings[:3])}", None
+        if not mu.sentinel:
+            return _ASK_AGAIN, "", None
+        if any(o.line == mu.sentinel and o.label == "true" for o in fn.unreachable):
+            findings = sorted({text for _, text in ub_other})
+            return EQUIVALENT_DEFINED, f"the original: {'; '.join(findings[:3])}", None
     detail = f"stopped: {fn.stop_reason}"
     if ub_other:
         region, text = ub_other[0]
@@ -274,6 +281,31 @@ def _verdict(fn: FunctionCases, mu: MiterUnit, check: Checkable
                                                                                    region)
             detail += f"; undefined behaviour in {who}: {text}"
     return UNKNOWN, detail, None
+
+
+def _generate(mu: MiterUnit, path: Path, cflags: list[str], work_units: float,
+              timeout: float) -> tuple[FileCases, FunctionCases] | str:
+    """Write the miter unit `mu` at `path` and generate the cases of its miter: the file's
+    cases and the miter's, or why there are none."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(mu.text, encoding="utf-8", errors="surrogateescape")
+    syntax = subprocess.run(["gcc", "-fsyntax-only", "-w", "-idirafter", str(harness_dir()),
+                             *cflags, str(path)],
+                            capture_output=True, text=True, errors="replace", check=False)
+    if syntax.returncode != 0:
+        errors = [ln for ln in syntax.stderr.splitlines() if "error" in ln] or ["?"]
+        return f"the miter does not compile: {errors[0].strip()}"
+    options = Options(cflags=tuple(cflags), functions=(mu.miter,), work=work_units,
+                      timeout=timeout, boundary_cases="off", regenerate=True)
+    try:
+        generated = generate_file(path, path.name, options, cache_dir=None)
+    except CtgenError as err:
+        return f"the generator rejects the miter: {err}"
+    assert generated is not None
+    cases = next((f for f in generated.cases.functions if f.name == mu.miter), None)
+    if cases is None:
+        return "the generator reports no miter"
+    return generated.cases, cases
 
 
 def check_mutant(unit: UnitChecks, function: str, mutant: Mutant | None, work: Path,
@@ -289,36 +321,24 @@ def check_mutant(unit: UnitChecks, function: str, mutant: Mutant | None, work: P
     if check.reason:
         return Verdict(NOT_CHECKED, check.reason)
     fn = unit.program.unit.functions[function]
-    try:
-        mu = miter_unit(unit.text, unit.program, check, mutant, fn.location.line)
-    except MiterError as err:
-        return Verdict(NOT_CHECKED, str(err))
-    work.mkdir(parents=True, exist_ok=True)
-    path = work / f"{unit.path.stem}.miter.c"
-    path.write_text(mu.text, encoding="utf-8", errors="surrogateescape")
     # the unit's own directory for its "..." includes: the miter unit is elsewhere
     cflags = [*unit.cflags, f"-iquote{unit.path.parent.resolve()}"]
-    syntax = subprocess.run(["gcc", "-fsyntax-only", "-w", "-idirafter", str(harness_dir()),
-                             *cflags, str(path)],
-                            capture_output=True, text=True, errors="replace", check=False)
-    if syntax.returncode != 0:
-        errors = [ln for ln in syntax.stderr.splitlines() if "error" in ln] or ["?"]
-        return Verdict(NOT_CHECKED, f"the miter does not compile: {errors[0].strip()}",
-                       seconds=time.monotonic() - start, miter=str(path))
-    options = Options(cflags=tuple(cflags), functions=(mu.miter,), work=work_units,
-                      timeout=timeout, boundary_cases="off", regenerate=True)
-    try:
-        generated = generate_file(path, path.name, options, cache_dir=None)
-    except CtgenError as err:
-        return Verdict(NOT_CHECKED, f"the generator rejects the miter: {err}",
-                       seconds=time.monotonic() - start, miter=str(path))
-    assert generated is not None
-    fc = generated.cases
-    cases = next((f for f in fc.functions if f.name == mu.miter), None)
-    if cases is None:
-        return Verdict(NOT_CHECKED, "the generator reports no miter",
-                       seconds=time.monotonic() - start, miter=str(path))
-    verdict, detail, case = _verdict(cases, mu, check)
+    path = work / f"{unit.path.stem}.miter.c"
+    for sentinel in (False, True):
+        try:
+            mu = miter_unit(unit.text, unit.program, check, mutant, fn.location.line,
+                            sentinel)
+        except MiterError as err:
+            return Verdict(NOT_CHECKED, str(err))
+        generated = _generate(mu, path, cflags, work_units, timeout)
+        if isinstance(generated, str):
+            return Verdict(NOT_CHECKED, generated, seconds=time.monotonic() - start,
+                           miter=str(path))
+        fc, cases = generated
+        verdict, detail, case = _verdict(cases, mu, check)
+        if verdict != _ASK_AGAIN:
+            break
+        path = work / "sentinel" / path.name
     inputs = _inputs(case, mu) if case is not None else ""
     if verdict == DISTINGUISHABLE and case is not None and case.expected.ending is None:
         status, message = _run_native(fc, case, path, cflags, work / "export", run_timeout)

@@ -324,7 +324,7 @@ class MiterUnit:
     mutant_lines: tuple[int, int]
     miter_lines: tuple[int, int]
     goal: int
-    sentinel: int  # the line of an `if` never taken, before the calls
+    sentinel: int  # the line of an `if` never taken, before the calls (0: none)
     shift: int
     results: tuple[str, str] | None = None  # the globals the miter stores both results in
     # the globals compared after the calls, each with the global that keeps what the
@@ -390,9 +390,12 @@ def _fresh(unit: Unit, name: str) -> str:
 
 
 def miter_unit(text: str, program: Program, check: Checkable, mutant: Mutant,
-               line: int) -> MiterUnit:
+               line: int, sentinel: bool = False) -> MiterUnit:
     """The miter unit of `mutant` of the function `check.name` (its name on `line` of
-    `text`, the unit's text); `check` must say the miter is sound."""
+    `text`, the unit's text); `check` must say the miter is sound. The miter's only
+    branch is its `if (differ)`, so that the generator stops as soon as a case takes it
+    (a pointer's NULL flag is tested in a function of its own, whose branches are no
+    goals); with `sentinel`, also an `if` before the calls that no input takes."""
     assert not check.reason
     name = check.name
     unit = program.unit
@@ -436,6 +439,7 @@ def miter_unit(text: str, program: Program, check: Checkable, mutant: Mutant,
     fn = unit.functions[name]
     result = fn.type.result
     pointers = {p.name: p for p in check.pointers}
+    pick = _fresh(unit, f"{name}__miter_pointer")
     # a pointer parameter: its object by value, a flag for NULL, and a copy for each call
     objects: list[str] = []  # the types of the objects
     copies: list[tuple[str, str]] = []  # the globals the function and the mutant get
@@ -457,8 +461,8 @@ def miter_unit(text: str, program: Program, check: Checkable, mutant: Mutant,
         objects.append(f"struct {tag} {copy1}, {copy2};")
         copies.append((copy1, copy2))
         params_c += [f"struct {tag} {param.name}", f"int {param.name}__null"]
-        args1.append(f"{param.name}__null ? 0 : {copy1}.e")
-        args2.append(f"{param.name}__null ? 0 : {copy2}.e")
+        args1.append(f"{pick}({param.name}__null, {copy1}.e)")
+        args2.append(f"{pick}({param.name}__null, {copy2}.e)")
     params = ", ".join(params_c) or "void"
     globals_before: list[str] = []
     lines_decl: list[str] = []
@@ -474,6 +478,9 @@ def miter_unit(text: str, program: Program, check: Checkable, mutant: Mutant,
     if check.written:
         out.append("#include <string.h>")
     out += [mutant_text, ""]
+    if objects:
+        out.append(f"static void *{pick}(int null, void *object) "
+                   "{ if (null) return 0; return object; }")
     out += objects
     for var, k in zip(check.written, kept):
         plain = " ".join(w for w in var.declaration.split(" ")
@@ -496,10 +503,11 @@ def miter_unit(text: str, program: Program, check: Checkable, mutant: Mutant,
                              "than to test it for NULL")
     out += [f"    {p}" for p in preconditions]
     out.append("    int f__miter_differ = 0;")
-    # never taken: reported unreachable exactly when the generator proves what it
-    # reports, also when a finding leaves the outcomes after it unproved (the blocks
-    # before the calls are not after any finding)
-    out += ["    if (f__miter_differ)", "        f__miter_differ = 2;"]
+    if sentinel:
+        # never taken: reported unreachable exactly when the generator proves what it
+        # reports, also when a finding leaves the outcomes after it unproved (the
+        # blocks before the calls are not after any finding)
+        out += ["    if (f__miter_differ)", "        f__miter_differ = 2;"]
     out += [f"    {d}" for d in lines_decl]
     differ_decls: list[str] = []
     differ_exprs: list[str] = []
@@ -541,12 +549,12 @@ def miter_unit(text: str, program: Program, check: Checkable, mutant: Mutant,
 
     mutant_at = end + block.index(mutant_text)
     miter_at = end + block.index(f"int {miter_name}(")
-    sentinel_at = end + block.index("    if (f__miter_differ)\n        f__miter_differ = 2;")
+    sentinel_at = end + block.find("    if (f__miter_differ)\n        f__miter_differ = 2;")
     goal_at = end + block.index("    if (f__miter_differ)\n        return 1;")
     return MiterUnit(miter_text, name, mutant_name, miter_name,
                      (line_of(start), line_of(end - 1)),
                      (line_of(mutant_at), line_of(mutant_at + len(mutant_text) - 1)),
                      (line_of(miter_at), line_of(end + len(block) - 1)), line_of(goal_at),
-                     line_of(sentinel_at), block.count("\n"), results,
+                     line_of(sentinel_at) if sentinel else 0, block.count("\n"), results,
                      tuple(zip((v.name for v in check.written), kept)),
                      tuple((p.name, c1, c2) for p, (c1, c2) in zip(check.pointers, copies)))

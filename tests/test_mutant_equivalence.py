@@ -63,7 +63,7 @@ void set_level(int v)
 
 void clamp_all(int *v, int n)
 {
-    for (int i = 0; i < n && i < 4; i++) {
+    for (int i = 0; i < n && i < 2; i++) {
         if (v[i] > 100) {
             v[i] = 100;
         }
