@@ -65,8 +65,9 @@ VERDICTS = (EQUIVALENT, EQUIVALENT_DEFINED, DISTINGUISHABLE, DISTINGUISHABLE_UB,
 #: times the plugin's default, as a miter runs two functions on every path.
 DEFAULT_WORK = 1000.0
 #: The time budget of a miter's generation (s): a safety net far above what the work
-#: budget takes, so that the work budget (deterministic) is what stops a generation.
-DEFAULT_TIMEOUT = 1200.0
+#: budget takes (about 130 s on a quiet machine), so that the work budget (deterministic)
+#: is what stops a generation.
+DEFAULT_TIMEOUT = 600.0
 
 _CASE_LINE = re.compile(r"^(PASS|FAIL) (\S+?\[[^\]\s]+\])(?:: (.*))?$", re.MULTILINE)
 
@@ -234,15 +235,15 @@ def _verdict(fn: FunctionCases, mu: MiterUnit, check: Checkable
         for v in case.violations:
             line = _line_of(v.at)
             region = mu.region(line)
-            if v.kind == "undefined" and region == "mutant":
+            past = v.kind == "undefined" and \
+                any(c in v.detail for _, c1, c2 in mu.objects for c in (c1, c2))
+            if v.kind == "undefined" and region == "mutant" and not past:
                 ub_mutant.append((case, f"{v.detail} (line {line} of the miter unit)"))
             elif v.kind == "undefined":
                 where = f"line {mu.unit_line(line)}" if region == "unit" else region
-                if any(c in v.detail for _, c1, c2 in mu.objects for c in (c1, c2)):
-                    # past the miter's copy of an object: defined on a larger object,
-                    # so a bound of the check, not undefined behaviour of the original
-                    region = "bound"
-                ub_other.append((region, f"{v.detail} ({where})"))
+                # past the miter's copy of an object (of either): defined on a larger
+                # object, so a bound of the check, not undefined behaviour
+                ub_other.append(("bound" if past else region, f"{v.detail} ({where})"))
             elif v.kind == "assert" and region == "mutant":
                 # an __rtt_assert the original keeps on these inputs fails in the mutant
                 assert_mutant.append((case, f"violates __rtt_assert({v.detail})"))
@@ -273,7 +274,8 @@ def _verdict(fn: FunctionCases, mu: MiterUnit, check: Checkable
             return EQUIVALENT_DEFINED, f"the original: {'; '.join(findings[:3])}", None
     detail = f"stopped: {fn.stop_reason}"
     if ub_other:
-        region, text = ub_other[0]
+        # a bound of the check first: it is what a larger object would remove
+        region, text = min(ub_other, key=lambda rt: rt[0] != "bound")
         if region == "bound":
             detail += f"; reads or writes past the miter's object: {text}"
         else:
