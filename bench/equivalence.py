@@ -11,14 +11,19 @@ reads what the generator found of the miter's `if (differ)`:
 
 - **equivalent**: its true outcome is proved unreachable (the generator reports an
   outcome unreachable only when it explored every path, stop reason `exhausted`);
+- **equivalent where the original is defined**: every path was explored, and only
+  findings (undefined behaviour) of the original leave the outcome unproved. The miter
+  is generated again with a sentinel, an `if` before the calls that no input takes,
+  which the generator reports unreachable only when what it reports is proved;
 - **distinguishable**: a case reaches it. The case is run natively (the miter's export,
   gcc -O0): the original and the mutant in one program on the case's inputs. When the
   native miter does not return 1, the generator's case is wrong: **miter case not
   confirmed**;
 - **distinguishable (undefined behaviour)**: a case of the miter runs into undefined
   behaviour in the mutant (a finding) where the original has none;
-- **unknown**: neither (a bound, the work budget, undefined behaviour of the original);
-- **not checked**: the miter would not be sound for the function, or not build.
+- **unknown**: none of these (a bound, the work budget, the original's undefined
+  behaviour where that is not enough, reading past the miter's copy of an object);
+- **not checked**: the miter would not be sound for the function, or does not build.
 """
 from __future__ import annotations
 
@@ -118,6 +123,7 @@ def find_mutant(text: str, function: str, line: int, operator: str, mutant_line:
 
 
 def shown_value(v: Value) -> str:
+    """A case's value as the report shows it."""
     if isinstance(v, IntValue):
         names = [n for n, value in (v.form.enumerators if v.form else ()) if value == v.value]
         return names[0] if names else str(v.value)
