@@ -24,6 +24,9 @@ from pytest_ctgen.export_files import UNIT_COPY
 
 from . import ctgen_side
 from .cli import _copy_sources, group_of
+from .equivalence import (
+    DEFAULT_TIMEOUT, DEFAULT_WORK, EQUIVALENT, EQUIVALENT_DEFINED, NOT_CONFIRMED, VERDICTS,
+    check_survivors)
 from .mutants import Mutant, definition_line, mutants
 
 _CASE_LINE = re.compile(r"^(PASS|FAIL) (\S+?\[[^\]\s]+\])", re.MULTILINE)  # f[REQ-1:case2]
@@ -40,6 +43,15 @@ class MutantResult:
     replacement: str
     outcome: str  # "killed", "survived", "not compiling"
     killed_by: str = ""  # the first case that failed on it, or "timeout"/"crash"
+    column: int = 0  # of the replaced token, 1-based (0: not recorded)
+    # a survivor's verdict of the equivalence check (bench/equivalence.py), "" before it:
+    # what the check found, why (the reason, the finding), a distinguishing case's inputs
+    # and both results, how long the check took, the miter unit it wrote
+    equivalence: str = ""
+    equivalence_detail: str = ""
+    distinguishing: str = ""
+    equivalence_seconds: float = 0.0
+    miter: str = ""
 
 
 def run_driver(export: Path, unit: Path, timeout: float) -> dict[str, bool] | str | None:
@@ -107,8 +119,9 @@ def mutate_file(fc: FileCases, unit: Path, display: str, cflags: list[str], work
                                        errors="surrogateescape")
                 outcome, by = _verdict(baseline,
                                        run_driver(export, mutant_path.resolve(), run_timeout))
+                column = m.start - text.rfind("\n", 0, m.start)
                 results.append(MutantResult(display, fn.name, m.operator, m.line - shift,
-                                            m.original, m.replacement, outcome, by))
+                                            m.original, m.replacement, outcome, by, column))
     finally:
         mutant_path.unlink(missing_ok=True)
     return results, ""
@@ -121,36 +134,100 @@ def _score(results: list[MutantResult]) -> tuple[int, int, str]:
     return len(compiling), killed, share
 
 
+def _adjusted(results: list[MutantResult], strict: bool = False) -> str:
+    """The score over the mutants not proved equivalent: killed / (compiling - equivalent);
+    `strict`: only those proved equivalent on every input count as equivalent, not those
+    proved equivalent where the original is defined."""
+    n, k, _ = _score(results)
+    left = n - sum(r.equivalence == EQUIVALENT or
+                   (not strict and r.equivalence == EQUIVALENT_DEFINED) for r in results)
+    return f"{100 * k / left:.1f}%" if left else "-"
+
+
+def _verdict_counts(results: list[MutantResult]) -> list[int]:
+    return [sum(r.outcome == "survived" and r.equivalence == v for r in results)
+            for v in VERDICTS]
+
+
 def write_report(out: Path, results: list[MutantResult], cases: dict[str, int],
-                 errors: dict[str, str], groups: dict[str, str]) -> None:
-    """`out/mutation.json` (every mutant) and `out/mutation.md` (scores and survivors)."""
+                 errors: dict[str, str], groups: dict[str, str],
+                 cflags: list[str] | None = None) -> None:
+    """`out/mutation.json` (every mutant) and `out/mutation.md` (scores and survivors; with
+    the equivalence check's verdicts on the survivors once they have any)."""
     (out / "mutation.json").write_text(json.dumps(
-        {"mutants": [asdict(r) for r in results], "cases": cases, "errors": errors},
-        indent=1), encoding="utf-8")
+        {"mutants": [asdict(r) for r in results], "cases": cases, "errors": errors,
+         "cflags": cflags or [], "groups": groups}, indent=1), encoding="utf-8")
+    checked = any(r.equivalence for r in results)
     compiling, killed, share = _score(results)
+    survivors = [r for r in results if r.outcome == "survived"]
     lines = ["# Mutation score of the generated cases", "",
              f"{killed} of {compiling} compiling mutants killed ({share}); "
              f"{sum(cases.values())} cases; "
-             f"{sum(r.outcome == 'not compiling' for r in results)} mutants did not compile.",
-             "", "| group | mutants | killed | score | cases |", "|---|---|---|---|---|"]
+             f"{sum(r.outcome == 'not compiling' for r in results)} mutants did not compile."]
+    if checked:
+        counts = _verdict_counts(results)
+        equivalent = counts[0] + counts[1]
+        lines += ["", f"Equivalence check of the {len(survivors)} surviving mutants "
+                      "(bench/equivalence.py): " +
+                  ", ".join(f"{n} {v}" for v, n in zip(VERDICTS, counts)) +
+                  (f", {len(survivors) - sum(counts)} without a verdict"
+                   if len(survivors) > sum(counts) else "") + ".",
+                  "", f"Score over the mutants not proved equivalent: {killed} of "
+                      f"{compiling - equivalent} ({_adjusted(results)}); counting only "
+                      f"those equivalent on every input: {killed} of "
+                      f"{compiling - counts[0]} ({_adjusted(results, strict=True)}).",
+                  "", f"The check took {sum(r.equivalence_seconds for r in results):.0f} s."]
+        unconfirmed = [r for r in survivors if r.equivalence == NOT_CONFIRMED or
+                       "confirmed, but the driver" in r.equivalence_detail]
+        if unconfirmed:
+            lines += ["", "## Miter cases not confirmed natively, or with a prediction the "
+                          "native run does not meet (generator bugs)", ""]
+            lines += [f"- {r.file}::{r.function} line {r.line}: `{r.original}` -> "
+                      f"`{r.replacement}` ({r.operator}): {r.distinguishing}; "
+                      f"{r.equivalence_detail}; miter unit {r.miter}" for r in unconfirmed]
+    extra = " equivalent | adjusted |" if checked else ""
+    lines += ["", f"| group | mutants | killed | score |{extra} cases |",
+              "|---|---|---|---|" + ("---|---|" if checked else "") + "---|"]
     for group in sorted(set(groups.values())):
         files = {f for f, g in groups.items() if g == group}
-        n, k, s = _score([r for r in results if r.file in files])
-        lines.append(f"| {group} | {n} | {k} | {s} | "
+        mine = [r for r in results if r.file in files]
+        n, k, s = _score(mine)
+        counts = _verdict_counts(mine)
+        more = f" {counts[0] + counts[1]} | {_adjusted(mine)} |" if checked else ""
+        lines.append(f"| {group} | {n} | {k} | {s} |{more} "
                      f"{sum(c for key, c in cases.items() if key.split('::')[0] in files)} |")
     ops = Counter(r.operator for r in results if r.outcome != "not compiling")
-    lines += ["", "| operator | mutants | killed | score |", "|---|---|---|---|"]
+    if checked:
+        lines += ["", "| operator | mutants | killed | score | survived | " +
+                  " | ".join(VERDICTS) + " | adjusted |", "|---" * (6 + len(VERDICTS)) + "|"]
+    else:
+        lines += ["", "| operator | mutants | killed | score |", "|---|---|---|---|"]
     for op in sorted(ops):
-        n, k, s = _score([r for r in results if r.operator == op])
-        lines.append(f"| {op} | {n} | {k} | {s} |")
+        mine = [r for r in results if r.operator == op]
+        n, k, s = _score(mine)
+        if checked:
+            counts = _verdict_counts(mine)
+            lines.append(f"| {op} | {n} | {k} | {s} | {sum(r.outcome == 'survived' for r in mine)}"
+                         f" | {' | '.join(map(str, counts))} | {_adjusted(mine)} |")
+        else:
+            lines.append(f"| {op} | {n} | {k} | {s} |")
+    if checked:
+        counts = _verdict_counts(results)
+        lines.append(f"| all | {compiling} | {killed} | {share} | {len(survivors)} | "
+                     f"{' | '.join(map(str, counts))} | {_adjusted(results)} |")
     lines += ["", "| function | cases | mutants | killed | score |", "|---|---|---|---|---|"]
     for key in sorted(cases):
         file, function = key.split("::")
         n, k, s = _score([r for r in results if r.file == file and r.function == function])
         lines.append(f"| {key} | {cases[key]} | {n} | {k} | {s} |")
     lines += ["", "## Surviving mutants", ""]
-    lines += [f"- {r.file}::{r.function} line {r.line}: `{r.original}` -> `{r.replacement}` "
-              f"({r.operator})" for r in results if r.outcome == "survived"]
+    for r in survivors:
+        text = f"- {r.file}::{r.function} line {r.line}: `{r.original}` -> " \
+               f"`{r.replacement}` ({r.operator})"
+        if r.equivalence:
+            text += f": **{r.equivalence}**"
+            text += "".join(f"; {x}" for x in (r.distinguishing, r.equivalence_detail) if x)
+        lines.append(text)
     if errors:
         lines += ["", "## Not measured", ""] + [f"- {f}: {e}" for f, e in sorted(errors.items())]
     (out / "mutation.md").write_text("\n".join(lines) + "\n", encoding="utf-8")
@@ -171,6 +248,16 @@ def main(argv: list[str] | None = None) -> int:
                         help="the time one run of the driver may take (s)")
     parser.add_argument("--cflag", action="append", default=[], dest="cflags",
                         help="a compiler flag for every file (repeatable)")
+    parser.add_argument("--equivalence", action="store_true",
+                        help="check each surviving mutant for equivalence with a miter "
+                             "(bench/equivalence.py)")
+    parser.add_argument("--equivalence-work", type=float, default=DEFAULT_WORK,
+                        metavar="UNITS",
+                        help="work budget of each miter's generation "
+                             f"(default {DEFAULT_WORK:g})")
+    parser.add_argument("--equivalence-timeout", type=float, default=DEFAULT_TIMEOUT,
+                        metavar="S",
+                        help="safety-net time budget of each miter's generation (s)")
     args = parser.parse_args(argv)
     out: Path = args.out.resolve()
     out.mkdir(parents=True, exist_ok=True)
@@ -199,10 +286,18 @@ def main(argv: list[str] | None = None) -> int:
             errors[display] = error
         n, k, s = _score(found)
         print(f"{display}: {k} of {n} mutants killed ({s})", file=sys.stderr, flush=True)
-        write_report(out, results, cases, errors, groups)
-    write_report(out, results, cases, errors, groups)
+        if args.equivalence:
+            check_survivors(found, unit, args.cflags, work / "equivalence",
+                            args.equivalence_work, args.equivalence_timeout,
+                            args.run_timeout)
+        write_report(out, results, cases, errors, groups, args.cflags)
+    write_report(out, results, cases, errors, groups, args.cflags)
     n, k, s = _score(results)
     print(f"total: {k} of {n} compiling mutants killed ({s}); see {out / 'mutation.md'}")
+    if args.equivalence:
+        equivalent = sum(r.equivalence in (EQUIVALENT, EQUIVALENT_DEFINED) for r in results)
+        print(f"{equivalent} survivors proved equivalent; score over the others: "
+              f"{_adjusted(results)}")
     return 0
 
 
