@@ -248,7 +248,10 @@ def checkable(program: Program, name: str) -> Checkable:
                                f"and reads pointer global {pointer_globals[0]}")
     defined = [f.name for f in unit.functions.values() if f.is_defined]
     written = written_globals(unit, bodies, [], defined)
-    ordered = tuple(v for v in unit.globals.values() if v in written and v.kind == GLOBAL)
+    # a const global is never written (its address taken counts for written_globals): the
+    # miter must not restore it either, which would write into read-only memory
+    ordered = tuple(v for v in unit.globals.values()
+                    if v in written and v.kind == GLOBAL and not v.is_const)
     for var in ordered:
         if pointers and holds_pointer(var.type):
             return Checkable(name, f"writes pointer global {var.name} (the two calls get "

@@ -75,6 +75,19 @@ int sensed(void)
     int s = sensor_read();
     return s > 0 ? s : 0;
 }
+
+static const int8_t k_gain[3] = {2, 5, 9};
+
+int gain_of(int i, int v)
+{
+    const int8_t *cell;
+
+    if (i < 0 || i >= 3) {
+        return 0;
+    }
+    cell = &k_gain[i];
+    return v * *cell;
+}
 """
 
 
@@ -120,6 +133,17 @@ def test_a_relational_mutant_that_matters_gets_the_input_that_shows_it(
     m = re.fullmatch(r"x=(-?\d+), limit=(-?\d+) -> original 0, mutant 1", v.inputs)
     assert m and m.group(1) == m.group(2), v.inputs  # only x == limit tells them apart
     assert (tmp_path / "work" / "export").is_dir()  # the native run's driver
+
+
+def test_a_const_table_whose_address_is_taken_is_not_restored(unit: UnitChecks,
+                                                              tmp_path: Path) -> None:
+    """`&k_gain[i]` makes written_globals count the table, but a const object is never
+    written: the miter must not copy it back (into read-only memory: the native run
+    crashed, and the verdict was "miter case not confirmed")."""
+    v = _check(unit, tmp_path, "gain_of", "0", "1")
+    assert v.verdict == DISTINGUISHABLE, v
+    assert "k_gain" not in Path(v.miter).read_text(encoding="utf-8").split(
+        "gain_of__miter(")[1].split("return 0;")[0], v.miter
 
 
 def test_what_a_global_shows_and_what_a_signed_zero_shows(unit: UnitChecks,
