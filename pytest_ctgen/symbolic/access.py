@@ -25,6 +25,8 @@ from .values import AliasPtr, PtrVal, SymValue, zero64
 if TYPE_CHECKING:
     from .executor import Executor
 
+STRING_LITERAL = "string literal"  # the name of a string literal's object
+
 
 @dataclass
 class InMemory:
@@ -64,14 +66,15 @@ def locate(ex: Executor, state: State, lv: Expr) -> InMemory | InRegister:
     if isinstance(lv, Deref):
         p = inputs.resolve(ex, state, expressions.evaluate(ex, state, lv.pointer))
         if not isinstance(p, PtrVal):
-            raise PathError(f"dereference of a non-pointer {describe(lv.pointer)}")
+            raise PathError(f"dereference of a non-pointer {describe(lv.pointer)}",
+                            unsupported=True)
         dereference(ex, state, p, f"NULL dereference of {describe(lv.pointer)}")
         assert p.base is not None
         return InMemory(p.base, p.offset, assumed=p.null is not None)
     if isinstance(lv, Member):
         base = locate(ex, state, lv.base)
         if not isinstance(base, InMemory):
-            raise PathError("member of a register value")
+            raise PathError("member of a register value", unsupported=True)
         f = lv.field
         return InMemory(base.object_id, base.offset + f.offset,
                         f if f.is_bitfield else None, base.assumed)
@@ -79,7 +82,7 @@ def locate(ex: Executor, state: State, lv: Expr) -> InMemory | InRegister:
         oid = state.strings.get(id(lv))
         if oid is None:
             cells = [(z3.BitVecVal(b, 8), 0) for b in lv.data]
-            oid = ex.new_object(state, "string literal", cells, readonly=True)
+            oid = ex.new_object(state, STRING_LITERAL, cells, readonly=True)
             state.strings[id(lv)] = oid
         return InMemory(oid, zero64())
     raise PathError(f"not an object: {describe(lv)}", unsupported=True)
@@ -168,6 +171,27 @@ def garbage_read(ex: Executor, state: State, lv: Expr, value: SymValue) -> None:
     state.assume(z3.Not(where))
 
 
+def read_only_write(ex: Executor, state: State, obj: MemObject,
+                    condition: z3.BoolRef | None = None) -> None:
+    """A write into `obj` (where `condition` holds) at the current statement: into a
+    string literal, a const global or a function, undefined behaviour (C11 6.4.5p7,
+    6.7.3p6) that the compiled code may meet as a crash on read-only memory. A finding;
+    this path ends, or goes on where it does not write."""
+    if not obj.readonly:
+        return
+    if obj.function is not None:
+        what = f"write into the function '{obj.function}'"
+    elif obj.name == STRING_LITERAL:
+        what = "write into a string literal"
+    else:
+        what = f"write into the const object '{obj.name}'"
+    where = z3.BoolVal(True) if condition is None else condition
+    contracts.finding(ex, state, where, what)
+    if z3.is_true(z3.simplify(where)):
+        raise PathError(what)
+    state.assume(z3.Not(where))
+
+
 def store(ex: Executor, state: State, lv: Expr, value: SymValue, initializing: bool = False
           ) -> None:
     loc = locate(ex, state, lv)
@@ -175,8 +199,8 @@ def store(ex: Executor, state: State, lv: Expr, value: SymValue, initializing: b
         loc.frame.registers[loc.var] = value
         return
     current = state.memory[loc.object_id]
-    if current.readonly and not initializing:
-        raise PathError(f"write to the read-only object '{current.name}'")
+    if not initializing:
+        read_only_write(ex, state, current)
     offset = loc.offset
     if not lv.type.is_scalar or isinstance(value, (PtrVal, AliasPtr)):
         offset = fixed_offset(state, current, offset, lv.type.size, lv.type.align)

@@ -249,7 +249,8 @@ def indirect_call(ex: Executor, state: State, stmt: Call) -> None:
     called = expressions.evaluate(ex, state, stmt.pointer)
     p = inputs.resolve(ex, state, called)
     if not isinstance(p, PtrVal):
-        raise PathError(f"call through {describe(stmt.pointer)}, not a pointer")
+        raise PathError(f"call through {describe(stmt.pointer)}, not a pointer",
+                        unsupported=True)
     access.dereference(ex, state, p, "call through the NULL function pointer "
                                      f"{describe(stmt.pointer)}")
     assert p.base is not None

@@ -63,6 +63,17 @@ def _target(ex: Executor, state: State, p: SymValue, name: str) -> PtrVal:
     return p
 
 
+def _destination(ex: Executor, state: State, p: SymValue, name: str,
+                 n: SymValue | None = None) -> PtrVal:
+    """`p` as the object `name` writes into (`n` bytes, at least one when None): a
+    read-only object there is a finding (see access.read_only_write)."""
+    dst = _target(ex, state, p, name)
+    assert dst.base is not None  # a `_target`
+    writes = z3.BoolVal(True) if not isinstance(n, z3.BitVecRef) else n != 0
+    access.read_only_write(ex, state, state.memory[dst.base], writes)
+    return dst
+
+
 def _inside(ex: Executor, state: State, pointers: Sequence[PtrVal], condition: z3.BoolRef,
             what: str) -> None:
     """The call stays inside the objects of `pointers` where `condition` holds (`what` it
@@ -210,7 +221,7 @@ def _diff(a: z3.BitVecRef, b: z3.BitVecRef) -> z3.BitVecRef:
 
 
 def _memset(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-    p = _target(ex, state, args[0], "memset")
+    p = _destination(ex, state, args[0], "memset", args[2])
     c = args[1]
     assert isinstance(c, z3.BitVecRef)
     n, count = _length(ex, state, args[2], (), (p,), "memset")
@@ -240,7 +251,7 @@ def _fill_object(state: State, p: PtrVal, n: z3.BitVecRef, byte: z3.BitVecRef) -
 
 
 def _memcpy(ex: Executor, state: State, args: list[SymValue], ftype: FunctionType) -> SymValue:
-    dst = _target(ex, state, args[0], "memcpy")
+    dst = _destination(ex, state, args[0], "memcpy", args[2])
     src = _target(ex, state, args[1], "memcpy")
     n, count = _length(ex, state, args[2], (src,), (dst,), "memcpy")
     _considered(state, [src, dst], count, "memcpy")
@@ -374,7 +385,7 @@ def _copy_string(ex: Executor, state: State, args: list[SymValue], limit: SymVal
                  name: str) -> SymValue:
     """strcpy (no `limit`) or strncpy: the bytes of the source up to its NUL, and for
     strncpy NUL padding up to the limit; the copy stays inside the destination."""
-    dst = _target(ex, state, args[0], name)
+    dst = _destination(ex, state, args[0], name, limit)
     src = _target(ex, state, args[1], name)
     room_dst, room_src = _room(ex, state, dst, name), _room(ex, state, src, name)
     if limit is None:

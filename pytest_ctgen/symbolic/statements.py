@@ -222,8 +222,10 @@ def do_return(ex: Executor, state: State, term: Return) -> bool:
         state.finished = True
         return True
     if frame.return_target is not None:
-        if value is None:
-            raise PathError(f"'{frame.cfg.function.name}' returned no value",
-                            term.location)
+        if value is None:  # C11 6.9.1p12: the caller uses a value never returned
+            what = f"use of the value of '{frame.cfg.function.name}', which returned none"
+            ex.location = term.location
+            contracts.finding(ex, state, z3.BoolVal(True), what)
+            raise PathError(what, term.location)
         access.store(ex, state, frame.return_target, value)
     return False

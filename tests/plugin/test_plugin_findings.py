@@ -220,3 +220,57 @@ def test_an_off_by_one_loop_bound_is_a_finding(ctgen_dir: pytest.Pytester) -> No
         name = line.split()[1].split("[")[0]
         assert line.endswith(f"]: {LOOP_FINDINGS[name]}"), line
     assert run.stdout.splitlines()[-1].endswith(" passed, 3 failed")
+
+
+READ_ONLY = """\
+#include <string.h>
+
+static const int table[4] = {1, 2, 3, 4};
+const char label[8] = "abc";
+
+int patch(int k)
+{
+    if (k == 3) {
+        int *t = (int *)table;
+        t[1] = 9;
+    }
+    return table[1];
+}
+
+int poke(int k)
+{
+    char *s = (char *)"abc";
+    if (k == 7) {
+        s[0] = 'x';
+    }
+    return s[0];
+}
+
+int relabel(unsigned n)
+{
+    memset((char *)label, 'a', n);
+    return label[0];
+}
+"""
+
+
+def test_a_write_into_read_only_memory_is_a_finding(ctgen_dir: pytest.Pytester) -> None:
+    """Writing a const object or a string literal (through a cast, or by memset) is
+    undefined: the path there is a failing case naming the write, and the branch before
+    it is covered, never called unreachable. memset of 0 bytes writes nothing."""
+    (ctgen_dir.path / "ro.c").write_text(READ_ONLY, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "--ctgen-report", "json:r.json", "ro.c")
+    text = output(result)
+    assert result.ret == 1, text
+    assert failed_functions(result) == ["patch", "poke", "relabel"], text
+    ends = sorted(line for line in failure_lines(result) if line.startswith("  ends: "))
+    assert ends == [
+        "  ends: undefined behaviour at ro.c:10:9: write into the const object 'table'",
+        "  ends: undefined behaviour at ro.c:19:9: write into a string literal",
+        "  ends: undefined behaviour at ro.c:26:5: write into the const object 'label'",
+    ], text
+    result.assert_outcomes(failed=3, passed=3)  # relabel's other case: n = 0
+    rows = report_rows(ctgen_dir.path / "r.json")
+    for name in ("patch", "poke", "relabel"):
+        assert rows[name]["unreachable"] == [], rows[name]
+        assert rows[name]["branches_covered"] == rows[name]["branches_total"], rows[name]
