@@ -274,3 +274,38 @@ def test_a_write_into_read_only_memory_is_a_finding(ctgen_dir: pytest.Pytester) 
     for name in ("patch", "poke", "relabel"):
         assert rows[name]["unreachable"] == [], rows[name]
         assert rows[name]["branches_covered"] == rows[name]["branches_total"], rows[name]
+
+
+NO_VALUE = """\
+static int half(int v)
+{
+    if (v > 0) {
+        return v / 2;
+    }
+}
+
+int offset(int v)
+{
+    int r = half(v);
+    if (v < -5) {
+        return r;
+    }
+    return 0;
+}
+"""
+
+
+def test_using_the_value_of_a_function_that_returned_none_is_a_finding(
+        ctgen_dir: pytest.Pytester) -> None:
+    """half falls off its end for v <= 0, and offset uses what it returns (C11 6.9.1p12):
+    a failing case at half's closing brace; what follows is not reached, not
+    unreachable."""
+    (ctgen_dir.path / "rv.c").write_text(NO_VALUE, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "--ctgen-report", "json:r.json", "rv.c")
+    text = output(result)
+    assert result.ret == 1, text
+    assert failed_functions(result) == ["offset"], text
+    assert "  ends: undefined behaviour at rv.c:6: use of the value of 'half', which " \
+        "returned none" in failure_lines(result), text
+    row = report_rows(ctgen_dir.path / "r.json")["offset"]
+    assert row["unreachable"] == [], row
