@@ -309,3 +309,138 @@ def test_using_the_value_of_a_function_that_returned_none_is_a_finding(
         "returned none" in failure_lines(result), text
     row = report_rows(ctgen_dir.path / "r.json")["offset"]
     assert row["unreachable"] == [], row
+
+
+ERROR_CLASSES = """\
+#include <limits.h>
+#include <stdlib.h>
+
+int null_read(int k)
+{
+    int *p = 0;
+    if (k == 13) {
+        return *p;
+    }
+    return k;
+}
+
+int past_end(int i)
+{
+    int t[4] = {5, 6, 7, 8};
+    if (i > 2) {
+        t[i] = 0;
+    }
+    return t[0];
+}
+
+int quotient(int a, int b)
+{
+    if (a > 100) {
+        return a / b;
+    }
+    return 0;
+}
+
+int min_by_minus_one(int a, int b)
+{
+    if (a == INT_MIN) {
+        return a % b;
+    }
+    return 1;
+}
+
+unsigned shifted(unsigned x, int n)
+{
+    if (x > 7u) {
+        return x << n;
+    }
+    return 0u;
+}
+
+int uninitialized(int k)
+{
+    int v;
+    if (k > 3) {
+        v = k;
+    }
+    return v;
+}
+
+int overflow(int a, int b)
+{
+    if (a > 1000) {
+        return a + b;
+    }
+    return 0;
+}
+
+int after_free(int k)
+{
+    int *p = malloc(sizeof *p);
+    if (p == 0) {
+        return -1;
+    }
+    *p = k;
+    free(p);
+    if (k == 5) {
+        return *p;
+    }
+    return 0;
+}
+
+int twice_freed(int k)
+{
+    int *p = malloc(sizeof *p);
+    free(p);
+    if (k == 9) {
+        free(p);
+    }
+    return k;
+}
+"""
+
+# what each failing case of ERROR_CLASSES ends in, by the line and column of the error
+ERRORS = {
+    "null_read[case1]": "8:9: NULL dereference of p",
+    "past_end[case1]": "17:9: out-of-bounds write to 't' (16 bytes)",
+    "quotient[case1]": "25:9: division by zero in a / b",
+    "min_by_minus_one[case1]": "33:9: division by zero in a % b",
+    "min_by_minus_one[case2]": "33:9: overflow: -2147483648 % -1 in a % b",
+    "shifted[case1]": "41:9: shift count out of range (0 to 31) in x << n",
+    "uninitialized[case2]": "52:5: read of the uninitialized v",
+    "overflow[case1]": "58:9: signed overflow in a + b",
+    "after_free[case3]": "72:9: use after free of 'malloc#0' (freed at errs.c:70:5)",
+    "twice_freed[case1]": "82:9: double free: free of 'malloc#0', freed at errs.c:80:5",
+}
+
+
+@pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
+def test_every_error_class_is_a_failing_case_in_pytest_and_in_the_driver(
+        ctgen_dir: pytest.Pytester) -> None:
+    """Each run-time error class, one function each: the case that runs into it fails
+    with the error and its line named, in pytest and in the exported driver's run, and
+    no outcome is called unreachable."""
+    (ctgen_dir.path / "errs.c").write_text(ERROR_CLASSES, encoding="utf-8")
+    ctgen_dir.makeini("[pytest]\nctgen_signed_overflow = finding\n")
+    result = run_ctgen(ctgen_dir, "--ctgen-export", "out", "--ctgen-report",
+                       "json:r.json", "errs.c")
+    text = output(result)
+    assert result.ret == 1, text
+    ends = {line.strip() for line in failure_lines(result) if line.startswith("  ends: ")}
+    assert ends == {f"ends: undefined behaviour at errs.c:{error}"
+                    for error in ERRORS.values()}, text
+    failed = {line.split(" - ")[0].removeprefix("FAILED errs.c::")
+              for line in result.outlines if line.startswith("FAILED ")}
+    assert failed == set(ERRORS), text
+    for name, row in report_rows(ctgen_dir.path / "r.json").items():
+        assert row["unreachable"] == [], (name, row)
+        assert row["branches_covered"] == row["branches_total"], (name, row)
+
+    run = subprocess.run(["make", "-s", "-C", str(ctgen_dir.path / "out" / "errs"), "run"],
+                         capture_output=True, text=True, timeout=300, check=False)
+    assert run.returncode != 0
+    failing = {line.split(":")[0].removeprefix("FAIL "): line
+               for line in run.stdout.splitlines() if line.startswith("FAIL ")}
+    assert set(failing) == set(ERRORS), run.stdout
+    for case, error in ERRORS.items():
+        assert f"undefined behaviour at errs.c:{error}" in failing[case], failing[case]
