@@ -149,7 +149,8 @@ class FileRun:
             return {}
         if self.options.isolate != "fork" and self._lib is not None:
             self._lib.flush_coverage()
-        return measure(self._build.directory, self.path)
+        return measure(self._build.directory, self.path, defined={
+            fn.name: fn.line for fn in self.generated.cases.functions})
 
     def mcdc(self) -> McdcFile | None:
         """The unit's MC/DC measured on the cases that ran here, each run again in an

@@ -134,37 +134,59 @@ def unit_tracefile(build_dir: Path, unit_source: Path,
     return {**doc, "files": files}
 
 
-def measure(build_dir: Path, unit_source: Path,
-            gcov_executable: str | None = None) -> dict[str, FunctionCoverage]:
-    """Coverage of every function of `unit_source` in the build at `build_dir`, by name.
+def measure(build_dir: Path, unit_source: Path, gcov_executable: str | None = None,
+            defined: Mapping[str, int] | None = None) -> dict[str, FunctionCoverage]:
+    """Coverage of every function of `unit_source` in the build at `build_dir`, by name
+    (`defined`: the line each function the unit defines starts at, see `summarize`).
 
     Functions the unit defines but no case entered appear with nothing covered; a build with
     no gcov data yet (no case ran) reports every function uncovered."""
-    return summarize(unit_tracefile(build_dir, unit_source, gcov_executable)["files"])
+    return summarize(unit_tracefile(build_dir, unit_source, gcov_executable)["files"],
+                     defined)
 
+
+#: What gcovr calls the function of lines gcov names none for (see `summarize`).
+_UNNAMED = re.compile(r"<unknown function \d+>")
 
 #: Functions the harness renames when it includes the unit, by their name in the unit.
 _RENAMED_IN_HARNESS = {"ctgen_unit_main": "main"}
 
 
-def summarize(files: Iterable[Mapping[str, Any]]) -> dict[str, FunctionCoverage]:
-    """Per-function coverage from gcovr JSON `files` entries (all of one source file)."""
+def summarize(files: Iterable[Mapping[str, Any]], defined: Mapping[str, int] | None = None
+              ) -> dict[str, FunctionCoverage]:
+    """Per-function coverage from gcovr JSON `files` entries (all of one source file).
+
+    gcov names a function's lines only where it places the function: one first declared
+    in a system header (a libc's own `bsearch`) it places at that declaration, and its
+    lines in the unit are left without a name (gcovr: `<unknown function N>`). With
+    `defined` (the line each function of the unit starts at), such a line belongs to the
+    function gcov does not place in the unit that starts last before it."""
     counts: dict[str, dict[int, int]] = {}  # function -> line -> hits
     branches: dict[str, dict[tuple[int, int], int]] = {}  # function -> (line, no) -> hits
     starts: dict[str, int] = {}
     calls: dict[str, int] = {}
+    files = list(files)
     for f in files:
         for fn in f.get("functions", []):
             name = fn.get("name") or fn.get("demangled_name") or ""
             name = _RENAMED_IN_HARNESS.get(name, name)
+            if _UNNAMED.fullmatch(name):
+                continue
             starts.setdefault(name, int(fn.get("lineno", 0)))
             calls[name] = calls.get(name, 0) + int(fn.get("execution_count", 0))
+    unplaced = sorted((line, name) for name, line in (defined or {}).items()
+                      if name not in starts)
+    for f in files:
         for ln in f.get("lines", []):
-            name = ln.get("function_name")
-            name = _RENAMED_IN_HARNESS.get(name, name)
-            if not name or ln.get("gcovr/excluded") or ln.get("gcovr/noncode"):
+            if ln.get("gcovr/excluded") or ln.get("gcovr/noncode"):
                 continue
             number = int(ln["line_number"])
+            name = ln.get("function_name")
+            name = _RENAMED_IN_HARNESS.get(name, name) if name and \
+                not _UNNAMED.fullmatch(name) else \
+                next((n for start, n in reversed(unplaced) if start <= number), None)
+            if not name:
+                continue
             lines = counts.setdefault(name, {})
             lines[number] = lines.get(number, 0) + int(ln.get("count", 0))
             outcome = branches.setdefault(name, {})
