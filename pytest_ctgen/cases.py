@@ -265,6 +265,9 @@ class Expected:
 #: The note of a case made for a comparison no other case decided with its sides equal
 #: (`--ctgen-boundary-cases`, search/boundary_goals.py).
 BOUNDARY_NOTE: Final = "boundary case: a comparison decided with equal sides"
+#: The note of a case made for a loop whose body no other case ran more than once
+#: (`--ctgen-boundary-cases`, search/boundary_goals.py).
+LOOP_NOTE: Final = "loop case: a loop's body run more than once"
 
 
 #: The kinds of a function's annotations (`ContractCheck.kind`).

@@ -1,5 +1,6 @@
 """Boundary cases (`--ctgen-boundary-cases`, on by default): for each ordering comparison
-the function's branches decide, a case where its two sides are equal.
+the function's branches decide, a case where its two sides are equal; and for each loop of
+the function, a case that runs its body more than once.
 
 Branch coverage is content with `n > MAX_N` decided by n = 3 and n = 50; only n == MAX_N
 tells `>` from `>=`, so only such a case fails when someone changes one into the other.
@@ -7,20 +8,36 @@ The cases of the search already decide their comparisons one step from turning w
 their path allows (symbolic/boundaries.py); a comparison no case decided with equal sides
 is a goal after the search: from a branch point of the search tree that decides it, the
 solver is asked for inputs with both sides equal, and the path runs on concretely as
-those inputs take it. A case found so is noted as a boundary case. These are extras: they
-may spend a share of what the search spent (within what it left of the budget), and the
-function's stop reason stays what the search gave unless the time budget (the safety net)
-ran out.
+those inputs take it. A case found so is noted as a boundary case.
+
+Likewise branch coverage is content with a loop whose body runs once (`v = v * 10 + d`
+over one digit): only a second pass shows a counter stepping the wrong way, an
+accumulation that restarts or a pointer that does not move on (loop testing's zero, one
+and more passes). A loop that no case runs more than once and then leaves through its
+condition is a goal after the search: from a branch point of the tree at which the loop
+has run more than once and may be left, the solver is
+asked for inputs that leave it there (or, where no path of the search ran it more than
+once, that run it again), and the path runs on concretely; the case is noted as a loop
+case. A loop left only by `return` or `break` after more passes does not count: the
+case must show what the passes computed.
+
+These are extras: they may spend a share of what the search spent (within what it left of
+the budget), and the function's stop reason stays what the search gave unless the time
+budget (the safety net) ran out.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import partial
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 
-from ..cases import BOUNDARY_NOTE
+from ..cases import BOUNDARY_NOTE, LOOP_NOTE
+from ..ir.cfg import CFG, Edge
+from ..symbolic import distinct
 from ..symbolic.boundaries import equal_sides
+from ..symbolic.paths import BoundReached
 from ..symbolic.solver import Condition, Model, Solver
 from ..symbolic.state import State
 from ..symbolic.work import STEPS_PER_UNIT
@@ -38,29 +55,64 @@ Key = tuple[int, int]
 #: search's goals come first.
 _SHARE = 0.25
 _LEAST_STEPS = 2 * STEPS_PER_UNIT
-#: Branch points kept per comparison to start its goal from (the search forgets the nodes
-#: whose edges it explored all); the first ones the search met.
+#: Branch points kept per comparison or loop to start its goal from (the search forgets the
+#: nodes whose edges it explored all); the first ones the search met.
 _NODES_PER_GOAL = 4
+#: The passes of a loop's body a loop case makes at least before it leaves the loop.
+_PASSES = 2
 
 
 @dataclass
 class BoundaryGoals:
-    """Which comparisons of the function under test a case decided with equal sides
-    (`met`), and the branch points of the search tree that decide the others."""
+    """Which comparisons of the function under test (`cfg`) a case decided with equal
+    sides (`met`), and the branch points of the search tree that decide the others; the
+    loops (by their body block) a case ran more than once and left through their
+    condition (`looped`), and for the others the branch points to start from: at which
+    a loop has run more than once and may be left (`leave`), or once and may run again
+    (`again`)."""
 
+    cfg: CFG
     met: set[Key] = field(default_factory=set)
     deciders: dict[Key, list[TreeNode]] = field(default_factory=dict)
+    looped: set[int] = field(default_factory=set)
+    leave: dict[int, list[tuple[TreeNode, int]]] = field(default_factory=dict)
+    again: dict[int, list[tuple[TreeNode, int]]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        # each loop's exits through its condition: edges out of the loop from a block
+        # that also begins the loop's body again (a break's edge is none)
+        self.exits: dict[int, set[Edge]] = {}
+        for head in self.cfg.loops:
+            blocks = self.cfg.loop_blocks(head)
+            self.exits[head] = {
+                Edge(b, i) for b in blocks
+                for term in [self.cfg.blocks[b].terminator] if term is not None
+                if any(t.id == head for t in term.successors())
+                for i, t in enumerate(term.successors()) if t.id not in blocks}
 
     def note_case(self, state: State, model: Model, solver: Solver) -> None:
-        """Record the comparisons the path of a case decided with equal sides."""
+        """Record the comparisons the path of a case decided with equal sides, and the
+        loops it ran more than once and left through their condition."""
         for block, condition in state.decided:
             for k, equal in enumerate(equal_sides(condition)):
                 if (block, k) not in self.met and solver.holds(model, equal):
                     self.met.add((block, k))
                     self.deciders.pop((block, k), None)
+        for head in self.exits:
+            if head not in self.looped and self.loops_in(state, head):
+                self.looped.add(head)
+                self.leave.pop(head, None)
+                self.again.pop(head, None)
+
+    def loops_in(self, state: State, head: int) -> bool:
+        """Whether the path of `state` ran the body of the loop `head` more than once and
+        left it through its condition."""
+        return state.loop_iterations.get((id(self.cfg), head), 0) >= _PASSES and \
+            any(e in self.exits[head] for e in state.edges)
 
     def offer(self, node: TreeNode) -> None:
-        """Keep `node` as a start for the goals of the comparisons its branch decides."""
+        """Keep `node` as a start for the goals of the comparisons its branch decides, and
+        of the loop it may leave or run again."""
         condition = _decided(node)
         if condition is None or not node.in_function_under_test:
             return
@@ -70,13 +122,40 @@ class BoundaryGoals:
                 kept = self.deciders.setdefault(key, [])
                 if len(kept) < _NODES_PER_GOAL:
                     kept.append(node)
+        self._offer_loop(node)
+
+    def _offer_loop(self, node: TreeNode) -> None:
+        """Keep `node`, a test of a loop's condition no case has met the goal of, with its
+        edge out of the loop when the body has run more than once, or with its edge into
+        the body when it has run once."""
+        succs = [t.id for t in node.block.terminator.successors()] \
+            if node.block.terminator is not None else []
+        for head, exits in self.exits.items():
+            if head in self.looped:
+                continue
+            passes = node.state.loop_iterations.get((id(self.cfg), head), 0)
+            out = next((e.index for e in exits if e.block == node.block.id and
+                        node.guards[e.index] is not None), None)
+            if out is None:
+                continue
+            if passes >= _PASSES:
+                kept, index = self.leave.setdefault(head, []), out
+            elif passes == 1:
+                kept, index = self.again.setdefault(head, []), succs.index(head)
+                if node.guards[index] is None:
+                    continue
+            else:
+                continue
+            if len(kept) < _NODES_PER_GOAL:
+                kept.append((node, index))
 
 
 def add_boundary_cases(gen: Generator) -> None:
     """A case for each comparison that no case decided with equal sides, where a branch
-    point of the search tree that decides it has inputs making them equal. Raises the
-    generator's budget exception when their share of the budget (or the budget, or the
-    time) is spent."""
+    point of the search tree that decides it has inputs making them equal; then a case
+    for each loop no case ran more than once, where a branch point at which it ran once
+    has inputs that run it again. Raises the generator's budget exception when their
+    share of the budget (or the budget, or the time) is spent."""
     goals = gen.boundary
     if goals is None:
         return
@@ -92,9 +171,22 @@ def add_boundary_cases(gen: Generator) -> None:
                     break
                 gen.check_budget()
                 _try_equal_sides(gen, node, key)
+        for head in goals.exits:  # leaving after passes the search ran, else running again
+            for node, index in list(goals.leave.get(head, [])):
+                if head in goals.looped or meter.exhausted:
+                    break
+                gen.check_budget()
+                _try_edge(gen, node, index, partial(goals.loops_in, head=head))
+            for node, index in list(goals.again.get(head, [])):
+                if head in goals.looped or meter.exhausted:
+                    break
+                gen.check_budget()
+                _run_again(gen, goals, head, node, index)
     finally:
         meter.limit = limit
         goals.deciders.clear()  # their states are not needed any more
+        goals.leave.clear()
+        goals.again.clear()
 
 
 def _try_equal_sides(gen: Generator, node: TreeNode, key: Key) -> None:
@@ -109,8 +201,81 @@ def _try_equal_sides(gen: Generator, node: TreeNode, key: Key) -> None:
         return
     live = [i for i, g in enumerate(node.guards)
             if g is not None and gen.solver.holds(model, g)]
-    if live and gen.complete(state, model, partial(gen.step, node, state, live[0])) and \
-            gen.add_case(state, model, (BOUNDARY_NOTE,)):
+    if live:
+        _complete(gen, node, state, model, live[0], (BOUNDARY_NOTE,))
+
+
+def _try_edge(gen: Generator, node: TreeNode, index: int, wanted: Callable[[State], bool]
+              ) -> None:
+    """A loop case from `node` along its edge `index`, when inputs take it and the path
+    they take ends within what is modelled and is `wanted`."""
+    guard = node.guards[index]
+    assert guard is not None  # `_offer_loop` kept only possible edges
+    state = node.state.fork()
+    model = gen.solver.model([*state.constraints, guard], gen.preferences(state))
+    if model is not None:
+        _complete(gen, node, state, model, index, (LOOP_NOTE,), wanted, spread=True)
+
+
+def _run_again(gen: Generator, goals: BoundaryGoals, head: int, node: TreeNode, index: int
+               ) -> None:
+    """A loop case of loop `head` from `node`, where its body has run once, along its
+    edge `index` into the body again: the path stays in the loop until the body has run
+    more than once, then leaves through the condition where it can (a symbolic path: what
+    the next passes read is decided as the path goes)."""
+    state = node.state.fork()
+    gen.staying = _Again(goals.cfg, head, frozenset(goals.cfg.loop_blocks(head)),
+                         frozenset(goals.exits[head]))
+    gen.wanted_path = (partial(goals.loops_in, head=head), (LOOP_NOTE,))
+    try:
+        with gen.side_paths():
+            try:
+                gen.step(node, state, index)
+            except BoundReached:
+                return
+            gen.continue_path(state, node.depth + 1)
+    finally:
+        gen.staying = None
+        gen.wanted_path = None
+
+
+@dataclass(frozen=True)
+class _Again:
+    """The continuation of a loop case (see `_run_again`)."""
+
+    cfg: CFG
+    head: int
+    blocks: frozenset[int]
+    exits: frozenset[Edge]
+
+    def groups(self, node: TreeNode, order: list[int]) -> list[list[int]] | None:
+        """In the loop: the edges out through its condition first once its body has run
+        more than once, else the edges that stay in it first; None elsewhere."""
+        if not node.in_function_under_test or node.block.id not in self.blocks:
+            return None
+        term = node.block.terminator
+        assert term is not None
+        succs = term.successors()
+        leaving = [i for i in order if Edge(node.block.id, i) in self.exits]
+        staying = [i for i in order if succs[i].id in self.blocks]
+        others = [i for i in order if i not in leaving and i not in staying]
+        if node.state.loop_iterations.get((id(self.cfg), self.head), 0) >= _PASSES:
+            return [leaving, staying, others]
+        return [staying, leaving, others]
+
+
+def _complete(gen: Generator, node: TreeNode, state: State, model: Model, index: int,
+              notes: tuple[str, ...], wanted: Callable[[State], bool] | None = None,
+              spread: bool = False) -> None:
+    """The case of `state` (of `node`) run on concretely as `model` says after its edge
+    `index`, when the path ends within what is modelled (and is `wanted`); with `spread`,
+    its inputs spread apart where the path allows (distinct.spread)."""
+    if not gen.complete(state, model, partial(gen.step, node, state, index)) or \
+            (wanted is not None and not wanted(state)):
+        return
+    if spread:
+        model = distinct.spread(model, state)
+    if gen.add_case(state, model, notes):
         # it may take an outcome the search left (a bound cut its paths there)
         gen.goals.covered(state.edges)
         if gen.goals.callees is not None:

@@ -15,7 +15,8 @@ what the search reports).
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 
 from ..cases import (
@@ -28,7 +29,7 @@ from ..frontend.preprocess import is_va_list
 from ..kept_cases import FoundCase
 from ..ir.cfg import CFG, Edge
 from ..ir.lower import Program
-from ..symbolic import boundaries, extract
+from ..symbolic import boundaries, distinct, extract
 from ..symbolic.executor import Executor
 from ..symbolic.paths import (
     BoundReached, Finished, Fork, PathError, ProgramEnds, ViolationLedger)
@@ -40,12 +41,12 @@ from . import loop_stops
 from .case_making import add_case
 from .merged_search import MergedResult, merged_search
 from .boundary_goals import BoundaryGoals, add_boundary_cases
-from .loop_findings import Staying, run_loops_on
+from .loop_findings import run_loops_on
 from .callee_goals import CalleeGoals
 from .options import SearchOptions
 from .results import contract_summary, unproved, function_cases, skipped
 from .selection import Goals
-from .tree import CUT, EXPLORED, OPEN, PRUNED, TreeNode, outcome_of
+from .tree import CUT, EXPLORED, OPEN, PRUNED, Continuation, TreeNode, outcome_of
 
 _MAX_ARRAY_SIZE = 64  # the most elements input pointers point to after growing
 _PATIENCE = 64  # explorations without a new case before growing the objects
@@ -91,7 +92,7 @@ class Generator:
             program, function, self.unit_file) if options.goals == "reached" else None)
         self.cases: list[Case] = []
         # the comparisons cases decided with equal sides, when boundary cases are wanted
-        self.boundary = BoundaryGoals() if options.boundary_cases == "on" else None
+        self.boundary = BoundaryGoals(self.cfg) if options.boundary_cases == "on" else None
         self.cut_reason: str | None = None
         self.unsupported: PathError | None = None
         self.solver_gave_up = False
@@ -115,7 +116,10 @@ class Generator:
         # the goals a merged search (search/merged_search.py) last found nothing for
         self.merged_fruitless: frozenset[Edge] | None = None
         # the loop a path is run on in, looking for findings (search/loop_findings.py)
-        self.staying: Staying | None = None
+        # a continuation other than the search's (loop_findings, boundary_goals), and the
+        # paths that become a case, noted so, although they cover nothing new
+        self.staying: Continuation | None = None
+        self.wanted_path: tuple[Callable[[State], bool], tuple[str, ...]] | None = None
         # told of each case as it is made (kept should generation be stopped from outside),
         # and what it was told of the callbacks and the annotations
         self.found = found
@@ -428,7 +432,7 @@ class Generator:
             successors[i] = next_state
         goals = [i for i in order if self.goals.is_new_goal(node, i)]
         groups = [goals, *([i for i in group if i not in goals] for group in ordered)]
-        if self.staying is not None:  # looking for findings in a loop's iterations
+        if self.staying is not None:  # running a loop on (for findings, for a loop case)
             groups = self.staying.groups(node, order) or groups
         for group in groups:
             for quick in (True, False):
@@ -558,6 +562,11 @@ class Generator:
         if self.goals.callees is not None:
             new += [e for _, e in self.goals.callees.new(state)]
         wanted = self.goals.mcdc is not None and self.goals.mcdc.wanted(state, model)
+        extra, notes = self.wanted_path or (None, ())
+        if extra is not None and extra(state):
+            wanted = True
+        else:
+            notes = ()
         if not new and not wanted and (self.goals.order or any(
                 not c.violations and not c.robustness for c in self.cases)):
             return
@@ -569,10 +578,25 @@ class Generator:
             elif state.pointer_assumptions:  # infeasible since its last fork, perhaps by them
                 self.assumption_pruned(state)
             return
-        if self.add_case(state, model):
+        if notes:  # a loop case: its passes read different values
+            model = distinct.spread(model, state)
+        if self.add_case(state, model, notes):
             self.goals.covered(state.edges)
             if self.goals.callees is not None:
                 self.goals.callees.covered(state)
+
+    @contextmanager
+    def side_paths(self) -> Iterator[None]:
+        """Paths run after the search for extras (loop_findings, boundary_goals) go past
+        its bounds and assumptions: what the search reports of them is kept as it was."""
+        executor = self.executor
+        kept = (self.cut_reason, self.solver_gave_up, self.unsupported,
+                set(self.assumed_blocks), executor.approximation, executor.objects_too_small)
+        try:
+            yield
+        finally:
+            (self.cut_reason, self.solver_gave_up, self.unsupported, self.assumed_blocks,
+             executor.approximation, executor.objects_too_small) = kept
 
     def preferences(self, state: State) -> list[list[Condition]]:
         """What a readable model of `state` keeps if it can: the path's annotations hold

@@ -67,24 +67,19 @@ def run_loops_on(gen: Generator) -> None:
     if not starts:
         return
     meter = gen.meter
-    executor = gen.executor
     share = meter.spent + max(_LEAST_STEPS, int(meter.spent * _SHARE))
     limit = meter.limit
     meter.limit = min(limit, share) if limit > 0 else share
-    # what the search reports of its bounds and assumptions: these paths go past them
-    kept = (gen.cut_reason, gen.solver_gave_up, gen.unsupported, set(gen.assumed_blocks),
-            executor.approximation, executor.objects_too_small)
     try:
-        for staying, node, index in starts:
-            for reverse in (False, True):
-                gen.check_budget()
-                gen.staying = replace(staying, reverse=reverse)
-                _run_on(gen, node, index)
+        with gen.side_paths():
+            for staying, node, index in starts:
+                for reverse in (False, True):
+                    gen.check_budget()
+                    gen.staying = replace(staying, reverse=reverse)
+                    _run_on(gen, node, index)
     finally:
         gen.staying = None
         meter.limit = limit
-        (gen.cut_reason, gen.solver_gave_up, gen.unsupported, gen.assumed_blocks,
-         executor.approximation, executor.objects_too_small) = kept
         if gen.boundary is not None:  # the branch points these paths offered
             gen.boundary.deciders.clear()
 

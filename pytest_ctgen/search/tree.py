@@ -3,7 +3,7 @@ of their edges, and how a CFG edge is named as a branch outcome."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Final, Literal
+from typing import Final, Literal, Protocol
 
 
 from ..cases import Outcome
@@ -57,3 +57,13 @@ class TreeNode:
             return False
         edge = Edge(self.block.id, index)
         return edge in uncovered and edge not in self.state.edges
+
+
+class Continuation(Protocol):
+    """A way of continuing a path other than toward the outcomes left (a loop run on for
+    its findings, a loop run again for a loop case)."""
+
+    def groups(self, node: TreeNode, order: list[int]) -> list[list[int]] | None:
+        """The edges of `node` (tried in `order`) in the groups a path continues with,
+        the first feasible edge of a group before any of the next; None where the search's
+        own order holds."""

@@ -70,6 +70,58 @@ def distinguished(model: Model, state: State) -> Model:
     return changed
 
 
+#: How far `spread` moves a value up from where the model left it.
+_MOST_STEPS = 9
+
+
+def spread(model: Model, state: State) -> Model:
+    """`model` with each scalar integer input the path constrains moved up from the
+    readable or boundary value the model gave it by the least step (up to `_MOST_STEPS`)
+    that makes it differ from the inputs before it and keeps every condition it is in as
+    it was: a loop's passes then read different values, none at its boundary (the digits
+    "12", not "00"), so a mutated accumulation shows. The path, its checks and its notes
+    stay as they were (a copy when anything changes)."""
+    conditions = _conditions(state)
+    by_input: dict[int, list[z3.ExprRef]] = {}
+    for c in conditions:
+        for t in uninterpreted_in([c]):
+            by_input.setdefault(t.decl().get_id(), []).append(c)
+    seen: set[int] = set()
+    changes: list[tuple[z3.FuncDeclRef, z3.ExprRef]] = []
+    done: set[int] = set()
+    for leaf, ctype in input_leaves(state):
+        target = _settable(leaf)
+        if not isinstance(target, z3.BitVecRef) or not isinstance(ctype, IntType) or \
+                ctype.is_bool or isinstance(ctype, EnumType) or \
+                target.decl().get_id() in done:
+            continue
+        done.add(target.decl().get_id())
+        current = model.eval(target, model_completion=True)
+        if not z3.is_bv_value(current):
+            continue
+        value = current.as_long()
+        mentioned = by_input.get(target.decl().get_id(), [])
+        if mentioned:
+            before = [model.eval(c, model_completion=True) for c in mentioned]
+            for step in range(1, _MOST_STEPS + 1):
+                candidate = (value + step) % (1 << target.size())
+                if candidate in seen or candidate == value:
+                    continue
+                with_it = [(target, z3.BitVecVal(candidate, target.size()))]
+                if all(z3.eq(model.eval(z3.substitute(c, *with_it), model_completion=True),
+                             b) for c, b in zip(mentioned, before)):
+                    value = candidate
+                    changes.append((target.decl(), with_it[0][1]))
+                    break
+        seen.add(value)
+    if not changes:
+        return model
+    changed = model.translate(model.ctx)
+    for decl, new in changes:
+        changed.update_value(decl, new)
+    return changed
+
+
 def _conditions(state: State) -> list[z3.ExprRef]:
     """What a value of an input may change beyond the outputs: the path, the annotations'
     verdicts, the test cases it enters and its signed-overflow note."""

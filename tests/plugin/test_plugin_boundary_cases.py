@@ -65,3 +65,51 @@ def test_an_unknown_value_is_a_usage_error(ctgen_dir: pytest.Pytester) -> None:
     result = run_ctgen(ctgen_dir, "--ctgen-boundary-cases", "maybe", "sum.c")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--ctgen-boundary-cases*invalid choice*maybe*"])
+
+
+DIGITS = """\
+int parse_digits(const char *s, long *out)
+{
+    long v = 0;
+    if (*s == '\\0') {
+        return 0;
+    }
+    while (*s != '\\0') {
+        if (*s < '0' || *s > '9') {
+            return 0;
+        }
+        v = v * 10 + (*s - '0');
+        s++;
+    }
+    *out = v;
+    return 1;
+}
+"""
+
+
+@pytest.mark.parametrize("mutant", ["v = v / 10 + (*s - '0');", "v = v * 9 + (*s - '0');"])
+def test_a_loop_case_runs_the_body_again_with_other_values(
+        ctgen_dir: pytest.Pytester, mutant: str) -> None:
+    """Branch coverage is met by one digit; the loop case reads two different digits and
+    leaves through the loop's condition, so an accumulation that is wrong only from the
+    second pass on fails it."""
+    (ctgen_dir.path / "digits.c").write_text(DIGITS, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "--ctgen-report", "json:r.json", "--ctgen-export", "out",
+                       "digits.c")
+    assert result.ret == 0, output(result)
+    doc = json.loads((ctgen_dir.path / "out" / "digits" / "digits.ctgen.json").read_text())
+    [looped] = [c for c in doc["functions"][0]["cases"]
+                if "loop case: a loop's body run more than once" in c["notes"]]
+    text = looped["objects"][0]["value"]["@string"]
+    digits = text[:text.index("\0")]
+    assert len(digits) >= 2 and len(set(digits)) == len(digits) and digits[0] != "0", text
+    assert looped["expected"]["returns"] == 1
+    assert looped["expected"]["objects"][0]["value"][0] == int(digits)
+    row = report_rows(ctgen_dir.path / "r.json")["parse_digits"]
+    assert row["boundary_cases"] >= 1 and row["branches_covered"] == row["branches_total"]
+    (ctgen_dir.path / "digits.c").write_text(
+        DIGITS.replace("v = v * 10 + (*s - '0');", mutant), encoding="utf-8")
+    replay = ctgen_dir.runpytest_subprocess(*QUIET, "out", timeout=180)
+    assert replay.ret == 1, output(replay)
+    failed = [line for line in replay.outlines if line.startswith("FAILED ")]
+    assert any(f"::parse_digits[{looped['id']}]" in line for line in failed), output(replay)
