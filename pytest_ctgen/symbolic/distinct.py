@@ -18,6 +18,7 @@ from __future__ import annotations
 import z3
 
 from ..frontend.ctype import CType, EnumType, FloatType, IntType, RecordType
+from . import extract
 from .extract import input_leaves
 from .solver import Model
 from .state import State
@@ -36,6 +37,8 @@ def distinguished(model: Model, state: State) -> Model:
     when anything changes; `model` itself is left as it was)."""
     conditions = _conditions(state)
     constrained = {t.decl().get_id() for t in uninterpreted_in(conditions)}
+    bitwise = _bitwise_operands(extract.output_terms(state, extract.case_pointees(model,
+                                                                                  state)))
     assigned: set[int] = set()
     changes: list[tuple[z3.FuncDeclRef, z3.ExprRef]] = []
     records: list[z3.BitVecRef] = []  # unions and records with bitfields, done after
@@ -52,7 +55,8 @@ def distinguished(model: Model, state: State) -> Model:
             continue
         if decl.get_id() in constrained:
             continue
-        value = _distinct_value(len(changes), ctype, target)
+        value = _distinct_value(len(changes), ctype, target,
+                                masked=decl.get_id() in bitwise)
         if value is None:
             continue
         assigned.add(decl.get_id())
@@ -141,13 +145,17 @@ def _settable(leaf: SymValue) -> z3.ExprRef | None:
     return None
 
 
-def _distinct_value(n: int, ctype: CType, target: z3.ExprRef) -> z3.ExprRef | None:
-    """The `n`th distinct value for an input of type `ctype` held in `target`; None for
-    types whose values are few or named (bool, enums)."""
+def _distinct_value(n: int, ctype: CType, target: z3.ExprRef, masked: bool = False
+                    ) -> z3.ExprRef | None:
+    """The `n`th distinct value for an input of type `ctype` held in `target` (`masked`:
+    an integer the outputs combine bitwise, which gets bits across its whole width); None
+    for types whose values are few or named (bool, enums)."""
     step = n % _CYCLE
     if isinstance(ctype, IntType) and isinstance(target, z3.BitVecRef):
         if ctype.is_bool or isinstance(ctype, EnumType):
             return None
+        if masked:
+            return _byte_pattern(n, target, _MASK_BYTES)
         number = ord("A") + step % 26 if ctype.name == "char" else 1 + step
         return z3.BitVecVal(number, target.size())
     if isinstance(ctype, FloatType):
@@ -160,12 +168,53 @@ def _distinct_value(n: int, ctype: CType, target: z3.ExprRef) -> z3.ExprRef | No
     return None
 
 
-def _byte_pattern(n: int, target: z3.BitVecRef) -> z3.BitVecRef:
-    """A value for `target` whose bytes count up from the `n`th distinct value."""
+def _byte_pattern(n: int, target: z3.BitVecRef, table: tuple[int, ...] | None = None
+                  ) -> z3.BitVecRef:
+    """A value for `target` whose bytes count up from the `n`th distinct value (or, with
+    a `table`, are its bytes from the `n`th on)."""
     value = 0
-    for k in range(target.size() // 8):
-        value |= (1 + (n + k) % _CYCLE) << (8 * k)
-    return z3.BitVecVal(value, target.size())
+    for k in range(max(1, target.size() // 8)):
+        byte = table[(n + k) % len(table)] if table else 1 + (n + k) % _CYCLE
+        value |= byte << (8 * k)
+    return z3.BitVecVal(value & ((1 << target.size()) - 1), target.size())
+
+
+#: The bytes of the distinct values of inputs the outputs combine bitwise: four bits of
+#: eight set in each, in different places, so a wrong mask, shift or bit operator shows.
+_MASK_BYTES = (0xA5, 0x3C, 0x96, 0x5A, 0xC3, 0x69, 0xE1, 0x1E)
+#: Operations an input is an operand of that make its bits matter one by one.
+_BITWISE_KINDS = frozenset({z3.Z3_OP_BAND, z3.Z3_OP_BOR, z3.Z3_OP_BXOR, z3.Z3_OP_BNOT,
+                            z3.Z3_OP_BSHL, z3.Z3_OP_BLSHR, z3.Z3_OP_BASHR})
+_SHIFT_KINDS = frozenset({z3.Z3_OP_BSHL, z3.Z3_OP_BLSHR, z3.Z3_OP_BASHR})
+#: Operations looked through from a bitwise operation to the input under it.
+_THROUGH_KINDS = frozenset({z3.Z3_OP_EXTRACT, z3.Z3_OP_CONCAT, z3.Z3_OP_ZERO_EXT,
+                            z3.Z3_OP_SIGN_EXT})
+
+
+def _bitwise_operands(terms: list[z3.ExprRef]) -> set[int]:
+    """The declarations of the inputs that are operands of a bitwise operation or shift
+    in `terms` (looking through extractions, concatenations and extensions)."""
+    found: set[int] = set()
+    seen: set[tuple[int, bool]] = set()
+    work = [(t, False) for t in terms]
+    while work:
+        term, under = work.pop()
+        key = (term.get_id(), under)
+        if key in seen or not z3.is_app(term):
+            continue
+        seen.add(key)
+        kind = term.decl().kind()
+        if kind == z3.Z3_OP_UNINTERPRETED:
+            if under and term.num_args() == 0:
+                found.add(term.decl().get_id())
+            continue
+        below = kind in _BITWISE_KINDS or (under and kind in _THROUGH_KINDS)
+        children = term.children()
+        if kind in _SHIFT_KINDS:  # the count is no mask
+            work.append((children[1], False))
+            children = children[:1]
+        work.extend((child, below) for child in children)
+    return found
 
 
 def _distinct_bytes(n: int, target: z3.BitVecRef, model: Model,

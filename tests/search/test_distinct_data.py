@@ -49,6 +49,14 @@ unsigned clear_fault(union ctrl_reg *r)
     return 1u;
 }
 
+uint32_t field(uint32_t reg, unsigned pos)
+{
+    if (pos > 24u) {
+        return 0u;
+    }
+    return (reg >> pos) & 0x7Fu;
+}
+
 unsigned sensor(void);
 
 unsigned scaled(void)
@@ -63,6 +71,7 @@ MUTANTS = {
     "span": ("return p->hi - p->lo;", "return p->lo - p->hi;"),  # swapped operands
     "scaled": ("return sensor() * 3u;", "return 3u * 3u;"),  # the stub's result unused
     "clear_fault": ("r->bits.retries = 0u;", ";"),  # a bitfield no longer cleared
+    "field": ("& 0x7Fu;", "& 0x3Fu;"),  # one bit of the mask lost
 }
 
 
@@ -104,6 +113,16 @@ def test_a_stub_result_nothing_constrains_is_distinct_from_zero(unit: GeneratedU
     [script] = case.stubs
     [call] = script.calls
     assert isinstance(call.returns, IntValue) and call.returns.value != 0
+
+
+def test_a_free_input_the_output_masks_has_bits_across_its_width(unit: GeneratedUnit
+                                                                  ) -> None:
+    """Small distinct values (1, 2, 3) have no bit where most masks look: reg, shifted and
+    masked into the result, gets a value with bits set in every byte."""
+    [masked] = [c for c in unit.functions["field"].cases if c.params[1].value.value <= 24]
+    reg = masked.params[0].value.value
+    assert all(reg >> (8 * k) & 0xFF for k in range(4)), hex(reg)
+    assert bin(reg).count("1") == 16, hex(reg)
 
 
 @pytest.mark.parametrize("function", sorted(MUTANTS))
