@@ -110,6 +110,12 @@ class BoundaryGoals:
         return state.loop_iterations.get((id(self.cfg), head), 0) >= _PASSES and \
             any(e in self.exits[head] for e in state.edges)
 
+    def forget(self) -> None:
+        """Let go of the branch points kept (their states are of one search round)."""
+        self.deciders.clear()
+        self.leave.clear()
+        self.again.clear()
+
     def offer(self, node: TreeNode) -> None:
         """Keep `node` as a start for the goals of the comparisons its branch decides, and
         of the loop it may leave or run again."""
@@ -184,9 +190,7 @@ def add_boundary_cases(gen: Generator) -> None:
                 _run_again(gen, goals, head, node, index)
     finally:
         meter.limit = limit
-        goals.deciders.clear()  # their states are not needed any more
-        goals.leave.clear()
-        goals.again.clear()
+        goals.forget()  # their states are not needed any more
 
 
 def _try_equal_sides(gen: Generator, node: TreeNode, key: Key) -> None:

@@ -301,7 +301,7 @@ class Generator:
         self.merged_fruitless = None  # larger objects: worth another try
         self.goals.forget_tree()
         if self.boundary is not None:  # their states are of the old executor
-            self.boundary.deciders.clear()
+            self.boundary.forget()
         self.cut_reason = None
 
     def outcome(self, e: Edge) -> Outcome:

@@ -81,7 +81,7 @@ def run_loops_on(gen: Generator) -> None:
         gen.staying = None
         meter.limit = limit
         if gen.boundary is not None:  # the branch points these paths offered
-            gen.boundary.deciders.clear()
+            gen.boundary.forget()
 
 
 def _run_on(gen: Generator, node: TreeNode, index: int) -> None:
