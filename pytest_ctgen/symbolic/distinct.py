@@ -38,7 +38,8 @@ def distinguished(model: Model, state: State) -> Model:
     conditions = _conditions(state)
     constrained = {t.decl().get_id() for t in uninterpreted_in(conditions)}
     bitwise = _bitwise_operands(extract.output_terms(state, extract.case_pointees(model,
-                                                                                  state)))
+                                                                                  state)),
+                                model)
     assigned: set[int] = set()
     changes: list[tuple[z3.FuncDeclRef, z3.ExprRef]] = []
     records: list[z3.BitVecRef] = []  # unions and records with bitfields, done after
@@ -55,8 +56,7 @@ def distinguished(model: Model, state: State) -> Model:
             continue
         if decl.get_id() in constrained:
             continue
-        value = _distinct_value(len(changes), ctype, target,
-                                masked=decl.get_id() in bitwise)
+        value = _distinct_value(len(changes), ctype, target, bitwise.get(decl.get_id()))
         if value is None:
             continue
         assigned.add(decl.get_id())
@@ -145,17 +145,20 @@ def _settable(leaf: SymValue) -> z3.ExprRef | None:
     return None
 
 
-def _distinct_value(n: int, ctype: CType, target: z3.ExprRef, masked: bool = False
-                    ) -> z3.ExprRef | None:
+def _distinct_value(n: int, ctype: CType, target: z3.ExprRef,
+                    masked: Written | None = None) -> z3.ExprRef | None:
     """The `n`th distinct value for an input of type `ctype` held in `target` (`masked`:
-    an integer the outputs combine bitwise, which gets bits across its whole width); None
-    for types whose values are few or named (bool, enums)."""
+    an integer the outputs combine bitwise, which gets bits across its whole width, clear
+    where the code sets bits in it and set where it clears them); None for types whose
+    values are few or named (bool, enums)."""
     step = n % _CYCLE
     if isinstance(ctype, IntType) and isinstance(target, z3.BitVecRef):
         if ctype.is_bool or isinstance(ctype, EnumType):
             return None
-        if masked:
-            return _byte_pattern(n, target, _MASK_BYTES)
+        if masked is not None:
+            sets, clears = masked
+            pattern = _byte_pattern(n, target, _MASK_BYTES).as_long()
+            return z3.BitVecVal((pattern & ~sets) | clears, target.size())
         number = ord("A") + step % 26 if ctype.name == "char" else 1 + step
         return z3.BitVecVal(number, target.size())
     if isinstance(ctype, FloatType):
@@ -191,10 +194,17 @@ _THROUGH_KINDS = frozenset({z3.Z3_OP_EXTRACT, z3.Z3_OP_CONCAT, z3.Z3_OP_ZERO_EXT
                             z3.Z3_OP_SIGN_EXT})
 
 
-def _bitwise_operands(terms: list[z3.ExprRef]) -> set[int]:
+#: The bits an `|` sets or an `&` clears in an input: it gets them clear or set, so the
+#: operation's write shows.
+Written = tuple[int, int]
+
+
+def _bitwise_operands(terms: list[z3.ExprRef], model: Model) -> dict[int, Written]:
     """The declarations of the inputs that are operands of a bitwise operation or shift
-    in `terms` (looking through extractions, concatenations and extensions)."""
-    found: set[int] = set()
+    in `terms` (looking through extractions, concatenations and extensions), each with the
+    bits that an `|` sets in it and an `&` clears in it, where it is an operand itself (the
+    other operands as `model` has them)."""
+    found: dict[int, Written] = {}
     seen: set[tuple[int, bool]] = set()
     work = [(t, False) for t in terms]
     while work:
@@ -206,15 +216,48 @@ def _bitwise_operands(terms: list[z3.ExprRef]) -> set[int]:
         kind = term.decl().kind()
         if kind == z3.Z3_OP_UNINTERPRETED:
             if under and term.num_args() == 0:
-                found.add(term.decl().get_id())
+                found.setdefault(term.decl().get_id(), (0, 0))
             continue
         below = kind in _BITWISE_KINDS or (under and kind in _THROUGH_KINDS)
         children = term.children()
+        if kind in (z3.Z3_OP_BOR, z3.Z3_OP_BAND):
+            _note_written(found, kind, children, model)
         if kind in _SHIFT_KINDS:  # the count is no mask
             work.append((children[1], False))
             children = children[:1]
         work.extend((child, below) for child in children)
     return found
+
+
+def _note_written(found: dict[int, Written], kind: int, operands: list[z3.ExprRef],
+                  model: Model) -> None:
+    """Note the bits an `|` (`kind` BOR) sets, or an `&` clears, in each input among its
+    `operands`: those of the other operands' value in `model`."""
+    width = operands[0].size()
+    for k, operand in enumerate(operands):
+        o = operand  # an input, perhaps widened (a uint8_t global | an int)
+        while z3.is_app(o) and o.decl().kind() in (z3.Z3_OP_ZERO_EXT, z3.Z3_OP_SIGN_EXT):
+            o = o.arg(0)
+        if not (z3.is_app(o) and o.decl().kind() == z3.Z3_OP_UNINTERPRETED and
+                o.num_args() == 0):
+            continue
+        others = operands[:k] + operands[k + 1:]
+        if not others:
+            continue
+        other = z3.BitVecVal(0, width) if kind == z3.Z3_OP_BOR else \
+            z3.BitVecVal((1 << width) - 1, width)
+        for x in others:
+            other = other | x if kind == z3.Z3_OP_BOR else other & x
+        value = model.eval(other, model_completion=True)
+        if not z3.is_bv_value(value):
+            continue
+        sets, clears = found.get(o.decl().get_id(), (0, 0))
+        bits = (1 << o.size()) - 1
+        if kind == z3.Z3_OP_BOR:
+            sets |= value.as_long() & bits
+        else:
+            clears |= ~value.as_long() & bits
+        found[o.decl().get_id()] = (sets, clears)
 
 
 def _distinct_bytes(n: int, target: z3.BitVecRef, model: Model,

@@ -57,6 +57,15 @@ uint32_t field(uint32_t reg, unsigned pos)
     return (reg >> pos) & 0x7Fu;
 }
 
+uint8_t g_flags;
+
+void mark(unsigned ch)
+{
+    if (ch < 8u) {
+        g_flags |= (uint8_t)(1u << ch);
+    }
+}
+
 unsigned sensor(void);
 
 unsigned scaled(void)
@@ -72,6 +81,7 @@ MUTANTS = {
     "scaled": ("return sensor() * 3u;", "return 3u * 3u;"),  # the stub's result unused
     "clear_fault": ("r->bits.retries = 0u;", ";"),  # a bitfield no longer cleared
     "field": ("& 0x7Fu;", "& 0x3Fu;"),  # one bit of the mask lost
+    "mark": ("g_flags |= (uint8_t)(1u << ch);", ";"),  # the bit no longer set
 }
 
 
@@ -123,6 +133,15 @@ def test_a_free_input_the_output_masks_has_bits_across_its_width(unit: Generated
     reg = masked.params[0].value.value
     assert all(reg >> (8 * k) & 0xFF for k in range(4)), hex(reg)
     assert bin(reg).count("1") == 16, hex(reg)
+
+
+def test_the_bit_the_code_sets_is_clear_before(unit: GeneratedUnit) -> None:
+    """g_flags gets bits across its width, but never the bit mark sets: that would hide
+    the write."""
+    [marked] = [c for c in unit.functions["mark"].cases if c.params[0].value.value < 8]
+    ch = marked.params[0].value.value
+    [flags] = marked.globals
+    assert flags.value.value >> ch & 1 == 0 and bin(flags.value.value).count("1") >= 2
 
 
 @pytest.mark.parametrize("function", sorted(MUTANTS))
