@@ -9,10 +9,18 @@ input is free: any value keeps the path, its checks and its notes, so the model 
 without a query. What the path constrains keeps the readable or boundary value the solver
 chose (extract.preferences, boundaries.py).
 
+A free integer the outputs combine bitwise (an operand of `& | ^ ~`, the value a shift
+moves) gets bits in every byte instead (0x5A963CA5, ...), since 1, 2, 3 have no bit where
+most masks look; the bits the code sets in it with `|` start clear and those it clears with
+`&` start set, so the write shows.
+
 A union, or a record with bitfields, is one input of all its bits: free, its bytes count
 up; constrained (a flag the path tests), each byte the model left 0 takes its distinct
 value where every condition the input is in evaluates as before, so the bitfields the
-path leaves free show whether the code cleared them."""
+path leaves free show whether the code cleared them.
+
+A loop case (search/boundary_goals.py) also spreads apart what the path constrains
+(`spread`), where the path's conditions allow."""
 from __future__ import annotations
 
 import z3
