@@ -15,11 +15,12 @@ over one digit): only a second pass shows a counter stepping the wrong way, an
 accumulation that restarts or a pointer that does not move on (loop testing's zero, one
 and more passes). A loop that no case runs more than once and then leaves through its
 condition is a goal after the search: from a branch point of the tree at which the loop
-has run more than once and may be left, the solver is
-asked for inputs that leave it there (or, where no path of the search ran it more than
-once, that run it again), and the path runs on concretely; the case is noted as a loop
-case. A loop left only by `return` or `break` after more passes does not count: the
-case must show what the passes computed.
+has run more than once and may be left, the solver is asked for inputs that leave it there,
+and the path runs on concretely; where no path of the search ran it more than once, a path
+from a branch point after one pass goes on symbolically, staying in the loop until it has
+run twice and leaving it then. The case is noted as a loop case, and its inputs are spread
+apart where the path allows (symbolic/distinct.py). A loop left only by `return` or
+`break` after more passes does not count: the case must show what the passes computed.
 
 These are extras: they may spend a share of what the search spent (within what it left of
 the budget), and the function's stop reason stays what the search gave unless the time
@@ -158,9 +159,9 @@ class BoundaryGoals:
 
 def add_boundary_cases(gen: Generator) -> None:
     """A case for each comparison that no case decided with equal sides, where a branch
-    point of the search tree that decides it has inputs making them equal; then a case
-    for each loop no case ran more than once, where a branch point at which it ran once
-    has inputs that run it again. Raises the generator's budget exception when their
+    point of the search tree that decides it has inputs making them equal; then a loop
+    case for each loop that no case ran more than once and left through its condition
+    (see the module's docstring). Raises the generator's budget exception when their
     share of the budget (or the budget, or the time) is spent."""
     goals = gen.boundary
     if goals is None:
