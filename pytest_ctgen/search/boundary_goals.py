@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING
 
 from ..cases import BOUNDARY_NOTE, LOOP_NOTE
 from ..ir.cfg import CFG, Edge
-from ..symbolic import distinct
 from ..symbolic.boundaries import equal_sides
 from ..symbolic.paths import BoundReached
 from ..symbolic.solver import Condition, Model, Solver
@@ -83,8 +82,9 @@ class BoundaryGoals:
         # each loop's exits through its condition: edges out of the loop from a block
         # that also begins the loop's body again (a break's edge is none)
         self.exits: dict[int, set[Edge]] = {}
+        self.blocks: dict[int, frozenset[int]] = {}  # each loop's blocks
         for head in self.cfg.loops:
-            blocks = self.cfg.loop_blocks(head)
+            blocks = self.blocks[head] = frozenset(self.cfg.loop_blocks(head))
             self.exits[head] = {
                 Edge(b, i) for b in blocks
                 for term in [self.cfg.blocks[b].terminator] if term is not None
@@ -219,7 +219,7 @@ def _try_edge(gen: Generator, node: TreeNode, index: int, wanted: Callable[[Stat
     state = node.state.fork()
     model = gen.solver.model([*state.constraints, guard], gen.preferences(state))
     if model is not None:
-        _complete(gen, node, state, model, index, (LOOP_NOTE,), wanted, spread=True)
+        _complete(gen, node, state, model, index, (LOOP_NOTE,), wanted)
 
 
 def _run_again(gen: Generator, goals: BoundaryGoals, head: int, node: TreeNode, index: int
@@ -229,8 +229,7 @@ def _run_again(gen: Generator, goals: BoundaryGoals, head: int, node: TreeNode, 
     more than once, then leaves through the condition where it can (a symbolic path: what
     the next passes read is decided as the path goes)."""
     state = node.state.fork()
-    gen.staying = _Again(goals.cfg, head, frozenset(goals.cfg.loop_blocks(head)),
-                         frozenset(goals.exits[head]))
+    gen.staying = _Again(goals.cfg, head, goals.blocks[head], frozenset(goals.exits[head]))
     gen.wanted_path = (partial(goals.loops_in, head=head), (LOOP_NOTE,))
     try:
         with gen.side_paths():
@@ -270,16 +269,13 @@ class _Again:
 
 
 def _complete(gen: Generator, node: TreeNode, state: State, model: Model, index: int,
-              notes: tuple[str, ...], wanted: Callable[[State], bool] | None = None,
-              spread: bool = False) -> None:
+              notes: tuple[str, ...], wanted: Callable[[State], bool] | None = None
+              ) -> None:
     """The case of `state` (of `node`) run on concretely as `model` says after its edge
-    `index`, when the path ends within what is modelled (and is `wanted`); with `spread`,
-    its inputs spread apart where the path allows (distinct.spread)."""
+    `index`, when the path ends within what is modelled (and is `wanted`)."""
     if not gen.complete(state, model, partial(gen.step, node, state, index)) or \
             (wanted is not None and not wanted(state)):
         return
-    if spread:
-        model = distinct.spread(model, state)
     if gen.add_case(state, model, notes):
         # it may take an outcome the search left (a bound cut its paths there)
         gen.goals.covered(state.edges)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..cases import Case, StubPrototype, functions_named
+from ..cases import LOOP_NOTE, Case, StubPrototype, functions_named
 from ..symbolic import addresses, distinct, extract, heap
 from ..symbolic.solver import UNSAT, Model
 from ..symbolic.state import Pointee, State
@@ -22,7 +22,10 @@ def add_case(gen: Generator, state: State, model: Model,
     """The case of the path `state` with the inputs of `model`; which annotations it
     violates and which test cases it enters (by their PREs) are read off the model.
     False when the case would depend on where objects lie in memory."""
-    model = distinct.distinguished(model, state)
+    if LOOP_NOTE in extra_notes:  # a loop case: its passes read different values
+        model = distinct.spread(model, state)
+    pointees = extract.case_pointees(model, state)
+    model = distinct.distinguished(model, state, pointees)
     violations = list(state.predicted)
     if gen.options.leaks == "fail":
         violations += heap.leaks(model, state)
@@ -36,7 +39,6 @@ def add_case(gen: Generator, state: State, model: Model,
             if gen.solver.holds(model, entered):
                 requirements.extend(ids)
                 met.append(i)
-    pointees = extract.case_pointees(model, state)
     if not _placement_free(gen, state, model, pointees):
         gen.executor.approximation = (
             "a path whose outcome or outputs depend on where objects lie in memory "

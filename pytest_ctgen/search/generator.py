@@ -29,7 +29,7 @@ from ..frontend.preprocess import is_va_list
 from ..kept_cases import FoundCase
 from ..ir.cfg import CFG, Edge
 from ..ir.lower import Program
-from ..symbolic import boundaries, distinct, extract
+from ..symbolic import boundaries, extract
 from ..symbolic.executor import Executor
 from ..symbolic.paths import (
     BoundReached, Finished, Fork, PathError, ProgramEnds, ViolationLedger)
@@ -578,8 +578,6 @@ class Generator:
             elif state.pointer_assumptions:  # infeasible since its last fork, perhaps by them
                 self.assumption_pruned(state)
             return
-        if notes:  # a loop case: its passes read different values
-            model = distinct.spread(model, state)
         if self.add_case(state, model, notes):
             self.goals.covered(state.edges)
             if self.goals.callees is not None:

@@ -29,7 +29,7 @@ from ..frontend.ctype import CType, EnumType, FloatType, IntType, RecordType
 from . import extract
 from .extract import input_leaves
 from .solver import Model
-from .state import State
+from .state import Pointee, State
 from .values import SymValue, fp_sort, uninterpreted_in
 
 #: Free inputs count up from 1 and wrap here: inside the readable range, so a distinct value
@@ -40,14 +40,14 @@ _CYCLE = 99
 _MOST_BYTES = 32
 
 
-def distinguished(model: Model, state: State) -> Model:
+def distinguished(model: Model, state: State, pointees: list[Pointee]) -> Model:
     """`model` with each free scalar input of `state` set to its distinct value (a copy
-    when anything changes; `model` itself is left as it was)."""
+    when anything changes; `model` itself is left as it was). `pointees` are the objects
+    the case sets up (extract.case_pointees: NULL flags decide them, which are never free),
+    whose contents the case checks."""
     conditions = _conditions(state)
     constrained = {t.decl().get_id() for t in uninterpreted_in(conditions)}
-    bitwise = _bitwise_operands(extract.output_terms(state, extract.case_pointees(model,
-                                                                                  state)),
-                                model)
+    bitwise = _bitwise_operands(extract.output_terms(state, pointees), model)
     assigned: set[int] = set()
     changes: list[tuple[z3.FuncDeclRef, z3.ExprRef]] = []
     records: list[z3.BitVecRef] = []  # unions and records with bitfields, done after
@@ -74,12 +74,26 @@ def distinguished(model: Model, state: State) -> Model:
             if record.decl().get_id() in constrained else _byte_pattern(len(changes), record)
         if value is not None:
             changes.append((record.decl(), value))
+    return _with_values(model, changes)
+
+
+def _with_values(model: Model, changes: list[tuple[z3.FuncDeclRef, z3.ExprRef]]) -> Model:
+    """`model` with `changes` made, in a copy; `model` itself when there are none."""
     if not changes:
         return model
     changed = model.translate(model.ctx)
     for decl, value in changes:
         changed.update_value(decl, value)
     return changed
+
+
+def _keeps(model: Model, target: z3.BitVecRef, candidate: int, mentioned: list[z3.ExprRef],
+           before: list[z3.ExprRef]) -> bool:
+    """Whether the conditions `mentioned` (which were `before` in `model`) evaluate as
+    before with `target` set to `candidate`."""
+    with_it = (target, z3.BitVecVal(candidate, target.size()))
+    return all(z3.eq(model.eval(z3.substitute(c, with_it), model_completion=True), b)
+               for c, b in zip(mentioned, before))
 
 
 #: How far `spread` moves a value up from where the model left it.
@@ -117,21 +131,13 @@ def spread(model: Model, state: State) -> Model:
             before = [model.eval(c, model_completion=True) for c in mentioned]
             for step in range(1, _MOST_STEPS + 1):
                 candidate = (value + step) % (1 << target.size())
-                if candidate in seen or candidate == value:
-                    continue
-                with_it = [(target, z3.BitVecVal(candidate, target.size()))]
-                if all(z3.eq(model.eval(z3.substitute(c, *with_it), model_completion=True),
-                             b) for c, b in zip(mentioned, before)):
+                if candidate not in seen and candidate != value and \
+                        _keeps(model, target, candidate, mentioned, before):
                     value = candidate
-                    changes.append((target.decl(), with_it[0][1]))
+                    changes.append((target.decl(), z3.BitVecVal(value, target.size())))
                     break
         seen.add(value)
-    if not changes:
-        return model
-    changed = model.translate(model.ctx)
-    for decl, new in changes:
-        changed.update_value(decl, new)
-    return changed
+    return _with_values(model, changes)
 
 
 def _conditions(state: State) -> list[z3.ExprRef]:
@@ -290,8 +296,6 @@ def _distinct_bytes(n: int, target: z3.BitVecRef, model: Model,
         if value >> (8 * k) & 0xFF:
             continue
         candidate = value | (1 + (n + k) % _CYCLE) << (8 * k)
-        with_it = [(target, z3.BitVecVal(candidate, target.size()))]
-        if all(z3.eq(model.eval(z3.substitute(c, *with_it), model_completion=True), b)
-               for c, b in zip(mentioned, before)):
+        if _keeps(model, target, candidate, mentioned, before):
             value, changed = candidate, True
     return z3.BitVecVal(value, target.size()) if changed else None
