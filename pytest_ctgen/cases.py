@@ -268,6 +268,18 @@ BOUNDARY_NOTE: Final = "boundary case: a comparison decided with equal sides"
 #: The note of a case made for a loop whose body no other case ran more than once
 #: (`--ctgen-boundary-cases`, search/boundary_goals.py).
 LOOP_NOTE: Final = "loop case: a loop's body run more than once"
+#: The note of a case made for an outcome no other case gives a comparison whose value the
+#: function uses as a number (`return a >= b;`; `--ctgen-boundary-cases`,
+#: search/boundary_goals.py).
+OUTCOME_NOTE: Final = "boundary case: a comparison used as a value, with an outcome no " \
+    "other case gives it"
+#: The notes of the cases `--ctgen-boundary-cases` adds to those of the search.
+EXTRA_NOTES: Final = (BOUNDARY_NOTE, LOOP_NOTE, OUTCOME_NOTE)
+
+
+def is_extra(case: Case) -> bool:
+    """Whether `case` is one `--ctgen-boundary-cases` added (its notes say so)."""
+    return any(note in case.notes for note in EXTRA_NOTES)
 
 
 #: The kinds of a function's annotations (`ContractCheck.kind`).

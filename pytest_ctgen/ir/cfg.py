@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal
 from ..errors import SourceLocation
 from ..frontend.ctype import CType
 from ..frontend.unit import Function, Variable
-from .expr import Expr
+from .expr import COMPARISON_OPS, Binary, Cast, Expr, Unary, nodes_in
 
 if TYPE_CHECKING:
     from .condition_map import ConditionMap
@@ -230,6 +230,26 @@ class CFG:
     #: The element counts of the parameters declared as arrays of a constant size
     #: (`const int a[16]`): the caller passes at least that many.
     declared_elements: dict[Variable, int] = field(default_factory=dict)
+
+    def value_comparisons(self) -> list[Binary]:
+        """The comparisons whose value the function uses as a number (`return a >= b;`,
+        `ok = x == y;`, `(a > 0) != (b > 0)`), in the order of its blocks: each comparison
+        of its statements and terminators but the one a branch tests itself (under `!`
+        and conversions), whose outcomes are the branch's, and those of annotations."""
+        found: list[Binary] = []
+        for block in self.blocks:
+            tested: Expr | None = None
+            if isinstance(block.terminator, Branch):
+                tested = block.terminator.cond
+                while isinstance(tested, (Cast, Unary)) and \
+                        (isinstance(tested, Cast) or tested.op == "!"):
+                    tested = tested.operand
+            for part in (*block.stmts, block.terminator):
+                if isinstance(part, Check):
+                    continue
+                found += [n for n in nodes_in(part) if isinstance(n, Binary) and
+                          n.op in COMPARISON_OPS and n is not tested]
+        return found
 
     def loop_blocks(self, head: int) -> set[int]:
         """The blocks of the loop whose body starts with block `head`: those on a cycle

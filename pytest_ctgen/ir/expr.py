@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from .cfg import Stmt, Terminator
 
 ARITHMETIC_OPS = ("+", "-", "*", "/", "%", "&", "|", "^", "<<", ">>")
+COMPARISON_OPS = ("==", "!=", "<", "<=", ">", ">=")
 
 
 class Expr:

@@ -155,8 +155,8 @@ def write_summary(terminalreporter: Any, config: pytest.Config, ctgen: CtgenSess
     if boundary:
         terminalreporter.write_line(
             f"ctgen boundary cases: {boundary} of {sum(r.cases for r in ctgen.rows)} cases "
-            "decide a comparison with its sides equal or run a loop's body more than once "
-            "(--ctgen-boundary-cases)")
+            "decide a comparison with its sides equal, give a comparison used as a value "
+            "its other outcome, or run a loop's body more than once (--ctgen-boundary-cases)")
     verdicts = ctgen.worker_verdicts
     if not verdicts and ctgen.runs:
         from ..pipeline import annotation_verdicts

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..cases import BOUNDARY_NOTE, LOOP_NOTE, STOP_SKIPPED, Outcome
+from ..cases import STOP_SKIPPED, Outcome, is_extra
 from .mcdc_table import McdcRow, mcdc_cell, mcdc_infeasible, mcdc_missing, mcdc_notes
 
 
@@ -42,7 +42,7 @@ class Row:
     mcdc: McdcRow | None = None  # when MC/DC was measured (report/mcdc_table.py)
     # (line, column) of the conditions the generator proved to have no independence pair
     mcdc_infeasible: tuple[tuple[int, int], ...] = ()
-    # cases made for a comparison's equal sides or a loop run again (BOUNDARY_NOTE, LOOP_NOTE)
+    # cases `--ctgen-boundary-cases` added (cases.is_extra)
     boundary_cases: int = 0
 
 
@@ -100,8 +100,7 @@ def coverage_rows(runs: Mapping[Path, Any], coverage: Mapping[Path, Mapping[str,
                 skip_reason=fn.skip_reason, measured=cov is not None,
                 mcdc_infeasible=tuple((n.line, n.column) for n in fn.mcdc
                                       if n.verdict == "infeasible"),
-                boundary_cases=sum(1 for c in fn.cases
-                                   if BOUNDARY_NOTE in c.notes or LOOP_NOTE in c.notes)))
+                boundary_cases=sum(1 for c in fn.cases if is_extra(c))))
     return rows
 
 

@@ -34,9 +34,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 
-from ..cases import BOUNDARY_NOTE, LOOP_NOTE
+from ..cases import BOUNDARY_NOTE, LOOP_NOTE, OUTCOME_NOTE
 from ..ir.cfg import CFG, Edge
-from ..symbolic.boundaries import equal_sides
+from ..symbolic.boundaries import equal_sides, outcomes
 from ..symbolic.paths import BoundReached
 from ..symbolic.solver import Condition, Model, Solver
 from ..symbolic.state import State
@@ -48,6 +48,10 @@ if TYPE_CHECKING:
 
 #: A comparison: the block whose branch decides it, and its index in the branch condition.
 Key = tuple[int, int]
+#: An outcome of a comparison whose value the function uses (CFG.value_comparisons): its
+#: index there and the outcome (boundaries.outcomes: "below", "equal", "above", or "true",
+#: "false").
+ValueKey = tuple[int, str]
 
 
 #: The work the boundary cases may spend: this share of what the search spent, and at least
@@ -77,6 +81,9 @@ class BoundaryGoals:
     looped: set[int] = field(default_factory=set)
     leave: dict[int, list[tuple[TreeNode, int]]] = field(default_factory=dict)
     again: dict[int, list[tuple[TreeNode, int]]] = field(default_factory=dict)
+    values_met: set[ValueKey] = field(default_factory=set)
+    value_starts: dict[ValueKey, list[tuple[list[Condition], Condition]]] = \
+        field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # each loop's exits through its condition: edges out of the loop from a block
@@ -104,6 +111,17 @@ class BoundaryGoals:
                 self.looped.add(head)
                 self.leave.pop(head, None)
                 self.again.pop(head, None)
+        for site, compared, known in state.value_tests:
+            for key, target in _value_targets(site, compared):
+                if key in self.values_met:
+                    continue
+                if solver.holds(model, target):
+                    self.values_met.add(key)
+                    self.value_starts.pop(key, None)
+                else:
+                    starts = self.value_starts.setdefault(key, [])
+                    if len(starts) < _NODES_PER_GOAL:
+                        starts.append((state.constraints[:known], target))
 
     def loops_in(self, state: State, head: int) -> bool:
         """Whether the path of `state` ran the body of the loop `head` more than once and
@@ -112,10 +130,11 @@ class BoundaryGoals:
             any(e in self.exits[head] for e in state.edges)
 
     def forget(self) -> None:
-        """Let go of the branch points kept (their states are of one search round)."""
+        """Let go of the branch points and paths kept (they are of one search round)."""
         self.deciders.clear()
         self.leave.clear()
         self.again.clear()
+        self.value_starts.clear()
 
     def offer(self, node: TreeNode) -> None:
         """Keep `node` as a start for the goals of the comparisons its branch decides, and
@@ -178,6 +197,12 @@ def add_boundary_cases(gen: Generator) -> None:
                     break
                 gen.check_budget()
                 _try_equal_sides(gen, node, key)
+        for value_key, starts in list(goals.value_starts.items()):
+            for prefix, target in starts:
+                if value_key in goals.values_met or meter.exhausted:
+                    break
+                gen.check_budget()
+                _try_value(gen, value_key, prefix, target)
         for head in goals.exits:  # leaving after passes the search ran, else running again
             for node, index in list(goals.leave.get(head, [])):
                 if head in goals.looped or meter.exhausted:
@@ -207,7 +232,33 @@ def _try_equal_sides(gen: Generator, node: TreeNode, key: Key) -> None:
     live = [i for i, g in enumerate(node.guards)
             if g is not None and gen.solver.holds(model, g)]
     if live:
-        _complete(gen, node, state, model, live[0], (BOUNDARY_NOTE,))
+        _complete(gen, node, state, model, live[0], (BOUNDARY_NOTE,), kept=(equal,))
+
+
+def _value_targets(site: int, compared: Condition) -> list[tuple[ValueKey, Condition]]:
+    """The outcomes a case should give comparison `site` (boundaries.outcomes)."""
+    return [((site, name), target) for name, target in outcomes(compared)]
+
+
+def _try_value(gen: Generator, key: ValueKey, prefix: list[Condition], target: Condition
+               ) -> None:
+    """A case in which a comparison whose value the function uses gives the outcome `key`
+    (`target`), from the path `prefix` of a case on which it gave another: inputs that
+    take the same path to the comparison and give it that outcome there run the function
+    concretely from its entry."""
+    state = gen.executor.initial_state()
+    model = gen.solver.model([*prefix, target], gen.preferences(state))
+    if model is None or not gen.complete(state, model):
+        return
+    if not any(site == key[0] and gen.solver.holds(model, t)
+               for site, compared, _ in state.value_tests
+               for k, t in _value_targets(site, compared) if k == key):
+        return
+    note = BOUNDARY_NOTE if key[1] == "equal" else OUTCOME_NOTE
+    if gen.add_case(state, model, (note,), (target,)):
+        gen.goals.covered(state.edges)
+        if gen.goals.callees is not None:
+            gen.goals.callees.covered(state)
 
 
 def _try_edge(gen: Generator, node: TreeNode, index: int, wanted: Callable[[State], bool]
@@ -269,14 +320,15 @@ class _Again:
 
 
 def _complete(gen: Generator, node: TreeNode, state: State, model: Model, index: int,
-              notes: tuple[str, ...], wanted: Callable[[State], bool] | None = None
-              ) -> None:
+              notes: tuple[str, ...], wanted: Callable[[State], bool] | None = None,
+              kept: tuple[Condition, ...] = ()) -> None:
     """The case of `state` (of `node`) run on concretely as `model` says after its edge
-    `index`, when the path ends within what is modelled (and is `wanted`)."""
+    `index`, when the path ends within what is modelled (and is `wanted`); `kept`: what
+    the case is made for beyond its path (search/case_making.add_case)."""
     if not gen.complete(state, model, partial(gen.step, node, state, index)) or \
             (wanted is not None and not wanted(state)):
         return
-    if gen.add_case(state, model, notes):
+    if gen.add_case(state, model, notes, kept):
         # it may take an outcome the search left (a bound cut its paths there)
         gen.goals.covered(state.edges)
         if gen.goals.callees is not None:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..cases import LOOP_NOTE, Case, StubPrototype, functions_named
 from ..symbolic import addresses, distinct, extract, heap
-from ..symbolic.solver import UNSAT, Model
+from ..symbolic.solver import UNSAT, Condition, Model
 from ..symbolic.state import Pointee, State
 from . import loop_stops
 
@@ -18,14 +18,17 @@ if TYPE_CHECKING:
 
 
 def add_case(gen: Generator, state: State, model: Model,
-             extra_notes: tuple[str, ...] = ()) -> bool:
+             extra_notes: tuple[str, ...] = (), kept: tuple[Condition, ...] = ()) -> bool:
     """The case of the path `state` with the inputs of `model`; which annotations it
     violates and which test cases it enters (by their PREs) are read off the model.
-    False when the case would depend on where objects lie in memory."""
+    `kept`: what the case was made for beyond its path (a comparison's sides equal),
+    which the inputs keep. False when the case would depend on where objects lie in
+    memory."""
+    model = _visible_writes(gen, state, model, kept)
     if LOOP_NOTE in extra_notes:  # a loop case: its passes read different values
         model = distinct.spread(model, state)
     pointees = extract.case_pointees(model, state)
-    model = distinct.distinguished(model, state, pointees)
+    model = distinct.distinguished(model, state, pointees, kept)
     violations = list(state.predicted)
     if gen.options.leaks == "fail":
         violations += heap.leaks(model, state)
@@ -81,6 +84,26 @@ def add_case(gen: Generator, state: State, model: Model,
                 callback=callback.input)
     gen.report_case(case)
     return True
+
+def _visible_writes(gen: Generator, state: State, model: Model,
+                    kept: tuple[Condition, ...]) -> Model:
+    """`model`, or where it leaves a value the path writes as it was before the call (a
+    global set to the 1 it held), a model of the same path in which as many such writes
+    as the path allows change what they write (distinct.hidden_writes). A boundary the new
+    model no longer decides becomes a goal of the boundary cases (boundary_goals.py)."""
+    wishes = distinct.hidden_writes(model, state, extract.case_pointees(model, state))
+    if not wishes:
+        return model
+    holds = extract.annotations_hold(state)
+    defined = extract.no_overflow(state)
+    tiers = [*([holds] if holds else []), [*defined, *wishes],
+             *gen.preferences(state)[1 if holds else 0:]]
+    changed = gen.solver.model([*state.constraints, *kept], tiers)
+    if changed is None or not all(gen.solver.holds(changed, c) for c in [*holds, *defined]) \
+            or not any(gen.solver.holds(changed, w) for w in wishes):
+        return model
+    return changed
+
 
 def _placement_free(gen: Generator, state: State, model: Model,
                     pointees: list[Pointee]) -> bool:

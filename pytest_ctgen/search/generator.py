@@ -291,6 +291,8 @@ class Generator:
         executor.ledger = self.ledger
         executor.placements = dict(self.placements)
         executor.record_callee_edges = o.goals == "reached"
+        if o.boundary_cases == "on":  # their outcomes are goals of boundary cases
+            executor.value_sites = {id(c): k for k, c in enumerate(self.cfg.value_comparisons())}
         return executor
 
     def new_round(self, array_size: int) -> None:
@@ -647,11 +649,11 @@ class Generator:
         tiers = boundaries.with_boundaries(state, readable)
         return None if tiers is readable else self.solver.model(state.constraints, tiers)
 
-    def add_case(self, state: State, model: Model, extra_notes: tuple[str, ...] = ()
-                 ) -> bool:
+    def add_case(self, state: State, model: Model, extra_notes: tuple[str, ...] = (),
+                 kept: tuple[Condition, ...] = ()) -> bool:
         """The case of the path `state` with the inputs of `model` (search/case_making.py);
         False when the case would depend on where objects lie in memory."""
-        return add_case(self, state, model, extra_notes)
+        return add_case(self, state, model, extra_notes, kept)
 
     def report_case(self, case: Case) -> None:
         """Tell `found` of `case`, just made: with the callbacks no case named before, and

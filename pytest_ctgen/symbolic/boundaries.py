@@ -141,8 +141,34 @@ def equal_sides(condition: z3.BoolRef) -> list[z3.BoolRef]:
     return out
 
 
+def outcomes(compared: z3.BoolRef) -> list[tuple[str, z3.BoolRef]]:
+    """The outcomes a case should give a comparison whose value the function uses as a
+    number (`return a >= b;`), by name with their conditions: its left side "below",
+    "equal to" and "above" its right side, which tell each comparison operator from every
+    other (`>=` is false, true, true; `==` false, true, false); "true" and "false" for a
+    comparison of other operands."""
+    sides: tuple[z3.ExprRef, z3.ExprRef] | None = None
+    below: Callable[[z3.ExprRef, z3.ExprRef], z3.BoolRef] = z3.fpLT
+    equal: Callable[[z3.ExprRef, z3.ExprRef], z3.BoolRef] = z3.fpEQ
+    found = _comparisons(compared)
+    if len(found) == 1:
+        _, a, b, unsigned = found[0]
+        sides, equal = (a, b), (lambda p, q: p == q)
+        below = z3.ULT if unsigned else (lambda p, q: p < q)
+    else:
+        floats = [(atom.arg(0), atom.arg(1)) for atom in _atoms(compared)
+                  if atom.decl().kind() in _FLOAT_COMPARISONS and atom.num_args() == 2]
+        if len(floats) == 1:
+            sides = floats[0]
+    if sides is None:
+        return [("true", compared), ("false", z3.Not(compared))]
+    a, b = sides
+    return [("below", below(a, b)), ("equal", equal(a, b)), ("above", below(b, a))]
+
+
 _FLOAT_ORDERINGS: Final = frozenset({
     z3.Z3_OP_FPA_LT, z3.Z3_OP_FPA_GT, z3.Z3_OP_FPA_LE, z3.Z3_OP_FPA_GE})
+_FLOAT_COMPARISONS: Final = _FLOAT_ORDERINGS | {z3.Z3_OP_FPA_EQ}
 
 
 def _float_orderings(condition: z3.ExprRef) -> list[tuple[z3.FPRef, z3.FPRef]]:

@@ -19,12 +19,18 @@ up; constrained (a flag the path tests), each byte the model left 0 takes its di
 value where every condition the input is in evaluates as before, so the bitfields the
 path leaves free show whether the code cleared them.
 
+A value the path writes is chosen to differ from the one it held before the call where
+the path allows (`hidden_writes`, and a free input's distinct value steps on past the value
+written into it): a case in which a write changes nothing cannot tell the write from its
+deletion.
+
 A loop case (search/boundary_goals.py) also spreads apart what the path constrains
 (`spread`), where the path's conditions allow."""
 from __future__ import annotations
 
 import z3
 
+from ..cases import UNDEFINED_BEHAVIOUR
 from ..frontend.ctype import CType, EnumType, FloatType, IntType, RecordType
 from . import extract
 from .extract import input_leaves
@@ -40,12 +46,14 @@ _CYCLE = 99
 _MOST_BYTES = 32
 
 
-def distinguished(model: Model, state: State, pointees: list[Pointee]) -> Model:
+def distinguished(model: Model, state: State, pointees: list[Pointee],
+                  kept: tuple[z3.BoolRef, ...] = ()) -> Model:
     """`model` with each free scalar input of `state` set to its distinct value (a copy
     when anything changes; `model` itself is left as it was). `pointees` are the objects
     the case sets up (extract.case_pointees: NULL flags decide them, which are never free),
-    whose contents the case checks."""
-    conditions = _conditions(state)
+    whose contents the case checks; `kept`: what the case was made for beyond its path,
+    whose inputs are not free."""
+    conditions = [*_conditions(state), *kept]
     constrained = {t.decl().get_id() for t in uninterpreted_in(conditions)}
     bitwise = _bitwise_operands(extract.output_terms(state, pointees), model)
     assigned: set[int] = set()
@@ -74,7 +82,57 @@ def distinguished(model: Model, state: State, pointees: list[Pointee]) -> Model:
             if record.decl().get_id() in constrained else _byte_pattern(len(changes), record)
         if value is not None:
             changes.append((record.decl(), value))
-    return _with_values(model, changes)
+    return _with_values(model, _shown(model, state, pointees, changes))
+
+
+def hidden_writes(model: Model, state: State, pointees: list[Pointee]) -> list[z3.BoolRef]:
+    """For each scalar of a global or case object (`pointees`) that the path writes and
+    `model` leaves as it was before the call: the wish that it changes."""
+    if state.ending is not None and state.ending[0] == UNDEFINED_BEHAVIOUR:
+        return []  # nothing after the error is checked
+    return [before != after for before, after in extract.written_leaves(state, pointees)
+            if z3.is_true(model.eval(before == after, model_completion=True))]
+
+
+#: How many values a free input tries so that what is written into it differs from it.
+_MOST_TRIES = 4
+
+
+def _shown(model: Model, state: State, pointees: list[Pointee],
+           changes: list[tuple[z3.FuncDeclRef, z3.ExprRef]]
+           ) -> list[tuple[z3.FuncDeclRef, z3.ExprRef]]:
+    """`changes` with the distinct value of each free input that the path then writes back
+    unchanged (a flag set to the 1 it was given; a bitfield of a register) moved on, to
+    one the write changes where one of a few tries does."""
+    if not changes:
+        return changes
+    index = {decl.get_id(): k for k, (decl, _) in enumerate(changes)}
+    out = list(changes)
+    for before, after in extract.written_leaves(state, pointees):
+        held = [t for t in uninterpreted_in([before]) if t.decl().get_id() in index]
+        if len(held) != 1:
+            continue
+        k = index[held[0].decl().get_id()]
+        decl, value = out[k]
+        for candidate in (value, *_alternatives(value)):
+            out[k] = (decl, candidate)
+            if not z3.is_true(_with_values(model, out).eval(before == after,
+                                                            model_completion=True)):
+                break
+        else:
+            out[k] = (decl, value)
+    return out
+
+
+def _alternatives(value: z3.ExprRef) -> list[z3.ExprRef]:
+    """Values to try in place of an integer's distinct `value` (none for a float, whose
+    distinct values are whole numbers and a half, which code seldom writes back): the
+    next ones up, then all its bits flipped."""
+    if not isinstance(value, z3.BitVecNumRef):
+        return []
+    n = value.as_long()
+    return [z3.BitVecVal(n + step, value.size()) for step in range(1, _MOST_TRIES)] + \
+        [z3.BitVecVal(~n, value.size())]
 
 
 def _with_values(model: Model, changes: list[tuple[z3.FuncDeclRef, z3.ExprRef]]) -> Model:

@@ -125,6 +125,10 @@ class Executor:
         # the conditions under which the expression being evaluated is (see
         # `expressions.guarded`)
         self.guards: list[z3.BoolRef] = []
+        # the comparisons of the function under test whose value it uses as a number, by
+        # the id of their expression (CFG.value_comparisons): a path notes each it
+        # evaluates (State.value_tests); none unless boundary cases are wanted
+        self.value_sites: dict[int, int] = {}
         # the violations the generator has settled: no path is forked off for them
         self.ledger = ViolationLedger(None)
         self.shown = shown  # how a file name in a location is shown to the user

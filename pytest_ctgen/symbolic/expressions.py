@@ -19,6 +19,7 @@ from ..frontend.ctype import (
     strip_enum,
 )
 from ..ir.expr import (
+    COMPARISON_OPS,
     AddrOf,
     Binary,
     BitOp,
@@ -132,10 +133,14 @@ def _cast(ex: Executor, state: State, e: Cast) -> SymValue:
 def _binary(ex: Executor, state: State, e: Binary) -> SymValue:
     a = evaluate(ex, state, e.left)
     b = evaluate(ex, state, e.right)
-    if e.op in ("==", "!=", "<", "<=", ">", ">="):
+    if e.op in COMPARISON_OPS:
         if isinstance(a, (PtrVal, AliasPtr)):
             return bool_to_int(compare_pointers(ex, state, e, a, b))
-        return bool_to_int(compare(e.op, e.left.type, a, b))
+        compared = compare(e.op, e.left.type, a, b)
+        site = ex.value_sites.get(id(e))
+        if site is not None and len(state.frames) == 1:
+            state.value_tests.append((site, compared, len(state.constraints)))
+        return bool_to_int(compared)
     result, errors = arithmetic(e.op, e.type, a, b, e.right.type)
     contracts.undefined_unless(ex, state, errors, describe(e)[1:-1])  # without its ( )
     if isinstance(e.type, IntType) and e.type.signed and e.op in ("+", "-", "*"):

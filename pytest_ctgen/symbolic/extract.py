@@ -14,6 +14,7 @@ from ..cases import (
 from ..frontend.ctype import (
     INT, VOID, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
     declaration_of, value_members)
+from ..errors import UnsupportedError
 from ..frontend.unit import GLOBAL, Variable
 from . import heap, memory
 from .large_objects import SparseCells, array_bytes, is_large
@@ -369,6 +370,71 @@ def _written(state: State, pointees: list[Pointee]
     return globals_, objects
 
 
+def written_leaves(state: State, pointees: list[Pointee]
+                   ) -> list[tuple[z3.ExprRef, z3.ExprRef]]:
+    """The scalars of the globals and case objects the path wrote, each as a pair of its
+    value before the call and after it: integers and floats, each bitfield as its bits,
+    each member of a union (pointers and large objects left out)."""
+    globals_written, objects_written = _written(state, pointees)
+    regions: list[tuple[list[Cell] | SparseCells, list[Cell] | SparseCells, CType]] = [
+        (_initial(state.memory[state.globals[var]]), cells, var.type)
+        for var, cells in globals_written]
+    regions += [(_initial_of(state, p), cells, _case_object(p)[1])
+                for p, cells in objects_written]
+    pairs: list[tuple[z3.ExprRef, z3.ExprRef]] = []
+    for before, after, ctype in regions:
+        if not isinstance(before, SparseCells) and not isinstance(after, SparseCells) and \
+                len(before) == len(after) == ctype.size:
+            pairs += _changed_scalars(before, after, ctype)
+    return pairs
+
+
+def _changed_scalars(before: list[Cell], after: list[Cell], ctype: CType
+                     ) -> list[tuple[z3.ExprRef, z3.ExprRef]]:
+    """The scalars of an object of type `ctype` whose cells were `before` and are `after`
+    that a write may have changed (their cells are not the same), as pairs of their
+    values (see `written_leaves`)."""
+    if all(_same(b, a) for b, a in zip(before, after)):
+        return []
+    if isinstance(ctype, (IntType, FloatType)):
+        old, new = memory.value_from_cells(before, ctype), memory.value_from_cells(after, ctype)
+        return [(old, new)] if isinstance(old, (z3.BitVecRef, z3.FPRef)) and \
+            isinstance(new, (z3.BitVecRef, z3.FPRef)) and old.sort() == new.sort() and \
+            not z3.eq(old, new) else []
+    pairs: list[tuple[z3.ExprRef, z3.ExprRef]] = []
+    if isinstance(ctype, ArrayType):
+        n = ctype.element.size
+        for i in range(ctype.count or 0):
+            pairs += _changed_scalars(before[i * n:(i + 1) * n], after[i * n:(i + 1) * n],
+                                      ctype.element)
+        return pairs
+    if not isinstance(ctype, RecordType):
+        return []
+    try:
+        for f in (ctype.fields if ctype.is_union else value_members(ctype)):
+            span = slice(f.offset, f.offset + f.type.size)
+            if f.bit_width is None:
+                pairs += _changed_scalars(before[span], after[span], f.type)
+                continue
+            low = f.bit_offset or 0
+            span = slice(f.offset, f.offset + (low + f.bit_width + 7) // 8)
+            old, new = (z3.Concat(*reversed([memory.byte_of(c) for c in cells[span]]))
+                        if len(cells[span]) > 1 else memory.byte_of(cells[span][0])
+                        for cells in (before, after))
+            pairs.append((z3.Extract(low + f.bit_width - 1, low, old),
+                          z3.Extract(low + f.bit_width - 1, low, new)))
+    except UnsupportedError:  # a pointer's bytes: not compared
+        pass
+    return [(old, new) for old, new in pairs if not z3.eq(old, new)]
+
+
+def _same(before: Cell, after: Cell) -> bool:
+    """Whether two cells hold the same byte of the same term."""
+    b, a = before[0], after[0]
+    return before[1] == after[1] and (
+        b is a or (isinstance(b, z3.ExprRef) and isinstance(a, z3.ExprRef) and z3.eq(b, a)))
+
+
 def output_terms(state: State, pointees: list[Pointee]) -> list[z3.ExprRef]:
     """The terms `expected` reads the predictions of: the return value, the written
     globals and case objects, the exit status (a pointer by its offset and NULL-ness)."""
@@ -531,10 +597,15 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
             tiers.append(tier)
     # above all, no signed overflow: C leaves it undefined and gcc folds on that even at
     # -O0 (`a + 1 < a` is false), so a case that needs it is the last resort
-    defined = [z3.Not(c) for c in state.overflows]
+    defined = no_overflow(state)
     if defined:
         tiers = [defined + tier for tier in tiers] + [defined]
     return tiers
+
+
+def no_overflow(state: State) -> list[z3.BoolRef]:
+    """That the path's signed arithmetic does not overflow: the wishes above all others."""
+    return [z3.Not(c) for c in state.overflows]
 
 
 def notes(model: z3.ModelRef, state: State, params: tuple[Binding, ...],

@@ -146,6 +146,10 @@ class State:
         self.branch_conditions: list[z3.BoolRef] = []
         # the branches of the function under test on this path: block, condition as written
         self.decided: list[tuple[int, z3.BoolRef]] = []
+        # the comparisons of the function under test whose value it uses as a number
+        # (Executor.value_sites), each time the path evaluated one: its site, its condition
+        # and how many constraints the path had then (search/boundary_goals.py)
+        self.value_tests: list[tuple[int, z3.BoolRef, int]] = []
         self.notes: set[str] = set()
         # the NULL conditions (by name: a z3 id can be reused once its term is freed) of
         # the input pointers the path tested for NULL
@@ -208,6 +212,7 @@ class State:
         s.callee_edges = list(self.callee_edges)
         s.branch_conditions = list(self.branch_conditions)
         s.decided = list(self.decided)
+        s.value_tests = list(self.value_tests)
         s.notes = set(self.notes)
         s.null_tested = set(self.null_tested)
         s.lazy = dict(self.lazy)

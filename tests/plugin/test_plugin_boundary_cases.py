@@ -113,3 +113,42 @@ def test_a_loop_case_runs_the_body_again_with_other_values(
     assert replay.ret == 1, output(replay)
     failed = [line for line in replay.outlines if line.startswith("FAILED ")]
     assert any(f"::parse_digits[{looped['id']}]" in line for line in failed), output(replay)
+
+
+REACHED = """\
+#include <stdbool.h>
+
+bool reached(unsigned count, unsigned limit)
+{
+    return count >= limit;
+}
+"""
+
+
+@pytest.mark.parametrize("mutant", ["count > limit", "count == limit", "count <= limit"])
+def test_a_comparison_used_as_a_value_gets_each_outcome(
+        ctgen_dir: pytest.Pytester, mutant: str) -> None:
+    """`return count >= limit;` decides no branch, so branch coverage is met by one case;
+    the boundary cases add count equal to limit and above it, so a changed operator fails
+    a case."""
+    (ctgen_dir.path / "reached.c").write_text(REACHED, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "--ctgen-report", "json:r.json", "--ctgen-export", "out",
+                       "reached.c")
+    assert result.ret == 0, output(result)
+    doc = json.loads((ctgen_dir.path / "out" / "reached" / "reached.ctgen.json").read_text())
+    cases = doc["functions"][0]["cases"]
+    # count below, equal to and above limit: the three tell every operator from the others
+    sides = sorted((c["params"][0]["value"] > c["params"][1]["value"]) -
+                   (c["params"][0]["value"] < c["params"][1]["value"]) for c in cases)
+    assert sides == [-1, 0, 1], cases
+    extras = [c for c in cases if c["notes"]]
+    assert extras and all(n.startswith("boundary case: ") for c in extras for n in c["notes"])
+    row = report_rows(ctgen_dir.path / "r.json")["reached"]
+    assert row["boundary_cases"] == len(extras) == len(cases) - 1
+    result.stdout.fnmatch_lines([f"ctgen boundary cases: {len(extras)} of {len(cases)} "
+                                 "cases decide a comparison with its sides equal, give a "
+                                 "comparison used as a value its other outcome*"])
+    (ctgen_dir.path / "reached.c").write_text(
+        REACHED.replace("count >= limit", mutant), encoding="utf-8")
+    replay = ctgen_dir.runpytest_subprocess(*QUIET, "out", timeout=180)
+    assert replay.ret == 1, output(replay)

@@ -72,6 +72,46 @@ unsigned scaled(void)
 {
     return sensor() * 3u;
 }
+
+uint16_t g_count;
+uint8_t g_saturated;
+
+/* the saturating path writes g_saturated without reading it: it must not start at 1 */
+uint16_t count_up(void)
+{
+    if (g_count >= 1000u) {
+        g_count = 1000u;
+        g_saturated = 1u;
+    } else {
+        g_count++;
+    }
+    return g_count;
+}
+
+unsigned g_used;
+
+/* the boundary of `mark > g_used` has mark == g_used, where the write changes nothing */
+int release(unsigned mark)
+{
+    if (mark > g_used) {
+        return -1;
+    }
+    g_used = mark;
+    return 0;
+}
+
+union status {
+    uint32_t word;
+    struct { uint32_t ready : 1, trim : 5, rest : 26; } bits;
+};
+union status g_status;
+
+/* one byte holds both fields: the ready bit must show on its own */
+void set_trim(int value)
+{
+    g_status.bits.trim = value;
+    g_status.bits.ready = 1u;
+}
 """
 
 # One change each, of the kind a distinguishing case must notice.
@@ -82,6 +122,9 @@ MUTANTS = {
     "clear_fault": ("r->bits.retries = 0u;", ";"),  # a bitfield no longer cleared
     "field": ("& 0x7Fu;", "& 0x3Fu;"),  # one bit of the mask lost
     "mark": ("g_flags |= (uint8_t)(1u << ch);", ";"),  # the bit no longer set
+    "count_up": ("g_saturated = 1u;", ";"),  # a flag no longer set
+    "release": ("g_used = mark;", ";"),  # a global no longer written
+    "set_trim": ("g_status.bits.ready = 1u;", ";"),  # a bitfield no longer set
 }
 
 
@@ -142,6 +185,20 @@ def test_the_bit_the_code_sets_is_clear_before(unit: GeneratedUnit) -> None:
     ch = marked.params[0].value.value
     [flags] = marked.globals
     assert flags.value.value >> ch & 1 == 0 and bin(flags.value.value).count("1") >= 2
+
+
+def test_a_written_global_starts_from_another_value(unit: GeneratedUnit) -> None:
+    """Where the path allows, what a global held before differs from what the function
+    writes into it: the flag set to 1 starts elsewhere; `release` has a case that lowers
+    g_used (and its boundary case, mark == g_used, besides)."""
+    [saturating] = [c for c in unit.functions["count_up"].cases
+                    if c.expected.returns == IntValue(1000)
+                    and not any("boundary" in n for n in c.notes)]
+    assert {b.name: b.value for b in saturating.globals}["g_saturated"] != IntValue(1)
+    lowered = [(c.params[0].value.value, c.globals[0].value.value)
+               for c in unit.functions["release"].cases if c.expected.returns == IntValue(0)]
+    assert any(mark < used for mark, used in lowered), lowered
+    assert any(mark == used for mark, used in lowered), lowered
 
 
 @pytest.mark.parametrize("function", sorted(MUTANTS))

@@ -12,7 +12,7 @@ import pytest
 
 from pytest_ctgen.cases import (
     BOUNDARY_NOTE, LOOP_NOTE, STOP_DEPTH, STOP_EXHAUSTED, STOP_TIME, STOP_WORK, FileCases, FloatValue, FunctionCases,
-    IntValue, Outcome, RecordValue)
+    IntValue, Outcome, RecordValue, is_extra)
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.ir.cfg import Call
 from pytest_ctgen.ir.lower import Program, lower_unit
@@ -292,7 +292,7 @@ def ints(fc: FunctionCases) -> list[int]:
     ("loop_sum", 2, 2),   # one path enters the loop and leaves it; the loop case runs it twice
     ("divmod", 3, 4),
     ("pt_sum", 2, 2),
-    ("pt_make", 1, 0),    # no branch: one case
+    ("pt_make", 3, 0),    # no branch: one case; `tag = a > 0` adds its other outcome and a == 0
 ])
 def test_exact_case_counts(generated: dict[str, FunctionCases], name: str, count: int,
                            outcomes: int) -> None:
@@ -321,7 +321,7 @@ def test_cases_claim_every_outcome(generated: dict[str, FunctionCases]) -> None:
         assert len(claimed) == fc.outcomes_total, (name, claimed)
         assert fc.stop_reason == STOP_EXHAUSTED and not fc.unreachable and not fc.not_reached
         for c in fc.cases:  # every case of the search adds something the ones before did
-            if BOUNDARY_NOTE in c.notes or LOOP_NOTE in c.notes:  # not claim; extras aside
+            if is_extra(c):  # not claim; extras aside
                 continue
             earlier = {o for d in fc.cases if d.number < c.number for o in d.covered}
             assert set(c.covered) - earlier, (name, c.number)
@@ -603,9 +603,14 @@ def test_every_prediction_holds_when_compiled(runs: dict[str, tuple[bool, str]],
 
 
 def test_struct_results_and_globals_are_predicted(generated: dict[str, FunctionCases]) -> None:
-    (case,) = generated["pt_make"].cases
-    assert isinstance(case.expected.returns, RecordValue)
-    assert [n for n, _ in case.expected.returns.fields] == ["x", "y", "tag"]
+    cases = generated["pt_make"].cases
+    for case in cases:
+        assert isinstance(case.expected.returns, RecordValue)
+        assert [n for n, _ in case.expected.returns.fields] == ["x", "y", "tag"]
+    # `tag = a > 0` is true, false, and decided with a == 0 in one case each
+    tags = {(c.params[0].value, dict(c.expected.returns.fields)["tag"]) for c in cases}
+    assert {t for _, t in tags} == {IntValue(0), IntValue(1)} and \
+        any(a == IntValue(0) for a, _ in tags), tags
     hit = [c for c in generated["with_global"].cases if c.expected.returns == IntValue(1)]
     assert hit and hit[0].expected.globals and hit[0].expected.globals[0].name == "g_count"
     # g_count, which the function writes, is an input; g_limit, initialized and never
