@@ -101,26 +101,33 @@ def boundary_wishes(conditions: list[z3.BoolRef]) -> list[z3.BoolRef]:
             continue
         seen.add(compared.get_id())
         bits = a.size()
-        # an equality as signed: the common case in C
-        low, high = (0, (1 << bits) - 1) if unsigned else (1 << (bits - 1), (1 << (bits - 1)) - 1)
-        wishes.append(z3.Or(z3.And(a != high, z3.Xor(compared, make(a + 1, b))),
-                            z3.And(a != low, z3.Xor(compared, make(a - 1, b)))))
+        signed_ends = ((1 << (bits - 1)) - 1, 1 << (bits - 1))
+        unsigned_ends = ((1 << bits) - 1, 0)
+        if isinstance(make, z3.FuncDeclRef) and make.kind() in (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT):
+            # an equality wraps around at neither end: z3 makes one of `u < 0xFFFF`
+            # (u != 0xFFFF), whose neighbour is 0xFFFE, not 0
+            ends = list(zip(signed_ends, unsigned_ends))
+        else:
+            ends = [unsigned_ends if unsigned else signed_ends]
+        wishes.append(z3.Or(
+            z3.And(*(a != high for high, _ in ends), z3.Xor(compared, make(a + 1, b))),
+            z3.And(*(a != low for _, low in ends), z3.Xor(compared, make(a - 1, b)))))
         if len(wishes) == MOST_WISHES:
             break
     return wishes
 
 
 def with_boundaries(state: State, tiers: list[list[z3.BoolRef]]) -> list[list[z3.BoolRef]]:
-    """The readable-value `tiers` of `state` (extract.preferences) with the boundary wishes
-    of its branches first in the first tier, after no signed overflow, which stays above
-    all (the same wishes as the tiers' own: kept first)."""
+    """The readable-value `tiers` of `state` (extract.preferences) after a tier of the
+    boundary wishes of its branches, with no signed overflow, which stays above all."""
     wishes = boundary_wishes(state.branch_conditions)
     if not wishes or not tiers:
         return tiers
-    # the first tier starts with these wishes too; the repeat is harmless, and dropping it
-    # changes the models z3 gives (a change of cases, for a session that re-baselines)
+    # a tier of their own: within a tier, the wishes a first model meets are kept before
+    # the others (Solver._keep_part), and a small value met by chance would win over the
+    # boundary (`n < 1000` decided by 0, not 999)
     defined = [z3.Not(c) for c in state.overflows]
-    return [[*defined, *wishes, *tiers[0]], *tiers[1:]]
+    return [[*defined, *wishes], *tiers]
 
 
 def equal_sides(condition: z3.BoolRef) -> list[z3.BoolRef]:

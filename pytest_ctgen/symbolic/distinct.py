@@ -55,6 +55,9 @@ def distinguished(model: Model, state: State, pointees: list[Pointee],
     whose inputs are not free."""
     conditions = [*_conditions(state), *kept]
     constrained = {t.decl().get_id() for t in uninterpreted_in(conditions)}
+    # what only the checks and notes of the path mention (a product that must not
+    # overflow) takes its distinct value where they come out as before
+    decided = {t.decl().get_id() for t in uninterpreted_in([*state.constraints, *kept])}
     bitwise = _bitwise_operands(extract.output_terms(state, pointees), model)
     assigned: set[int] = set()
     changes: list[tuple[z3.FuncDeclRef, z3.ExprRef]] = []
@@ -70,10 +73,12 @@ def distinguished(model: Model, state: State, pointees: list[Pointee],
             assigned.add(decl.get_id())
             records.append(target)
             continue
-        if decl.get_id() in constrained:
+        if decl.get_id() in decided:
             continue
         value = _distinct_value(len(changes), ctype, target, bitwise.get(decl.get_id()))
-        if value is None:
+        if value is None or (decl.get_id() in constrained and
+                             not _checks_keep(_with_values(model, changes), target, value,
+                                              conditions)):
             continue
         assigned.add(decl.get_id())
         changes.append((decl, value))
@@ -83,6 +88,19 @@ def distinguished(model: Model, state: State, pointees: list[Pointee],
         if value is not None:
             changes.append((record.decl(), value))
     return _with_values(model, _shown(model, state, pointees, changes))
+
+
+def _checks_keep(model: Model, target: z3.ExprRef, value: z3.ExprRef,
+                 conditions: list[z3.ExprRef]) -> bool:
+    """Whether the `conditions` that mention the integer input `target` evaluate as they
+    do in `model` with `target` set to `value`."""
+    if not isinstance(target, z3.BitVecRef) or not isinstance(value, z3.BitVecNumRef):
+        return False
+    mentioned = [c for c in conditions
+                 if any(t.decl().get_id() == target.decl().get_id()
+                        for t in uninterpreted_in([c]))]
+    before = [model.eval(c, model_completion=True) for c in mentioned]
+    return _keeps(model, target, value.as_long(), mentioned, before)
 
 
 def hidden_writes(model: Model, state: State, pointees: list[Pointee]) -> list[z3.BoolRef]:
