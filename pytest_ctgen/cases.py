@@ -273,8 +273,11 @@ LOOP_NOTE: Final = "loop case: a loop's body run more than once"
 #: search/boundary_goals.py).
 OUTCOME_NOTE: Final = "boundary case: a comparison used as a value, with an outcome no " \
     "other case gives it"
+#: The note of a case made for a path whose other cases return 0: the same path with
+#: another result (`--ctgen-boundary-cases`, search/boundary_goals.py).
+RESULT_NOTE: Final = "result case: the path again with a result other than 0"
 #: The notes of the cases `--ctgen-boundary-cases` adds to those of the search.
-EXTRA_NOTES: Final = (BOUNDARY_NOTE, LOOP_NOTE, OUTCOME_NOTE)
+EXTRA_NOTES: Final = (BOUNDARY_NOTE, LOOP_NOTE, OUTCOME_NOTE, RESULT_NOTE)
 
 
 def is_extra(case: Case) -> bool:

@@ -1,6 +1,8 @@
 """Boundary cases (`--ctgen-boundary-cases`, on by default): for each ordering comparison
-the function's branches decide, a case where its two sides are equal; and for each loop of
-the function, a case that runs its body more than once.
+the function's branches decide, a case where its two sides are equal; for each comparison
+whose value it uses, a case for each of its outcomes; for each loop of the function, a
+case that runs its body more than once; for a path whose case returns 0, a case with
+another result.
 
 Branch coverage is content with `n > MAX_N` decided by n = 3 and n = 50; only n == MAX_N
 tells `>` from `>=`, so only such a case fails when someone changes one into the other.
@@ -22,6 +24,17 @@ run twice and leaving it then. The case is noted as a loop case, and its inputs 
 apart where the path allows (symbolic/distinct.py). A loop left only by `return` or
 `break` after more passes does not count: the case must show what the passes computed.
 
+A comparison whose value the function uses as a number (`return count >= limit;`) decides
+no branch: branch coverage never asks for its false outcome. Each evaluation of one on a
+case's path is noted (State.value_tests) with the path's constraints up to it; for an
+outcome no case gives it (its left side below, equal to or above its right side), inputs
+that take such a path to it and give it that outcome there are solved for and run
+concretely from the function's entry (a boundary case).
+
+Boundary values often make a result 0 (`x * 1000 >> 15` for x = 1), and 0 hides a wrong
+operator or constant in what computes it: a path whose case returns 0 gets a case of
+readable values that returns something else, where the path allows (a result case).
+
 These are extras: they may spend a share of what the search spent (within what it left of
 the budget), and the function's stop reason stays what the search gave unless the time
 budget (the safety net) ran out.
@@ -34,9 +47,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 
-from ..cases import BOUNDARY_NOTE, LOOP_NOTE, OUTCOME_NOTE
+from ..cases import BOUNDARY_NOTE, LOOP_NOTE, OUTCOME_NOTE, RESULT_NOTE
 from ..ir.cfg import CFG, Edge
 from ..symbolic.boundaries import equal_sides, outcomes
+from ..symbolic import extract
+from ..symbolic.extract import nonzero_result
 from ..symbolic.paths import BoundReached
 from ..symbolic.solver import Condition, Model, Solver
 from ..symbolic.state import State
@@ -58,12 +73,14 @@ ValueKey = tuple[int, str]
 #: so many steps. They are extras: a float equality can cost seconds of solving, and the
 #: search's goals come first.
 _SHARE = 0.25
-_LEAST_STEPS = 2 * STEPS_PER_UNIT
+_LEAST_STEPS = 10 * STEPS_PER_UNIT
 #: Branch points kept per comparison or loop to start its goal from (the search forgets the
 #: nodes whose edges it explored all); the first ones the search met.
 _NODES_PER_GOAL = 4
 #: The passes of a loop's body a loop case makes at least before it leaves the loop.
 _PASSES = 2
+#: Paths whose case returns 0 tried again for another result, at most (the first ones).
+_MOST_RESULT_CASES = 32
 
 
 @dataclass
@@ -84,6 +101,10 @@ class BoundaryGoals:
     values_met: set[ValueKey] = field(default_factory=set)
     value_starts: dict[ValueKey, list[tuple[list[Condition], Condition]]] = \
         field(default_factory=dict)
+    # paths whose cases return 0 where another result may be possible, by their first
+    # block sequence (State.edges): each is tried once
+    zero_results: dict[tuple[object, ...], State] = field(default_factory=dict)
+    results_tried: set[tuple[object, ...]] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         # each loop's exits through its condition: edges out of the loop from a block
@@ -98,9 +119,20 @@ class BoundaryGoals:
                 if any(t.id == head for t in term.successors())
                 for i, t in enumerate(term.successors()) if t.id not in blocks}
 
-    def note_case(self, state: State, model: Model, solver: Solver) -> None:
-        """Record the comparisons the path of a case decided with equal sides, and the
-        loops it ran more than once and left through their condition."""
+    def note_case(self, state: State, model: Model, solver: Solver, extra: bool) -> None:
+        """Record the comparisons the path of a case decided with equal sides, the loops
+        it ran more than once and left through their condition, the outcomes it gave the
+        comparisons whose value the function uses, and whether it returns 0 (when it is a
+        case of the search, not `extra`)."""
+        nonzero = nonzero_result(state)
+        path = tuple(state.edges)
+        if nonzero is not None and not extra and path not in self.results_tried and \
+                len(self.zero_results) < _MOST_RESULT_CASES:
+            if solver.holds(model, nonzero):
+                self.results_tried.add(path)
+                self.zero_results.pop(path, None)
+            else:
+                self.zero_results.setdefault(path, state)
         for block, condition in state.decided:
             for k, equal in enumerate(equal_sides(condition)):
                 if (block, k) not in self.met and solver.holds(model, equal):
@@ -135,6 +167,7 @@ class BoundaryGoals:
         self.leave.clear()
         self.again.clear()
         self.value_starts.clear()
+        self.zero_results.clear()
 
     def offer(self, node: TreeNode) -> None:
         """Keep `node` as a start for the goals of the comparisons its branch decides, and
@@ -203,6 +236,12 @@ def add_boundary_cases(gen: Generator) -> None:
                     break
                 gen.check_budget()
                 _try_value(gen, value_key, prefix, target)
+        for path, state in list(goals.zero_results.items()):
+            if meter.exhausted:
+                break
+            gen.check_budget()
+            goals.results_tried.add(path)
+            _try_result(gen, state)
         for head in goals.exits:  # leaving after passes the search ran, else running again
             for node, index in list(goals.leave.get(head, [])):
                 if head in goals.looped or meter.exhausted:
@@ -259,6 +298,18 @@ def _try_value(gen: Generator, key: ValueKey, prefix: list[Condition], target: C
         gen.goals.covered(state.edges)
         if gen.goals.callees is not None:
             gen.goals.callees.covered(state)
+
+
+def _try_result(gen: Generator, state: State) -> None:
+    """A case of the path of `state`, whose case returns 0, that returns another value,
+    when the path allows one: a result of 0 hides a wrong operator or constant in what
+    computes it (`x * 1000 >> 15` for x = 1, a rectangle of no width)."""
+    nonzero = nonzero_result(state)
+    assert nonzero is not None  # `note_case` kept only such paths
+    # readable values, not boundaries: those are what made the result 0
+    model = gen.solver.model([*state.constraints, nonzero], extract.preferences(state))
+    if model is not None:
+        gen.add_case(state, model, (RESULT_NOTE,), (nonzero,))
 
 
 def _try_edge(gen: Generator, node: TreeNode, index: int, wanted: Callable[[State], bool]

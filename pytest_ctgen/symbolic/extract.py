@@ -603,6 +603,19 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
     return tiers
 
 
+def nonzero_result(state: State) -> z3.BoolRef | None:
+    """That the integer or floating-point value the path returns is not 0; None when it
+    returns none (void, a record, a pointer) or ends otherwise."""
+    result = state.result
+    if state.ending is not None or state.predicted or state.robustness:
+        return None
+    if isinstance(result, z3.BitVecRef):
+        return result != 0
+    if isinstance(result, z3.FPRef):
+        return z3.Not(z3.fpIsZero(result))
+    return None
+
+
 def no_overflow(state: State) -> list[z3.BoolRef]:
     """That the path's signed arithmetic does not overflow: the wishes above all others."""
     return [z3.Not(c) for c in state.overflows]

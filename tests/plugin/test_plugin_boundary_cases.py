@@ -147,7 +147,7 @@ def test_a_comparison_used_as_a_value_gets_each_outcome(
     assert row["boundary_cases"] == len(extras) == len(cases) - 1
     result.stdout.fnmatch_lines([f"ctgen boundary cases: {len(extras)} of {len(cases)} "
                                  "cases decide a comparison with its sides equal, give a "
-                                 "comparison used as a value its other outcome*"])
+                                 "comparison used as a value another outcome*"])
     (ctgen_dir.path / "reached.c").write_text(
         REACHED.replace("count >= limit", mutant), encoding="utf-8")
     replay = ctgen_dir.runpytest_subprocess(*QUIET, "out", timeout=180)
