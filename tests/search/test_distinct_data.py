@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ctgen.cases import ArrayValue, IntValue, Value
+from pytest_ctgen.cases import RESULT_NOTE, ArrayValue, IntValue, Value
 from pytest_ctgen.options import Options
 from pytest_ctgen.file_run import FileRun
 from tests.symbolic.generated_unit import GeneratedUnit, unit_generator
@@ -106,6 +106,15 @@ union status {
 };
 union status g_status;
 
+/* the boundary of `x == 0u` is x = 1, for which the result is 0 */
+unsigned permille(unsigned x)
+{
+    if (x == 0u) {
+        return 0u;
+    }
+    return (x * 1000u + 16384u) >> 15;
+}
+
 /* one byte holds both fields: the ready bit must show on its own */
 void set_trim(int value)
 {
@@ -125,6 +134,7 @@ MUTANTS = {
     "count_up": ("g_saturated = 1u;", ";"),  # a flag no longer set
     "release": ("g_used = mark;", ";"),  # a global no longer written
     "set_trim": ("g_status.bits.ready = 1u;", ";"),  # a bitfield no longer set
+    "permille": (">> 15;", ">> 16;"),  # a wrong shift, hidden where the result is 0
 }
 
 
@@ -199,6 +209,15 @@ def test_a_written_global_starts_from_another_value(unit: GeneratedUnit) -> None
                for c in unit.functions["release"].cases if c.expected.returns == IntValue(0)]
     assert any(mark < used for mark, used in lowered), lowered
     assert any(mark == used for mark, used in lowered), lowered
+
+
+def test_a_path_whose_case_returns_0_gets_a_case_with_another_result(
+        unit: GeneratedUnit) -> None:
+    cases = unit.functions["permille"].cases
+    computed = [c for c in cases if c.params[0].value != IntValue(0)]
+    assert IntValue(0) in [c.expected.returns for c in computed]
+    [other] = [c for c in computed if RESULT_NOTE in c.notes]
+    assert other.expected.returns != IntValue(0) and 0 < other.params[0].value.value <= 100
 
 
 @pytest.mark.parametrize("function", sorted(MUTANTS))
