@@ -14,6 +14,11 @@ moves) gets bits in every byte instead (0x5A963CA5, ...), since 1, 2, 3 have no 
 most masks look; the bits the code sets in it with `|` start clear and those it clears with
 `&` start set, so the write shows.
 
+An input that only the path's checks and notes mention (a product that must not
+overflow) takes its distinct value where they come out as before; an integer the path
+reads only some bytes of (`bytes[0] == 0` of a word read through a byte pointer) gets
+distinct values in the bytes it does not read.
+
 A union, or a record with bitfields, is one input of all its bits: free, its bytes count
 up; constrained (a flag the path tests), each byte the model left 0 takes its distinct
 value where every condition the input is in evaluates as before, so the bitfields the
@@ -74,6 +79,10 @@ def distinguished(model: Model, state: State, pointees: list[Pointee],
             records.append(target)
             continue
         if decl.get_id() in decided:
+            value = _free_bytes(len(changes), ctype, target, model, conditions)
+            if value is not None:
+                assigned.add(decl.get_id())
+                changes.append((decl, value))
             continue
         value = _distinct_value(len(changes), ctype, target, bitwise.get(decl.get_id()))
         if value is None or (decl.get_id() in constrained and
@@ -88,6 +97,51 @@ def distinguished(model: Model, state: State, pointees: list[Pointee],
         if value is not None:
             changes.append((record.decl(), value))
     return _with_values(model, _shown(model, state, pointees, changes))
+
+
+def _free_bytes(n: int, ctype: CType, target: z3.ExprRef, model: Model,
+                conditions: list[z3.ExprRef]) -> z3.ExprRef | None:
+    """An integer input the path decides only some bytes of (`bytes[0] == 0` of a word
+    read through a byte pointer): the model's value with each byte that no condition
+    reads set to its distinct value, counting up from the `n`th; None when the path reads
+    all of it (what it decides keeps the readable or boundary value the solver chose)."""
+    if not isinstance(ctype, IntType) or ctype.is_bool or isinstance(ctype, EnumType) or \
+            not isinstance(target, z3.BitVecRef) or target.size() <= 8:
+        return None
+    read = _bits_read(conditions, target)
+    current = model.eval(target, model_completion=True)
+    if not isinstance(current, z3.BitVecNumRef):
+        return None
+    value, changed = current.as_long(), False
+    for k in range(target.size() // 8):
+        if read >> (8 * k) & 0xFF == 0:
+            value = value & ~(0xFF << (8 * k)) | (1 + (n + k) % _CYCLE) << (8 * k)
+            changed = True
+    return z3.BitVecVal(value, target.size()) if changed else None
+
+
+def _bits_read(conditions: list[z3.ExprRef], target: z3.BitVecRef) -> int:
+    """The bits of the input `target` that `conditions` read: those of the extractions
+    of it they read, all of them where they read it otherwise."""
+    read, everything = 0, (1 << target.size()) - 1
+    ident = target.decl().get_id()
+    seen: set[int] = set()
+    work: list[z3.ExprRef] = list(conditions)
+    while work and read != everything:
+        term = work.pop()
+        if term.get_id() in seen or not z3.is_app(term):
+            continue
+        seen.add(term.get_id())
+        if z3.is_app_of(term, z3.Z3_OP_EXTRACT):
+            inner = term.arg(0)
+            if z3.is_const(inner) and inner.decl().get_id() == ident:
+                high, low = term.params()
+                read |= ((1 << (high - low + 1)) - 1) << low
+                continue
+        if z3.is_const(term) and term.decl().get_id() == ident:
+            return everything
+        work.extend(term.children())
+    return read
 
 
 def _checks_keep(model: Model, target: z3.ExprRef, value: z3.ExprRef,

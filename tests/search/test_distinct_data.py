@@ -115,6 +115,17 @@ unsigned permille(unsigned x)
     return (x * 1000u + 16384u) >> 15;
 }
 
+/* the path reads one byte of the word: the others are free */
+uint8_t second_byte(uint32_t word)
+{
+    const uint8_t *bytes = (const uint8_t *)&word;
+
+    if (bytes[0] == 0u) {
+        return bytes[1];
+    }
+    return bytes[0];
+}
+
 /* one byte holds both fields: the ready bit must show on its own */
 void set_trim(int value)
 {
@@ -135,6 +146,7 @@ MUTANTS = {
     "release": ("g_used = mark;", ";"),  # a global no longer written
     "set_trim": ("g_status.bits.ready = 1u;", ";"),  # a bitfield no longer set
     "permille": (">> 15;", ">> 16;"),  # a wrong shift, hidden where the result is 0
+    "second_byte": ("return bytes[1];", "return bytes[2];"),  # the wrong byte
 }
 
 
@@ -209,6 +221,14 @@ def test_a_written_global_starts_from_another_value(unit: GeneratedUnit) -> None
                for c in unit.functions["release"].cases if c.expected.returns == IntValue(0)]
     assert any(mark < used for mark, used in lowered), lowered
     assert any(mark == used for mark, used in lowered), lowered
+
+
+def test_the_bytes_of_a_word_the_path_does_not_read_are_distinct(unit: GeneratedUnit
+                                                                  ) -> None:
+    for case in unit.functions["second_byte"].cases:
+        word = case.params[0].value.value
+        assert all(word >> (8 * k) & 0xFF for k in (1, 2, 3)), hex(word)
+        assert len({word >> (8 * k) & 0xFF for k in (1, 2, 3)}) == 3, hex(word)
 
 
 def test_a_path_whose_case_returns_0_gets_a_case_with_another_result(
