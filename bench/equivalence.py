@@ -394,6 +394,42 @@ def check_survivors(results: Sequence[MutantResult], unit_path: Path, cflags: li
                   f"{': ' + v.detail if v.detail else ''}", file=sys.stderr, flush=True)
 
 
+def take_verdicts(results: Sequence[MutantResult], out: Path, other: Path) -> int:
+    """Give each survivor of the run `out` without a verdict the verdict the run `other`
+    has for the same mutant (file, function, place and change) of the same source text;
+    how many were given."""
+    from .mutation import MutantResult
+
+    doc = json.loads((other / "mutation.json").read_text(encoding="utf-8"))
+
+    def key(r: MutantResult) -> tuple[object, ...]:
+        return (r.file, r.function, r.operator, r.line, r.column, r.original,
+                r.replacement)
+
+    def text(run: Path, file: str) -> bytes | None:
+        path = run / "src" / file
+        return path.read_bytes() if path.is_file() else None
+
+    known = {key(r): r for r in (MutantResult(**m) for m in doc["mutants"])
+             if r.equivalence}
+    same: dict[str, bool] = {}
+    taken = 0
+    for r in results:
+        if r.outcome != "survived" or r.equivalence or key(r) not in known:
+            continue
+        if r.file not in same:
+            same[r.file] = text(out, r.file) is not None and \
+                text(out, r.file) == text(other, r.file)
+        if not same[r.file]:
+            continue
+        k = known[key(r)]
+        r.equivalence, r.equivalence_detail = k.equivalence, k.equivalence_detail
+        r.distinguishing, r.equivalence_seconds, r.miter = \
+            k.distinguishing, k.equivalence_seconds, k.miter
+        taken += 1
+    return taken
+
+
 def main(argv: list[str] | None = None) -> int:
     from .cli import group_of
     from .mutation import MutantResult, write_report
@@ -412,10 +448,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="a compiler flag for every file (default: the mutation run's)")
     parser.add_argument("--redo", action="store_true",
                         help="check the survivors that have a verdict again")
+    parser.add_argument("--verdicts-from", type=Path, metavar="OTHER",
+                        help="take the verdict of each survivor from the mutation run OTHER "
+                             "where it has one for the same mutant of the same source text "
+                             "(a verdict depends on the mutant, not on the cases)")
     args = parser.parse_args(argv)
     out: Path = args.out.resolve()
     doc = json.loads((out / "mutation.json").read_text(encoding="utf-8"))
     results = [MutantResult(**m) for m in doc["mutants"]]
+    if args.verdicts_from is not None:
+        taken = take_verdicts(results, out, args.verdicts_from.resolve())
+        print(f"{taken} verdicts taken from {args.verdicts_from}", file=sys.stderr)
     cflags = args.cflags if args.cflags is not None else doc.get("cflags", [])
     files = list(dict.fromkeys(r.file for r in results))
     groups = doc.get("groups") or {f: group_of(out / "src" / f, f)

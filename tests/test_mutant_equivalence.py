@@ -256,3 +256,35 @@ def test_null_tests_of_pointer_parameters_become_tests_of_their_flags() -> None:
         "__rtt_precondition(x__null || x[0] > 1);"
     assert _null_tests("__rtt_precondition(s.x != NULL);", {"x"}) == \
         "__rtt_precondition(s.x != NULL);"  # a member of that name is no parameter
+
+
+def test_verdicts_are_taken_from_another_run_of_the_same_source(tmp_path: Path) -> None:
+    """A verdict depends on the mutant, not on the cases: a later run takes it for the same
+    mutant of the same source text, and for nothing else."""
+    from bench.equivalence import take_verdicts
+    from bench.mutation import MutantResult
+
+    def run(name: str, text: str, outcomes: list[tuple[int, str, str]]) -> Path:
+        out = tmp_path / name
+        (out / "src").mkdir(parents=True)
+        (out / "src" / "u.c").write_text(text, encoding="utf-8")
+        mutants = [MutantResult("u.c", "f", "ROR", line, ">", ">=", outcome, column=5,
+                                equivalence=verdict)
+                   for line, outcome, verdict in outcomes]
+        (out / "mutation.json").write_text(json.dumps(
+            {"mutants": [vars(m) for m in mutants]}), encoding="utf-8")
+        return out
+
+    before = run("before", "int f;", [(1, "survived", EQUIVALENT),
+                                      (2, "survived", DISTINGUISHABLE),
+                                      (3, "killed", "")])
+    after = run("after", "int f;", [(1, "survived", ""), (2, "killed", ""),
+                                    (3, "survived", "")])
+    results = [MutantResult(**m) for m in
+               json.loads((after / "mutation.json").read_text())["mutants"]]
+    assert take_verdicts(results, after, before) == 1
+    assert [r.equivalence for r in results] == [EQUIVALENT, "", ""]
+    changed = run("changed", "int f; ", [(1, "survived", "")])
+    results = [MutantResult(**m) for m in
+               json.loads((changed / "mutation.json").read_text())["mutants"]]
+    assert take_verdicts(results, changed, before) == 0 and results[0].equivalence == ""
