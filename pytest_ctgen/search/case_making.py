@@ -85,6 +85,7 @@ def add_case(gen: Generator, state: State, model: Model,
     gen.report_case(case)
     return True
 
+
 def _visible_writes(gen: Generator, state: State, model: Model,
                     kept: tuple[Condition, ...]) -> Model:
     """`model`, or where it leaves a value the path writes as it was before the call (a

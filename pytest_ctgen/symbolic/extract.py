@@ -385,7 +385,10 @@ def written_leaves(state: State, pointees: list[Pointee]
     for before, after, ctype in regions:
         if not isinstance(before, SparseCells) and not isinstance(after, SparseCells) and \
                 len(before) == len(after) == ctype.size:
-            pairs += _changed_scalars(before, after, ctype)
+            try:
+                pairs += _changed_scalars(before, after, ctype)
+            except UnsupportedError:  # the bytes of a pointer: not compared
+                continue
     return pairs
 
 
@@ -393,7 +396,10 @@ def _changed_scalars(before: list[Cell], after: list[Cell], ctype: CType
                      ) -> list[tuple[z3.ExprRef, z3.ExprRef]]:
     """The scalars of an object of type `ctype` whose cells were `before` and are `after`
     that a write may have changed (their cells are not the same), as pairs of their
-    values (see `written_leaves`)."""
+    values (see `written_leaves`).
+
+    Raises:
+        UnsupportedError: the object holds the bytes of a pointer."""
     if all(_same(b, a) for b, a in zip(before, after)):
         return []
     if isinstance(ctype, (IntType, FloatType)):
@@ -410,21 +416,18 @@ def _changed_scalars(before: list[Cell], after: list[Cell], ctype: CType
         return pairs
     if not isinstance(ctype, RecordType):
         return []
-    try:
-        for f in (ctype.fields if ctype.is_union else value_members(ctype)):
-            span = slice(f.offset, f.offset + f.type.size)
-            if f.bit_width is None:
-                pairs += _changed_scalars(before[span], after[span], f.type)
-                continue
-            low = f.bit_offset or 0
-            span = slice(f.offset, f.offset + (low + f.bit_width + 7) // 8)
-            old, new = (z3.Concat(*reversed([memory.byte_of(c) for c in cells[span]]))
-                        if len(cells[span]) > 1 else memory.byte_of(cells[span][0])
-                        for cells in (before, after))
-            pairs.append((z3.Extract(low + f.bit_width - 1, low, old),
-                          z3.Extract(low + f.bit_width - 1, low, new)))
-    except UnsupportedError:  # a pointer's bytes: not compared
-        pass
+    for f in (ctype.fields if ctype.is_union else value_members(ctype)):
+        span = slice(f.offset, f.offset + f.type.size)
+        if f.bit_width is None:
+            pairs += _changed_scalars(before[span], after[span], f.type)
+            continue
+        low = f.bit_offset or 0
+        span = slice(f.offset, f.offset + (low + f.bit_width + 7) // 8)
+        old, new = (z3.Concat(*reversed([memory.byte_of(c) for c in cells[span]]))
+                    if len(cells[span]) > 1 else memory.byte_of(cells[span][0])
+                    for cells in (before, after))
+        pairs.append((z3.Extract(low + f.bit_width - 1, low, old),
+                      z3.Extract(low + f.bit_width - 1, low, new)))
     return [(old, new) for old, new in pairs if not z3.eq(old, new)]
 
 
