@@ -51,7 +51,6 @@ from ..cases import BOUNDARY_NOTE, LOOP_NOTE, OUTCOME_NOTE, RESULT_NOTE
 from ..ir.cfg import CFG, Edge
 from ..symbolic.boundaries import equal_sides, outcomes
 from ..symbolic import extract
-from ..symbolic.extract import nonzero_result
 from ..symbolic.paths import BoundReached
 from ..symbolic.solver import Condition, Model, Solver
 from ..symbolic.state import State
@@ -101,8 +100,8 @@ class BoundaryGoals:
     values_met: set[ValueKey] = field(default_factory=set)
     value_starts: dict[ValueKey, list[tuple[list[Condition], Condition]]] = \
         field(default_factory=dict)
-    # paths whose cases return 0 where another result may be possible, by their first
-    # block sequence (State.edges): each is tried once
+    # paths whose cases return 0 where another result may be possible, by the outcomes
+    # they take (State.edges): each is tried once
     zero_results: dict[tuple[object, ...], State] = field(default_factory=dict)
     results_tried: set[tuple[object, ...]] = field(default_factory=set)
 
@@ -124,7 +123,7 @@ class BoundaryGoals:
         it ran more than once and left through their condition, the outcomes it gave the
         comparisons whose value the function uses, and whether it returns 0 (when it is a
         case of the search, not `extra`)."""
-        nonzero = nonzero_result(state)
+        nonzero = extract.nonzero_result(state)
         path = tuple(state.edges)
         if nonzero is not None and not extra and path not in self.results_tried and \
                 len(self.zero_results) < _MOST_RESULT_CASES:
@@ -304,7 +303,7 @@ def _try_result(gen: Generator, state: State) -> None:
     """A case of the path of `state`, whose case returns 0, that returns another value,
     when the path allows one: a result of 0 hides a wrong operator or constant in what
     computes it (`x * 1000 >> 15` for x = 1, a rectangle of no width)."""
-    nonzero = nonzero_result(state)
+    nonzero = extract.nonzero_result(state)
     assert nonzero is not None  # `note_case` kept only such paths
     # readable values, not boundaries: those are what made the result 0
     model = gen.solver.model([*state.constraints, nonzero], extract.preferences(state))
