@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Final
 
 import z3
 
+from .solver import WholeTier
+
 if TYPE_CHECKING:
     from .state import State
 
@@ -119,15 +121,16 @@ def boundary_wishes(conditions: list[z3.BoolRef]) -> list[z3.BoolRef]:
 
 def with_boundaries(state: State, tiers: list[list[z3.BoolRef]]) -> list[list[z3.BoolRef]]:
     """The readable-value `tiers` of `state` (extract.preferences) after a tier of the
-    boundary wishes of its branches, with no signed overflow, which stays above all."""
+    boundary wishes of its branches, with no signed overflow, which stays above all: kept
+    whole where that is quick, else among the readable values (solver.WholeTier)."""
     wishes = boundary_wishes(state.branch_conditions)
     if not wishes or not tiers:
         return tiers
-    # a tier of their own: within a tier, the wishes a first model meets are kept before
-    # the others (Solver._keep_part), and a small value met by chance would win over the
-    # boundary (`n < 1000` decided by 0, not 999)
+    # a tier of their own where one quick query keeps them: within a tier, the wishes a
+    # first model meets are kept before the others (Solver._keep_part), and a small value
+    # met by chance would win over the boundary (`n < 1000` decided by 0, not 999)
     defined = [z3.Not(c) for c in state.overflows]
-    return [[*defined, *wishes], *tiers]
+    return [WholeTier([*defined, *wishes]), *tiers]
 
 
 def equal_sides(condition: z3.BoolRef) -> list[z3.BoolRef]:

@@ -39,6 +39,16 @@ _PREFERENCE_STEPS = 5_000_000
 _CANDIDATE_STEPS = 10_000_000
 _FLOAT_STEPS = 15_000_000
 _SMT_CORE_STEPS = 5_000_000
+#: The steps of the one query that keeps a `WholeTier`.
+_WHOLE_TIER_STEPS = 1_000_000
+
+
+class WholeTier(list[z3.BoolRef]):
+    """A tier of wishes kept all together when one quick query finds a model with them
+    (`_WHOLE_TIER_STEPS`), else taken among the next tier's, where a wish the first model
+    meets by chance is kept before the others (`Solver._keep_part`): the boundary wishes,
+    which come before readable values where that is cheap, and do not make a search of
+    heavy arithmetic (a sum of 32 bytes at its boundary) spend its budget on them."""
 
 
 @contextlib.contextmanager
@@ -341,10 +351,21 @@ class Solver:
         tier whole when it can be, else its halves, recursively (a wish the last model
         already meets costs no query). None when the path itself has no model within the
         steps. On paths with wide multiplications this is several times quicker than z3's
-        MaxSAT, and it keeps an earlier tier's wishes first by construction."""
+        MaxSAT, and it keeps an earlier tier's wishes first by construction. A `WholeTier`
+        is kept whole when one quick query finds a model, else its wishes join the next
+        tier's."""
         kept: list[z3.BoolRef] = []
         model: z3.ModelRef | None = None
-        for tier in tiers:
+        tiers = list(tiers)
+        for i, tier in enumerate(tiers):
+            if isinstance(tier, WholeTier):
+                result, found = self._plain([*constraints, *kept, *tier], _WHOLE_TIER_STEPS)
+                if result == SAT:
+                    kept += tier
+                    model = found
+                elif i + 1 < len(tiers):
+                    tiers[i + 1] = [*tier, *tiers[i + 1]]
+                continue
             if model is None:
                 result, model = self._plain([*constraints, *tier], _PREFERENCE_STEPS)
                 if result == SAT:
