@@ -125,12 +125,11 @@ class BoundaryGoals:
         case of the search, not `extra`)."""
         nonzero = extract.nonzero_result(state)
         path = tuple(state.edges)
-        if nonzero is not None and not extra and path not in self.results_tried and \
-                len(self.zero_results) < _MOST_RESULT_CASES:
-            if solver.holds(model, nonzero):
+        if nonzero is not None and path not in self.results_tried:
+            if solver.holds(model, nonzero):  # the path has another result: no goal
                 self.results_tried.add(path)
                 self.zero_results.pop(path, None)
-            else:
+            elif not extra and len(self.zero_results) < _MOST_RESULT_CASES:
                 self.zero_results.setdefault(path, state)
         for block, condition in state.decided:
             for k, equal in enumerate(equal_sides(condition)):

@@ -140,7 +140,7 @@ def test_a_comparison_used_as_a_value_gets_each_outcome(
     # count below, equal to and above limit: the three tell every operator from the others
     sides = sorted((c["params"][0]["value"] > c["params"][1]["value"]) -
                    (c["params"][0]["value"] < c["params"][1]["value"]) for c in cases)
-    assert sides == [-1, 0, 1], cases
+    assert sides == [-1, 0, 1], cases  # (one returns 0: no result case besides them)
     extras = [c for c in cases if c["notes"]]
     assert extras and all(n.startswith("boundary case: ") for c in extras for n in c["notes"])
     row = report_rows(ctgen_dir.path / "r.json")["reached"]

@@ -290,7 +290,7 @@ def ints(fc: FunctionCases) -> list[int]:
     ("chain", 4, 6),
     ("sw", 4, 4),         # three cases and the default
     ("loop_sum", 2, 2),   # one path enters the loop and leaves it; the loop case runs it twice
-    ("divmod", 3, 4),
+    ("divmod", 4, 4),     # and a / b > 3 with a % b other than 0 (a result case)
     ("pt_sum", 2, 2),
     ("pt_make", 3, 0),    # no branch: one case; `tag = a > 0` adds its other outcome and a == 0
 ])
@@ -551,9 +551,10 @@ def test_undefined_division_is_a_finding(generated: dict[str, FunctionCases]) ->
 
 def test_enum_bool_and_char_inputs(generated: dict[str, FunctionCases]) -> None:
     fc = generated["modes"]
-    assert fc.stop_reason == STOP_EXHAUSTED and len(fc.cases) == 4
+    # and `return flag;` with flag true besides false (a result case)
+    assert fc.stop_reason == STOP_EXHAUSTED and len(fc.cases) == 5
     ms = [c.params[0].value.value for c in fc.cases]
-    assert ms.count(0) == 1 and ms.count(4) == 2  # the default case: any other value
+    assert ms.count(0) == 2 and ms.count(4) == 2  # flag both ways; the default: any other
     assert all(c.params[1].value.value in (0, 1) for c in fc.cases)
 
 
