@@ -128,16 +128,18 @@ def test_enumerators_and_masks_in_the_export_messages_and_driver(
     # the register and the control word in hex, to their types' widths
     decode = _values(doc, "uart_decode")
     assert all(isinstance(v, dict) or re.fullmatch(r"0x[0-9a-f]{8}", v) for v in decode)
-    assert "0x00000020" in decode and {"@enum": "EV_RX"} in decode, decode
+    # SR_RXNE alone of the bits the code tests (the bytes it never reads are distinct)
+    assert any(isinstance(v, str) and re.fullmatch(r"0x[0-9a-f]{6}20", v) for v in decode) \
+        and {"@enum": "EV_RX"} in decode, decode
     # a stub's result combined with a mask through a local, and what it returns
     irqs = _values(doc, "pending_irqs")
     assert all(re.fullmatch(r"0x[0-9a-f]{4}", v) for v in irqs), irqs
 
     driver = Path(ctgen_dir.path, "out/uart/ctgen_driver.c").read_text()
     assert re.search(r"event_t ctgen_arg0 = EV_ERR;", driver), driver
-    assert "g_state = ST_RECV;" in driver and re.search(r"g_ctrl = 0x[0-9a-f]{8};", driver)
+    assert "g_state = ST_RECV;" in driver and re.search(r"g_ctrl = 0x[0-9a-f]{8}U?;", driver)
     assert re.search(r"ctgen_check_enum\(ctgen_c, \"g_state\", g_state, ST_FAULT, ", driver)
-    assert re.search(r"ctgen_check_hex\(ctgen_c, \"g_ctrl\", g_ctrl, 0x[0-9a-f]{8}, 8\);",
+    assert re.search(r"ctgen_check_hex\(ctgen_c, \"g_ctrl\", g_ctrl, 0x[0-9a-f]{8}U?, 8\);",
                      driver)
 
     make = _make_run(export.parent)
@@ -169,7 +171,7 @@ def test_enumerators_and_masks_in_the_export_messages_and_driver(
             shown
         assert re.search(r"^  ev = EV_ERR$", shown, re.M), shown
         assert re.search(r"^  g_state = ST_(RECV|SEND) \(global\)$", shown, re.M), shown
-        assert re.search(r"^  sr = 0x00000020$", shown, re.M), shown
+        assert re.search(r"^  sr = 0x[0-9a-f]{6}20$", shown, re.M), shown
         assert re.search(r"^  g_ctrl = 0x[0-9a-f]{8}$", shown, re.M), shown
     make = _make_run(export.parent)
     assert make.returncode != 0

@@ -60,12 +60,15 @@ int trap(int x)
     return x + calls;
 }
 """
+#: The cases of LEVELS that pass: the search's, and its boundary and result cases (one
+#: more, trap's, runs into the trap it is there for).
+LEVELS_PASSED = 13
 
 # Per function: cases, passed, failed, and gcov's lines and branch outcomes (total,
 # covered) on the compiled .i: those of the .c it was made from.
 EXPECTED = {
-    "clamp": (2, 2, 0, (2, 2), (0, 0)),
-    "scale": (4, 4, 0, (7, 7), (6, 6)),
+    "clamp": (3, 3, 0, (2, 2), (0, 0)),  # a comparison used as a value: below, equal, above
+    "scale": (7, 7, 0, (7, 7), (6, 6)),  # with boundary and result cases
     "must_be_positive": (2, 2, 0, (6, 6), (2, 2)),
     "trap": (2, 1, 1, (4, 4), (2, 2)),
 }
@@ -123,7 +126,7 @@ def test_a_preprocessed_unit_is_tested_as_c(ctgen_dir: pytest.Pytester) -> None:
     result = run_ctgen(ctgen_dir, "-rA", "--ctgen-report", "term", "--ctgen-report",
                        "json:r.json", "src")  # found in a directory
     out = output(result)
-    result.assert_outcomes(passed=9, failed=1)
+    result.assert_outcomes(passed=LEVELS_PASSED, failed=1)
     assert "Traceback" not in out
     ids = [m.group(1) for m in re.finditer(r"^PASSED (\S+)$", out, re.M)]
     assert ids and all(ID_LINE.match(i) and i.startswith("src/levels.i::") for i in ids), out
@@ -143,8 +146,8 @@ def test_a_preprocessed_unit_is_tested_as_c(ctgen_dir: pytest.Pytester) -> None:
                              ("trap", "int trap(int x)")):
         assert rows[name]["file"] == "src/levels.i"
         assert rows[name]["line"] == _line_of(unit, first_line), name
-    assert re.search(r"^src/levels\.i::scale\s+4\s+100\.0%\s+100\.0%", out, re.M), out
-    assert re.search(r"^TOTAL\s+10\s+100\.0%\s+100\.0%", out, re.M), out
+    assert re.search(r"^src/levels\.i::scale\s+7\s+100\.0%\s+100\.0%", out, re.M), out
+    assert re.search(rf"^TOTAL\s+{LEVELS_PASSED + 1}\s+100\.0%\s+100\.0%", out, re.M), out
 
 
 def test_a_preprocessed_unit_is_tested_as_the_c_it_was_made_from(
@@ -155,13 +158,13 @@ def test_a_preprocessed_unit_is_tested_as_the_c_it_was_made_from(
     (ctgen_dir.path / "orig" / "levels.c").write_text(LEVELS, encoding="utf-8")
     from_i = run_ctgen(ctgen_dir, "--ctgen-report", "json:i.json", "src/levels.i")
     from_c = run_ctgen(ctgen_dir, "--ctgen-report", "json:c.json", "orig/levels.c")
-    from_i.assert_outcomes(passed=9, failed=1)
-    from_c.assert_outcomes(passed=9, failed=1)
+    from_i.assert_outcomes(passed=LEVELS_PASSED, failed=1)
+    from_c.assert_outcomes(passed=LEVELS_PASSED, failed=1)
     assert _rows(ctgen_dir.path / "i.json") == _rows(ctgen_dir.path / "c.json") == EXPECTED
     ids_i = collected_ids(run_ctgen(ctgen_dir, "--collect-only", "-q", "src/levels.i"))
     ids_c = collected_ids(run_ctgen(ctgen_dir, "--collect-only", "-q", "orig/levels.c"))
     assert [i.split("::", 1)[1] for i in ids_i] == [i.split("::", 1)[1] for i in ids_c]
-    assert len(ids_i) == 10
+    assert len(ids_i) == LEVELS_PASSED + 1
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="needs make")
@@ -169,12 +172,12 @@ def test_export_of_a_preprocessed_unit_builds_and_runs(ctgen_dir: pytest.Pyteste
     _preprocessed(ctgen_dir, "levels", LEVELS)
     result = run_ctgen(ctgen_dir, "--ctgen-export", "out", "--ctgen-report", "json:r.json",
                        "src/levels.i")
-    result.assert_outcomes(passed=9, failed=1)
+    result.assert_outcomes(passed=LEVELS_PASSED, failed=1)
     export = ctgen_dir.path / "out" / "levels"
     run = subprocess.run(["make", "-s", "-C", str(export), "run", "CFLAGS=--coverage -O0"],
                          capture_output=True, text=True, timeout=120, check=False)
     lines = run.stdout.splitlines()
-    assert run.returncode != 0 and lines[-1] == "9 passed, 1 failed", run.stdout + run.stderr
+    assert run.returncode != 0 and lines[-1] == f"{LEVELS_PASSED} passed, 1 failed", run.stdout + run.stderr
     fails = [line for line in lines if line.startswith("FAIL")]
     assert len(fails) == 1 and re.fullmatch(r"FAIL trap\[case\d+\]: crashed with SIGILL",
                                             fails[0]), run.stdout
@@ -186,7 +189,7 @@ def test_export_of_a_preprocessed_unit_builds_and_runs(ctgen_dir: pytest.Pyteste
         assert {k: measured[fn][k] for k in keys} == {k: row[k] for k in keys}, fn
 
     replay = ctgen_dir.runpytest_subprocess(*QUIET, "out")  # the export, no generation
-    replay.assert_outcomes(passed=9, failed=1)
+    replay.assert_outcomes(passed=LEVELS_PASSED, failed=1)
 
 
 def test_an_unsupported_function_of_a_preprocessed_unit_is_skipped(
