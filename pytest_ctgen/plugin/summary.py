@@ -156,8 +156,8 @@ def write_summary(terminalreporter: Any, config: pytest.Config, ctgen: CtgenSess
         terminalreporter.write_line(
             f"ctgen boundary cases: {boundary} of {sum(r.cases for r in ctgen.rows)} cases "
             "decide a comparison with its sides equal, give a comparison used as a value "
-            "another outcome, run a loop's body more than once or give a path another "
-            "result than 0 (--ctgen-boundary-cases)")
+            "another outcome, run a loop's body more than once or give a path a result "
+            "other than 0 (--ctgen-boundary-cases)")
     verdicts = ctgen.worker_verdicts
     if not verdicts and ctgen.runs:
         from ..pipeline import annotation_verdicts
