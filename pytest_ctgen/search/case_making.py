@@ -89,21 +89,25 @@ def add_case(gen: Generator, state: State, model: Model,
 def _visible_writes(gen: Generator, state: State, model: Model,
                     kept: tuple[Condition, ...]) -> Model:
     """`model`, or where it leaves a value the path writes as it was before the call (a
-    global set to the 1 it held), a model of the same path in which as many such writes
-    as the path allows change what they write (distinct.hidden_writes). A boundary the new
-    model no longer decides becomes a goal of the boundary cases (boundary_goals.py)."""
+    global set to the 1 it held), a model of the same path in which the first such writes
+    (`_MOST_SHOWN`) all change what they write, when the path allows that
+    (distinct.hidden_writes). A boundary the new model no longer decides becomes a goal of
+    the boundary cases (boundary_goals.py)."""
     wishes = distinct.hidden_writes(model, state, extract.case_pointees(model, state))
     if not wishes:
         return model
     holds = extract.annotations_hold(state)
-    defined = extract.no_overflow(state)
-    tiers = [*([holds] if holds else []), [*defined, *wishes],
-             *gen.preferences(state)[1 if holds else 0:]]
-    changed = gen.solver.model([*state.constraints, *kept], tiers)
-    if changed is None or not all(gen.solver.holds(changed, c) for c in [*holds, *defined]) \
-            or not any(gen.solver.holds(changed, w) for w in wishes):
+    changed = gen.solver.model([*state.constraints, *kept, *wishes[:_MOST_SHOWN]],
+                               gen.preferences(state))
+    if changed is None or not all(gen.solver.holds(changed, c)
+                                  for c in [*holds, *extract.no_overflow(state)]):
         return model
     return changed
+
+
+#: The writes a case's model is asked to show at once (one query, not one per write: an
+#: object of a hundred bytes that memcpy wrote would cost a search's budget).
+_MOST_SHOWN = 8
 
 
 def _placement_free(gen: Generator, state: State, model: Model,

@@ -162,10 +162,14 @@ def hidden_writes(model: Model, state: State, pointees: list[Pointee]) -> list[z
     `model` leaves as it was before the call: the wish that it changes."""
     if state.ending is not None and state.ending[0] == UNDEFINED_BEHAVIOUR:
         return []  # nothing after the error is checked
-    return [before != after for before, after in extract.written_leaves(state, pointees)
+    return [before != after
+            for before, after in extract.written_leaves(state, pointees)[:_MOST_PAIRS]
             if z3.is_true(model.eval(before == after, model_completion=True))]
 
 
+#: The written scalars looked at for writes that change nothing, at most (the first ones:
+#: the bytes of a large object a memcpy wrote are costly to evaluate).
+_MOST_PAIRS = 32
 #: How many values a free input tries so that what is written into it differs from it.
 _MOST_TRIES = 4
 
@@ -180,19 +184,21 @@ def _shown(model: Model, state: State, pointees: list[Pointee],
         return changes
     index = {decl.get_id(): k for k, (decl, _) in enumerate(changes)}
     out = list(changes)
-    for before, after in extract.written_leaves(state, pointees):
+    trial = _with_values(model, out)
+    for before, after in extract.written_leaves(state, pointees)[:_MOST_PAIRS]:
         held = [t for t in uninterpreted_in([before]) if t.decl().get_id() in index]
         if len(held) != 1:
             continue
+        same = before == after
+        if not z3.is_true(trial.eval(same, model_completion=True)):
+            continue
         k = index[held[0].decl().get_id()]
-        decl, value = out[k]
-        for candidate in (value, *_alternatives(value)):
-            out[k] = (decl, candidate)
-            if not z3.is_true(_with_values(model, out).eval(before == after,
-                                                            model_completion=True)):
+        for candidate in _alternatives(out[k][1]):
+            if not z3.is_true(trial.eval(z3.substitute(same, (held[0], candidate)),
+                                         model_completion=True)):
+                out[k] = (out[k][0], candidate)
+                trial = _with_values(model, out)
                 break
-        else:
-            out[k] = (decl, value)
     return out
 
 
