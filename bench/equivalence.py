@@ -418,8 +418,8 @@ def take_verdicts(results: Sequence[MutantResult], out: Path, other: Path) -> in
         if r.outcome != "survived" or r.equivalence or key(r) not in known:
             continue
         if r.file not in same:
-            same[r.file] = text(out, r.file) is not None and \
-                text(out, r.file) == text(other, r.file)
+            mine = text(out, r.file)
+            same[r.file] = mine is not None and mine == text(other, r.file)
         if not same[r.file]:
             continue
         k = known[key(r)]

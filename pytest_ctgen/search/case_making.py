@@ -24,10 +24,13 @@ def add_case(gen: Generator, state: State, model: Model,
     `kept`: what the case was made for beyond its path (a comparison's sides equal),
     which the inputs keep. False when the case would depend on where objects lie in
     memory."""
-    model = _visible_writes(gen, state, model, kept)
+    pointees = extract.case_pointees(model, state)
+    given = model
+    model = _visible_writes(gen, state, model, kept, pointees)
     if LOOP_NOTE in extra_notes:  # a loop case: its passes read different values
         model = distinct.spread(model, state)
-    pointees = extract.case_pointees(model, state)
+    if model is not given:  # NULL flags, which decide the case's objects, may have moved
+        pointees = extract.case_pointees(model, state)
     model = distinct.distinguished(model, state, pointees, kept)
     violations = list(state.predicted)
     if gen.options.leaks == "fail":
@@ -87,13 +90,13 @@ def add_case(gen: Generator, state: State, model: Model,
 
 
 def _visible_writes(gen: Generator, state: State, model: Model,
-                    kept: tuple[Condition, ...]) -> Model:
+                    kept: tuple[Condition, ...], pointees: list[Pointee]) -> Model:
     """`model`, or where it leaves a value the path writes as it was before the call (a
     global set to the 1 it held), a model of the same path in which the first such writes
     (`_MOST_SHOWN`) all change what they write, when the path allows that
     (distinct.hidden_writes). A boundary the new model no longer decides becomes a goal of
-    the boundary cases (boundary_goals.py)."""
-    wishes = distinct.hidden_writes(model, state, extract.case_pointees(model, state))
+    the boundary cases (boundary_goals.py). `pointees`: the case's objects in `model`."""
+    wishes = distinct.hidden_writes(model, state, pointees)
     if not wishes:
         return model
     holds = extract.annotations_hold(state)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Final
 
 import z3
 
+from .extract import no_overflow
 from .solver import WholeTier
 
 if TYPE_CHECKING:
@@ -129,8 +130,7 @@ def with_boundaries(state: State, tiers: list[list[z3.BoolRef]]) -> list[list[z3
     # a tier of their own where one quick query keeps them: within a tier, the wishes a
     # first model meets are kept before the others (Solver._keep_part), and a small value
     # met by chance would win over the boundary (`n < 1000` decided by 0, not 999)
-    defined = [z3.Not(c) for c in state.overflows]
-    return [WholeTier([*defined, *wishes]), *tiers]
+    return [WholeTier([*no_overflow(state), *wishes]), *tiers]
 
 
 def equal_sides(condition: z3.BoolRef) -> list[z3.BoolRef]:

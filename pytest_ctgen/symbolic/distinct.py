@@ -150,11 +150,16 @@ def _checks_keep(model: Model, target: z3.ExprRef, value: z3.ExprRef,
     do in `model` with `target` set to `value`."""
     if not isinstance(target, z3.BitVecRef) or not isinstance(value, z3.BitVecNumRef):
         return False
-    mentioned = [c for c in conditions
-                 if any(t.decl().get_id() == target.decl().get_id()
-                        for t in uninterpreted_in([c]))]
+    mentioned = _mentioning(conditions, target)
     before = [model.eval(c, model_completion=True) for c in mentioned]
     return _keeps(model, target, value.as_long(), mentioned, before)
+
+
+def _mentioning(conditions: list[z3.ExprRef], target: z3.ExprRef) -> list[z3.ExprRef]:
+    """The `conditions` that mention the input `target`."""
+    ident = target.decl().get_id()
+    return [c for c in conditions if any(t.decl().get_id() == ident
+                                         for t in uninterpreted_in([c]))]
 
 
 def hidden_writes(model: Model, state: State, pointees: list[Pointee]) -> list[z3.BoolRef]:
@@ -417,9 +422,7 @@ def _distinct_bytes(n: int, target: z3.BitVecRef, model: Model,
     that the path does not care about set to its distinct value, so the members the path
     leaves free are not all 0 (a cleared bitfield must show). A byte is taken when every
     condition the input is in evaluates as before; None when no byte is."""
-    mentioned = [c for c in conditions
-                 if any(t.decl().get_id() == target.decl().get_id()
-                        for t in uninterpreted_in([c]))]
+    mentioned = _mentioning(conditions, target)
     if not mentioned:
         return None
     before = [model.eval(c, model_completion=True) for c in mentioned]
