@@ -459,12 +459,33 @@ static ctgen_arg ctgen_args[CTGEN_MAX_STUB_ARGS];
 static int ctgen_record_count, ctgen_arg_count;
 static int ctgen_calls_made;     /* every call, also those past the log */
 static int ctgen_calls_diverged; /* the case already failed on the order of its calls */
+static int ctgen_last_record;    /* the call recorded last, -1 when it was past the log */
+
+#ifndef CTGEN_MAX_STUB_BYTES
+#define CTGEN_MAX_STUB_BYTES 4096
+#endif
+#ifndef CTGEN_MAX_STUB_SNAPSHOTS
+#define CTGEN_MAX_STUB_SNAPSHOTS 4096
+#endif
+
+/* What pointer arguments of the logged calls pointed to: the call, the argument, where
+ * its bytes start in ctgen_snapshot_bytes and how many there are (none for NULL). */
+static struct {
+    int record, slot, null;
+    size_t first, n;
+} ctgen_snapshots[CTGEN_MAX_STUB_SNAPSHOTS];
+static unsigned char ctgen_snapshot_bytes[CTGEN_MAX_STUB_BYTES];
+static int ctgen_snapshot_count;
+static size_t ctgen_snapshot_length;
 
 static void ctgen_call_log_reset(void)
 {
     ctgen_call_log_length = 0;
     ctgen_call_log[0] = '\0';
     ctgen_record_count = ctgen_arg_count = ctgen_calls_made = ctgen_calls_diverged = 0;
+    ctgen_last_record = -1;
+    ctgen_snapshot_count = 0;
+    ctgen_snapshot_length = 0;
 }
 
 static int ctgen_same_text(const char *a, const char *b);
@@ -474,9 +495,11 @@ ctgen_arg *ctgen_record_call(const char *stub, int n)
     ctgen_arg *slots;
     int i;
     ctgen_calls_made++;
+    ctgen_last_record = -1;
     if (ctgen_record_count >= CTGEN_MAX_STUB_CALLS || n < 0 ||
         n > CTGEN_MAX_STUB_ARGS - ctgen_arg_count)
         return 0;
+    ctgen_last_record = ctgen_record_count;
     ctgen_records[ctgen_record_count].stub = stub;
     ctgen_records[ctgen_record_count].first = ctgen_arg_count;
     ctgen_record_count++;
@@ -515,6 +538,43 @@ const ctgen_arg *ctgen_logged_call(ctgen_ctx *ctx, int index, const char *stub, 
     else
         ctgen_fail(ctx, "stub call %d: predicted call %d of %s, observed no more calls",
                    index + 1, k + 1, stub);
+    return 0;
+}
+
+void ctgen_record_bytes(int slot, const void *p, size_t n)
+{
+    int k = ctgen_snapshot_count;
+    if (ctgen_last_record < 0 || k >= CTGEN_MAX_STUB_SNAPSHOTS ||
+        (p != 0 && n > sizeof ctgen_snapshot_bytes - ctgen_snapshot_length))
+        return;
+    ctgen_snapshots[k].record = ctgen_last_record;
+    ctgen_snapshots[k].slot = slot;
+    ctgen_snapshots[k].null = p == 0;
+    ctgen_snapshots[k].first = ctgen_snapshot_length;
+    ctgen_snapshots[k].n = p == 0 ? 0 : n;
+    if (p != 0) {
+        ctgen_copy_bytes(ctgen_snapshot_bytes + ctgen_snapshot_length, p, n);
+        ctgen_snapshot_length += n;
+    }
+    ctgen_snapshot_count++;
+}
+
+int ctgen_received(ctgen_ctx *ctx, int index, int slot, void *into, size_t n,
+                   const char *what)
+{
+    int k;
+    for (k = 0; k < ctgen_snapshot_count; k++) {
+        if (ctgen_snapshots[k].record != index || ctgen_snapshots[k].slot != slot)
+            continue;
+        if (ctgen_snapshots[k].null)
+            return 0;
+        if (ctgen_snapshots[k].n != n)
+            break;
+        ctgen_copy_bytes(into, ctgen_snapshot_bytes + ctgen_snapshots[k].first, n);
+        return 1;
+    }
+    ctgen_fail(ctx, "%s: what it pointed to was not kept (CTGEN_MAX_STUB_BYTES, "
+               "CTGEN_MAX_STUB_SNAPSHOTS)", what);
     return 0;
 }
 

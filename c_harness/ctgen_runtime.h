@@ -183,6 +183,17 @@ ctgen_arg *ctgen_record_call(const char *ctgen_stub, int ctgen_n);
 const ctgen_arg *ctgen_logged_call(ctgen_ctx *ctgen_c, int ctgen_index, const char *ctgen_stub,
                                    int ctgen_k);
 
+/* Keeps the `n` bytes at `p` as what argument `slot` of the stub call recorded last
+ * pointed to when it was called (nothing for NULL; past what the log keeps, its check
+ * fails: CTGEN_MAX_STUB_BYTES). */
+void ctgen_record_bytes(int ctgen_slot, const void *ctgen_p, ctgen_size ctgen_n);
+
+/* Copies into `into` the `n` bytes that argument `slot` of stub call `index` (0-based,
+ * over all stubs) pointed to when it was called, and 1; 0 when it was NULL (the check of
+ * the argument says so) or when they were not kept: the case then fails, naming `what`. */
+int ctgen_received(ctgen_ctx *ctgen_c, int ctgen_index, int ctgen_slot, void *ctgen_into,
+                   ctgen_size ctgen_n, const char *ctgen_what);
+
 /* The running case made `count` stub calls, else it fails. */
 void ctgen_check_call_total(ctgen_ctx *ctgen_c, int ctgen_count);
 

@@ -31,6 +31,12 @@ MCDC_REPORT_SOURCE = "ctgen_mcdc_report.c"
 #: How many stub calls of a case the runtime logs and checks (its CTGEN_MAX_STUB_CALLS):
 #: a case that predicts more fails.
 MAX_STUB_CALLS = 4096
+#: The most bytes of what one pointer argument of a stub call points to that a case
+#: predicts and checks (the rest of the object from where it points, in whole elements).
+MOST_RECEIVED = 256
+#: How many such bytes the runtime keeps of a case's stub calls (its CTGEN_MAX_STUB_BYTES):
+#: a case predicts no more (each byte is a check the harness compiles).
+MAX_RECEIVED_BYTES = 4096
 
 
 def harness_dir() -> Path:

@@ -27,7 +27,7 @@ from .c_text_rules import (
     template_problem,
     write_target,
 )
-from .c_harness_files import MAX_STUB_CALLS
+from .c_harness_files import MAX_RECEIVED_BYTES, MAX_STUB_CALLS, MOST_RECEIVED
 from .cases import (
     ARGUMENT_KINDS,
     CALLBACK_PREFIX,
@@ -253,6 +253,7 @@ def _predicted_calls(f: Field, scope: ValueScope, file: _File, counts: dict[str,
         f.fail(_too_many("lists", len(f.value)))
     calls = []
     tally: dict[str, int] = {}
+    received = 0
     for k in f.items():
         name = k["stub"].identifier()
         stub = file.stubs.get(name) or file.callback_prototypes.get(name)
@@ -281,10 +282,37 @@ def _predicted_calls(f: Field, scope: ValueScope, file: _File, counts: dict[str,
             if isinstance(value, IntValue) and not shape.low <= value.value <= shape.high:
                 v.fail(f"{value.value} is out of range [{shape.low}, {shape.high}]")
             arguments.append((param, value))
-        calls.append(PredictedCall(name, tuple(arguments)))
+        contents = _contents(k.get("contents", []), name, kinds, scope, file) \
+            if k.has("contents") else ()
+        received += sum(byte_size(file.shapes.shape(b.declaration)) or 0 for b in contents)
+        if received > MAX_RECEIVED_BYTES:
+            k["contents"].fail(f"predicts {received} bytes that stub calls are given, more "
+                               f"than the {MAX_RECEIVED_BYTES} the harness keeps of a case "
+                               "(CTGEN_MAX_STUB_BYTES)")
+        calls.append(PredictedCall(name, tuple(arguments), contents))
     if tally != {n: c for n, c in counts.items() if c}:
         f.fail(f"lists calls {shown(tally)}, which \"stub_calls\" counts {shown(counts)}")
     return tuple(calls)
+
+
+def _contents(f: Field, stub: str, kinds: dict[str, str], scope: ValueScope, file: _File
+              ) -> tuple[Binding, ...]:
+    """What the pointer arguments of a call of `stub` point to when it is called: each of
+    a pointer parameter, once, an array of at most MOST_RECEIVED bytes."""
+    contents: list[Binding] = []
+    for item in f.items():
+        b = _binding(item, scope, file.shapes, function=stub)
+        if kinds.get(b.name) != "pointer":
+            item["name"].fail(f"{b.name} is not a pointer parameter of {stub}")
+        if any(c.name == b.name for c in contents):
+            item["name"].fail(f"lists what {b.name} points to twice")
+        shape = file.shapes.shape(b.declaration)
+        size = byte_size(shape)
+        if shape.kind != "array" or size is None or not 0 < size <= MOST_RECEIVED:
+            item["declaration"].fail(f"expected an array of at most {MOST_RECEIVED} bytes, "
+                                     f"found {shown(b.declaration)}")
+        contents.append(b)
+    return tuple(contents)
 
 
 def _loop_stop(ends: Field, ending: str) -> LoopStop | None:

@@ -115,11 +115,12 @@ def _loop_stop_to_json(stop: LoopStop | None) -> dict[str, Any]:
 
 def _calls_to_json(calls: tuple[PredictedCall, ...] | None) -> dict[str, Any]:
     """Every stub call a case predicts, in order, with its arguments by parameter name
-    (nothing when the calls are not predicted)."""
+    and what its pointer arguments point to (nothing when the calls are not predicted)."""
     if calls is None:
         return {}
     return {"calls_in_order": [
-        {"stub": k.stub, "arguments": {name: value_to_json(v) for name, v in k.arguments}}
+        {"stub": k.stub, "arguments": {name: value_to_json(v) for name, v in k.arguments},
+         **({"contents": _bindings_to_json(k.contents)} if k.contents else {})}
         for k in calls]}
 
 

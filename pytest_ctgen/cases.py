@@ -236,10 +236,14 @@ class PredictedCall:
     the case: the stub's name and the value of each argument the generator knows, by
     parameter name in parameter order. An integer, float or pointer (a pointer to an
     object the case cannot name is `PointerValue("*")`: only non-NULL is checked); an
-    argument of another type, a variadic one or one nothing set is left out."""
+    argument of another type, a variadic one or one nothing set is left out. `contents`:
+    what its pointer arguments point to when it is called (the data a HAL call sends)."""
 
     stub: str
     arguments: tuple[tuple[str, Value], ...] = ()
+    # what pointer arguments point to at the call: by parameter name, an array of the
+    # pointed-to type (`@bytes` for a `void *`) whose elements nothing set are UnsetValues
+    contents: tuple[Binding, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -384,6 +388,7 @@ class Case:
         out += [k.returns for s in self.stubs for k in s.calls if k.returns is not None]
         out += [w.value for s in self.stubs for k in s.calls for w in k.writes]
         out += [v for k in e.calls or () for _, v in k.arguments]
+        out += [b.value for k in e.calls or () for b in k.contents]
         return out + ([e.returns] if e.returns is not None else [])
 
 

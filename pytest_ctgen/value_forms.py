@@ -96,7 +96,7 @@ def _predicted_call(k: PredictedCall, stub: StubPrototype | None, shapes: UnitSh
         if stub is not None and stub.signature is not None else {}
     return replace(k, arguments=tuple(
         (name, shaped(v, shapes.shape(declared[name])) if name in declared else v)
-        for name, v in k.arguments))
+        for name, v in k.arguments), contents=_bindings(k.contents, shapes, "param", k.stub))
 
 
 def _case(c: Case, f: FunctionCases, stubs: dict[str, StubPrototype], shapes: UnitShapes

@@ -91,7 +91,8 @@ def _addressed(c: Case) -> Case:
     e = c.expected
     returns = with_targets(e.returns, names) if e.returns is not None else None
     calls = None if e.calls is None else tuple(
-        replace(k, arguments=tuple((n, with_targets(v, names)) for n, v in k.arguments))
+        replace(k, arguments=tuple((n, with_targets(v, names)) for n, v in k.arguments),
+                contents=bindings(k.contents))
         for k in e.calls)
     return replace(c, params=bindings(c.params), globals=bindings(c.globals),
                    objects=bindings(c.objects),

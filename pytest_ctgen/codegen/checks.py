@@ -63,7 +63,8 @@ def enum_tables(cases: list[Case]) -> list[str]:
         *([c.expected.returns] if c.expected.returns is not None and
           c.expected.ending is None else []),  # checked where the call returns
         *(b.value for b in (*c.expected.globals, *c.expected.objects)),
-        *(v for k in c.expected.calls or () for _, v in k.arguments))]
+        *(v for k in c.expected.calls or () for _, v in k.arguments),
+        *(b.value for k in c.expected.calls or () for b in k.contents))]
     forms = {enum_table(f): f for v in predicted for f in _checked_forms(v)}
     out = []
     for name, form in sorted(forms.items()):
@@ -134,8 +135,8 @@ def argument_slots(stub: StubPrototype) -> dict[str, int]:
 def call_checks(ctx: str, calls: tuple[PredictedCall, ...],
                 stubs: Mapping[str, StubPrototype]) -> list[str]:
     """Checks of the stub calls the case logged (ctgen_record_call): each is the call
-    predicted at its place in the order, with the predicted arguments, and there are no
-    more."""
+    predicted at its place in the order, with the predicted arguments and what its
+    pointer arguments pointed to (ctgen_record_bytes), and there are no more."""
     out = ["{", f"{INDENT}const ctgen_arg *ctgen_a = 0;"]
     made: dict[str, int] = {}
     for j, call in enumerate(calls):
@@ -157,6 +158,17 @@ def call_checks(ctx: str, calls: tuple[PredictedCall, ...],
                 lvalue = f"(float){lvalue}"
             lines += check_statements(ctx, f"call {k + 1} of {call.stub}: argument {name}",
                                       lvalue, v)
+        for b in call.contents:
+            if kinds.get(b.name) != "pointer" or b.name not in slots:
+                raise ValueError(f"predicts what {b.name} of {call.stub} points to, which "
+                                 "its stub does not record")
+            what = f"call {k + 1} of {call.stub}: {b.name}"
+            lines += ["{", f"{INDENT}{declare(b.declaration, 'ctgen_v')};",
+                      f"{INDENT}if (ctgen_received({ctx}, {j}, {slots[b.name]}, ctgen_v, "
+                      f"sizeof ctgen_v, {c_string(what)})) {{",
+                      *(f"{INDENT * 2}{line}"
+                        for line in check_statements(ctx, what, "ctgen_v", b.value)),
+                      f"{INDENT}}}", "}"]
         logged = f"ctgen_logged_call({ctx}, {j}, {c_string(call.stub)}, {k})"
         if lines:
             out += [f"{INDENT}if ((ctgen_a = {logged}) != 0) {{",

@@ -63,6 +63,29 @@ def record_call_lines(stub: StubPrototype) -> list[str]:
             *(f"{INDENT * 2}{line}" for line in stores), f"{INDENT}}}", "}"]
 
 
+def received_lines(stub: StubPrototype, cases: list[Case]) -> list[str]:
+    """The statements keeping, in the runtime's log, what the pointer arguments of call
+    k of case i point to, as many bytes as the case predicts of them (checks.call_checks
+    compares them after the call)."""
+    slots = argument_slots(stub)
+    arms: list[str] = []
+    for index, c in enumerate(cases):
+        calls = [k for k in c.expected.calls or () if k.stub == stub.name]
+        kept = [(k, [f"ctgen_record_bytes({slots[b.name]}, (const void *){b.name}, "
+                     f"sizeof ({declare(b.declaration, '')}));" for b in call.contents])
+                for k, call in enumerate(calls) if call.contents]
+        if not kept:
+            continue
+        arms += [f"case {index}: /* {case_name(c)} */", f"{INDENT}switch (ctgen_k) {{"]
+        for k, lines in kept:
+            arms += [f"{INDENT}case {k}:", *(f"{INDENT * 2}{line}" for line in lines),
+                     f"{INDENT * 2}break;"]
+        arms += [f"{INDENT}default: break;", f"{INDENT}}}", f"{INDENT}break;"]
+    if not arms:
+        return []
+    return ["switch (ctgen_current_case) {", *arms, "default: break;", "}"]
+
+
 def precondition_lines(stub: StubPrototype) -> list[str]:
     """Checks of the specification's preconditions on the arguments of the call."""
     return [f"if (!({condition})) ctgen_precondition_failed("
@@ -80,14 +103,18 @@ def refers_to_objects(c: Case) -> bool:
                [w.value for w in k.writes])
 
 
-def _stub_lines(stub: StubPrototype, scripts: list[tuple[int, Case]]) -> list[str]:
-    """The stub's definition: call k of case i plays back that case's script."""
+def _stub_lines(stub: StubPrototype, scripts: list[tuple[int, Case]], cases: list[Case]
+                ) -> list[str]:
+    """The stub's definition: call k of case i (of `cases`) plays back that case's
+    script (`scripts`: the cases that script the stub) and keeps what its pointer
+    arguments point to."""
     sig = signature_of(stub)
     out = [renamed_prototype(stub), "{",
            f"{INDENT}unsigned long ctgen_k = {call_counter(stub.name)}++;",
            f"{INDENT}(void)ctgen_k;",
            f"{INDENT}{log_call_line(stub)}"]
     out += [f"{INDENT}{line}" for line in record_call_lines(stub)]
+    out += [f"{INDENT}{line}" for line in received_lines(stub, cases)]
     out += [f"{INDENT}{line}" for line in precondition_lines(stub)]
     arms: list[str] = []
     for index, c in scripts:
@@ -149,6 +176,6 @@ def stub_section(stubs: tuple[StubPrototype, ...], callbacks: tuple[StubPrototyp
     for stub in (*stubs, *callbacks):
         scripts = [(i, c) for i, c in enumerate(cases)
                    if any(s.name == stub.name for s in c.stubs)]
-        out += ["", *_stub_lines(stub, scripts)]
+        out += ["", *_stub_lines(stub, scripts, cases)]
     out += ["#if defined(__GNUC__)", "#pragma GCC diagnostic pop", "#endif"]
     return out

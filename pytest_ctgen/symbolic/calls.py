@@ -8,8 +8,9 @@ from typing import TYPE_CHECKING
 
 import z3
 
+from ..c_harness_files import MOST_RECEIVED
 from ..cases import PROGRAM_ENDS
-from ..frontend.ctype import FunctionType, IntType, PointerType, RecordType, VoidType
+from ..frontend.ctype import UCHAR, FunctionType, IntType, PointerType, RecordType, VoidType
 from ..ir.cfg import CFG, Call
 from ..ir.expr import Expr, describe
 from ..ir.spec import StubSpec
@@ -18,7 +19,7 @@ from .function_pointers import StubSignature
 from .large_objects import LARGE_OBJECT, SparseCells, copy_cells
 from .memory import cells_of, value_cells
 from .paths import BoundReached, NeedChoice, PathError, ProgramEnds
-from .state import Frame, State, StubCallRecord, StubWrite
+from .state import Frame, Received, State, StubCallRecord, StubWrite
 from .values import PtrVal, SymValue
 
 if TYPE_CHECKING:
@@ -142,10 +143,12 @@ def stub_call(ex: Executor, state: State, stmt: Call, args: list[SymValue],
     if not isinstance(rtype, VoidType):
         cells = inputs.input_cells(ex, state, f"{name}#{index}", rtype)
         result = memory.value_from_cells(cells, rtype)
+    given = received(state, callee, args)  # before the stub writes through them
     writes = stub_writes(ex, state, callee, index, args)
     writes += stub_global_writes(ex, state, name, index)
     arguments = tuple(zip(callee.params, callee.type.params, args))
-    state.stub_calls.append(StubCallRecord(name, index, rtype, result, writes, arguments))
+    state.stub_calls.append(StubCallRecord(name, index, rtype, result, writes, arguments,
+                                           given))
     if store and stmt.target is not None and result is not None:
         access.store(ex, state, stmt.target, result)
     return result
@@ -181,6 +184,33 @@ def specified_call(ex: Executor, state: State, stmt: Call, spec: StubSpec,
         state.frames.pop()
     if stmt.target is not None and result is not None:
         access.store(ex, state, stmt.target, result)
+
+
+def received(state: State, fn: StubSignature, args: list[SymValue]) -> tuple[Received, ...]:
+    """What the pointer arguments of a stub call point to at the call, the data a HAL
+    call is given (`spi_transfer(frame, 2u)`): from where each points, the rest of its
+    object in whole elements of the pointed-to type (bytes for `void *`), at most
+    MOST_RECEIVED bytes of it. Left out: NULL, a pointer the path has not resolved to
+    one object at one offset, a function, a large object's bytes; an input pointer that
+    may be NULL is left out where the case's is (extract.predicted_calls)."""
+    given = []
+    for param, ptype, arg in zip(fn.params, fn.type.params, args):
+        if not isinstance(ptype, PointerType) or isinstance(ptype.target, FunctionType) or \
+                not isinstance(arg, PtrVal) or arg.base is None or arg.base not in state.memory:
+            continue
+        off = z3.simplify(arg.offset)
+        obj = state.memory[arg.base]
+        if not z3.is_bv_value(off) or isinstance(obj.cells, SparseCells):
+            continue
+        element = UCHAR if isinstance(ptype.target, VoidType) else ptype.target
+        start = off.as_signed_long()
+        if not element.is_complete or element.size <= 0 or start < 0:
+            continue
+        count = min(obj.size - start, MOST_RECEIVED) // element.size
+        if count > 0:
+            cells = tuple(obj.cells[start:start + count * element.size])
+            given.append(Received(param, element, count, cells, arg.null))
+    return tuple(given)
 
 
 def stub_writes(ex: Executor, state: State, fn: StubSignature, index: int,

@@ -7,10 +7,11 @@ from dataclasses import replace
 
 import z3
 
+from ..c_harness_files import MAX_RECEIVED_BYTES
 from ..cases import (
     ArrayValue, Binding, BytesValue, Expected, FilledBytesValue, FloatValue, IntValue,
     PointerValue, PredictedCall, RecordValue, SetupCall, StubCall, StubScript,
-    UNDEFINED_BEHAVIOUR, UnsetValue, Value)
+    UNDEFINED_BEHAVIOUR, UnsetValue, Value, leaf_values)
 from ..frontend.ctype import (
     INT, VOID, ArrayType, CType, FloatType, FunctionType, IntType, PointerType, RecordType,
     declaration_of, value_members)
@@ -332,10 +333,12 @@ def predicted_calls(model: z3.ModelRef, state: State, names: dict[int, PointerVa
     """Every stub call of the path in order, with the arguments a case checks: integers,
     floats and doubles, and pointers to objects (by the case's name for the object, see
     `object_names`; one it cannot name, into a local or a string literal, is "*", of
-    which only non-NULL is checked). Left out: function pointers (also one passed as a
-    `void *`), other types (structs, long double), and an argument nothing set (C gives it
-    no value)."""
+    which only non-NULL is checked), and what pointer arguments point to at the call
+    (calls.received; not when nothing of it was set, nor where the case's pointer is NULL).
+    Left out: function pointers (also one passed as a `void *`), other types (structs,
+    long double), and an argument nothing set (C gives it no value)."""
     calls = []
+    room = MAX_RECEIVED_BYTES  # what the runtime keeps of a case's calls
     for call in state.stub_calls:
         arguments: list[tuple[str, Value]] = []
         for param, ctype, value in call.arguments:
@@ -346,7 +349,19 @@ def predicted_calls(model: z3.ModelRef, state: State, names: dict[int, PointerVa
             if isinstance(v, UnsetValue) or (isinstance(v, PointerValue) and v.function):
                 continue  # a function passed as a `void *` (a callback's context) is not
             arguments.append((param, v))
-        calls.append(PredictedCall(call.name, tuple(arguments)))
+        contents = []
+        for given in call.received:
+            if len(given.cells) > room:
+                break
+            if given.null is not None and \
+                    z3.is_true(model.eval(given.null, model_completion=True)):
+                continue  # the case's pointer is NULL
+            array = ArrayType(given.element, given.count)
+            value = value_of(model, list(given.cells), array, names, state.aliases, garbage)
+            if any(not isinstance(leaf, UnsetValue) for leaf in leaf_values(value)):
+                contents.append(Binding(given.param, declaration_of(array), value))
+                room -= len(given.cells)
+        calls.append(PredictedCall(call.name, tuple(arguments), tuple(contents)))
     return tuple(calls)
 
 

@@ -63,7 +63,8 @@ class Pointee:
 @dataclass(frozen=True)
 class StubCallRecord:
     """Call k (0-based) of an undefined function on this path; `arguments` are the
-    values it is called with, by parameter name and type (the variadic ones left out)."""
+    values it is called with, by parameter name and type (the variadic ones left out);
+    `received` what its pointer arguments point to when it is called (calls.received)."""
 
     name: str
     index: int
@@ -71,6 +72,20 @@ class StubCallRecord:
     result: SymValue | None
     writes: tuple[StubWrite, ...] = ()
     arguments: tuple[tuple[str, CType, SymValue], ...] = ()
+    received: tuple[Received, ...] = ()
+
+
+@dataclass(frozen=True)
+class Received:
+    """What a stub's pointer parameter `param` points to when the stub is called: `count`
+    elements of type `element` (bytes for a `void *`), as `cells` then held; `null`: the
+    condition under which the pointer, an input's, is NULL instead."""
+
+    param: str
+    element: CType
+    count: int
+    cells: tuple[Cell, ...]
+    null: z3.BoolRef | None = None
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """The stub calls a case predicts in order with their arguments (`Expected.calls`): their
 JSON round-trips, an export written before them reads back without them (and replays
 as before: counts only), and the harness records each call's arguments in the stub and
-checks them, call by call, after the call of the function under test."""
+checks them, call by call, after the call of the function under test; so also what a
+pointer argument points to when the stub is called (`PredictedCall.contents`)."""
 from __future__ import annotations
 
 import json
@@ -11,6 +12,8 @@ import pytest
 
 from pytest_ctgen.case_reader import file_cases_from_json
 from pytest_ctgen.cases import (
+    ArrayValue,
+    Binding,
     Case,
     Expected,
     FileCases,
@@ -24,7 +27,7 @@ from pytest_ctgen.cases import (
 )
 from pytest_ctgen.case_writer import file_cases_to_json
 from pytest_ctgen.codegen.case_functions import case_lines
-from pytest_ctgen.codegen.stubs import record_call_lines
+from pytest_ctgen.codegen.stubs import received_lines, record_call_lines
 from pytest_ctgen.export_schema import SchemaError
 
 SPI = StubPrototype("spi_write", "void spi_write(uint8_t reg, uint8_t value)",
@@ -139,3 +142,88 @@ def test_a_call_the_stub_cannot_check_is_refused(call: PredictedCall, message: s
     with pytest.raises(SchemaError, match=message) as err:
         file_cases_from_json(file_cases_to_json(bad))
     assert err.value.where.startswith("functions[0].cases[0].expected.calls_in_order[0]")
+
+
+#: A call of log_value whose `tag` pointed to the text "ok" when it was called.
+TAGGED = PredictedCall("log_value", (("tag", PointerValue("*")),),
+                       (Binding("tag", "char @[3]", ArrayValue((IntValue(111), IntValue(107),
+                                                                IntValue(0)))),))
+
+
+def _tagged(call: PredictedCall = TAGGED) -> FileCases:
+    return _file((CALLS[0], call, CALLS[2]))
+
+
+def test_what_a_pointer_argument_points_to_round_trips() -> None:
+    text = file_cases_to_json(_tagged())
+    [_, logged, _] = json.loads(text)["functions"][0]["cases"][0]["expected"]["calls_in_order"]
+    assert logged["contents"] == [{"name": "tag", "declaration": "char @[3]",
+                                   "value": [111, 107, 0]}]
+    assert file_cases_from_json(text) == _tagged()
+
+
+def test_the_stub_keeps_what_it_is_given_and_the_case_compares_it() -> None:
+    """The stub copies the bytes at its call (before a script writes through the
+    pointer); the case compares them after its call (as characters where the unit shows
+    the type as text: tests/plugin/test_plugin_stub_arguments.py)."""
+    fc = _tagged()
+    [case] = fc.functions[0].cases
+    stub = "\n".join(line.strip() for line in received_lines(LOG, [case, case]))
+    assert stub.split("\n") == [
+        "switch (ctgen_current_case) {", "case 0: /* setup[case1] */", "switch (ctgen_k) {",
+        "case 0:", "ctgen_record_bytes(0, (const void *)tag, sizeof (char [3]));", "break;",
+        "default: break;", "}", "break;",
+        "case 1: /* setup[case1] */", "switch (ctgen_k) {",
+        "case 0:", "ctgen_record_bytes(0, (const void *)tag, sizeof (char [3]));", "break;",
+        "default: break;", "}", "break;", "default: break;", "}"]
+    assert received_lines(SPI, [case]) == []  # nothing of spi_write's is a pointer
+    lines = [line.strip() for line in case_lines(
+        0, case, FunctionSignature("void @(void)", None), {"spi_write": SPI, "log_value": LOG})]
+    start = lines.index('if ((ctgen_a = ctgen_logged_call(ctgen_c, 1, "log_value", 0)) != 0) {')
+    assert lines[start + 1:start + 10] == [
+        'ctgen_check_nonnull(ctgen_c, "call 1 of log_value: argument tag", '
+        "(ctgen_a[0].p) != 0);",
+        "{", "char ctgen_v[3];",
+        'if (ctgen_received(ctgen_c, 1, 0, ctgen_v, sizeof ctgen_v, '
+        '"call 1 of log_value: tag")) {',
+        'ctgen_check_int(ctgen_c, "call 1 of log_value: tag[0]", ctgen_v[0], 111);',
+        'ctgen_check_int(ctgen_c, "call 1 of log_value: tag[1]", ctgen_v[1], 107);',
+        'ctgen_check_int(ctgen_c, "call 1 of log_value: tag[2]", ctgen_v[2], 0);',
+        "}", "}"]
+
+
+@pytest.mark.parametrize("contents, message", [
+    ((Binding("level", "char @[3]", ArrayValue((IntValue(1),) * 3)),),
+     r"contents\[0\]\.name: level is not a pointer parameter of log_value"),
+    ((Binding("tag", "char @", IntValue(1)),),
+     r"contents\[0\]\.declaration: expected an array of at most 256 bytes, found \"char @\""),
+    ((Binding("tag", "char @[257]", ArrayValue((IntValue(1),) * 257)),),
+     r"expected an array of at most 256 bytes, found \"char @\[257\]\""),
+    (TAGGED.contents * 2, r"contents\[1\]\.name: lists what tag points to twice"),
+    ((Binding("tag", "char @[3]", ArrayValue((IntValue(1000),) * 3)),), "out of range"),
+])
+def test_contents_a_stub_cannot_have_been_given_are_refused(
+        contents: tuple[Binding, ...], message: str) -> None:
+    with pytest.raises(SchemaError, match=message) as err:
+        file_cases_from_json(file_cases_to_json(_tagged(replace(TAGGED, contents=contents))))
+    assert err.value.where.startswith("functions[0].cases[0].expected.calls_in_order[1]")
+
+
+def test_more_than_the_runtime_keeps_of_a_case_is_refused() -> None:
+    """What a case's calls are given is at most CTGEN_MAX_STUB_BYTES (4096) bytes: each
+    byte is a check the harness compiles."""
+    given = (Binding("tag", "char @[256]", ArrayValue((IntValue(65),) * 256)),)
+    calls = (replace(TAGGED, contents=given),) * 17
+    fc = _file(calls)
+    [case] = fc.functions[0].cases
+    case = replace(case, expected=replace(case.expected,
+                                          stub_call_counts=(("log_value", 17),)))
+    fc = replace(fc, functions=(replace(fc.functions[0], cases=(case,)),))
+    with pytest.raises(SchemaError, match=r"predicts 4352 bytes that stub calls are given, "
+                                          r"more than the 4096 the harness keeps") as err:
+        file_cases_from_json(file_cases_to_json(fc))
+    assert err.value.where == "functions[0].cases[0].expected.calls_in_order[16].contents"
+    fc16 = replace(fc, functions=(replace(fc.functions[0], cases=(replace(
+        case, expected=replace(case.expected, calls=calls[:16],
+                               stub_call_counts=(("log_value", 16),))),)),))
+    assert file_cases_from_json(file_cases_to_json(fc16)) == fc16

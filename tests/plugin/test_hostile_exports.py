@@ -503,6 +503,13 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
     ("calls-pointer-for-integer", _set(lambda d: _calls(d)[0], "arguments",
                                        {"ch": {"@pointer": "*"}}),
      r"calls_in_order\[0\]\.arguments\.ch: expected an integer, found a pointer"),
+    ("contents-not-a-pointer", _set(lambda d: _calls(d)[0], "contents", [
+        {"name": "ch", "declaration": "unsigned char @[2]", "value": [1, 2]}]),
+     r"calls_in_order\[0\]\.contents\[0\]\.name: ch is not a pointer parameter of "
+     r"sensor_read"),
+    ("contents-declaration", _set(lambda d: _calls(d)[0], "contents", lambda p: [
+        {"name": "ch", "declaration": f'char @[2]; int x = system("{p}")', "value": [1, 2]}]),
+     r"calls_in_order\[0\]\.contents\[0\]\.declaration: is not a declaration template"),
     ("calls-more-than-counted", _set(lambda d: _case(d, CLAMP)["expected"], "calls_in_order",
                                      lambda p: [{"stub": "sensor_read", "arguments": {}}] * 2),
      r"expected\.calls_in_order: lists calls \{\"sensor_read\": 2\}, which \"stub_calls\" "
@@ -587,11 +594,18 @@ HOSTILE: list[tuple[str, Callable[[Doc, str], None], str]] = [
 
 
 def test_the_bound_is_the_runtimes() -> None:
-    """The most stub calls a case may have is the runtime's log of them."""
-    from pytest_ctgen.c_harness_files import MAX_STUB_CALLS, RUNTIME_SOURCE, harness_dir
+    """The most stub calls a case may have, and the most bytes their pointer arguments may
+    point to, are what the runtime's log keeps of them."""
+    from pytest_ctgen.c_harness_files import (
+        MAX_RECEIVED_BYTES,
+        MAX_STUB_CALLS,
+        RUNTIME_SOURCE,
+        harness_dir,
+    )
 
     text = (harness_dir() / RUNTIME_SOURCE).read_text()
     assert f"#define CTGEN_MAX_STUB_CALLS {MAX_STUB_CALLS}\n" in text
+    assert f"#define CTGEN_MAX_STUB_BYTES {MAX_RECEIVED_BYTES}\n" in text
 
 
 @pytest.fixture(scope="module")

@@ -81,8 +81,11 @@ def test_cases_predict_stub_calls_in_order_with_their_arguments(
     assert calls.count(written) == 1 and {len(c) for c in calls} == {1, 2}, calls
     assert all(c in ([read], written) for c in calls), calls
     sent = [c["expected"]["calls_in_order"] for c in _cases(doc, "send_tail")]
+    [buf] = [o["value"] for c in _cases(doc, "send_tail") for o in c["objects"]
+             if c["expected"]["calls_in_order"]]
     assert sorted(sent, key=len) == [[], [{"stub": "hal_send", "arguments": {
-        "buf": {"@pointer": "ctgen_obj_buf", "offset": 2}, "n": 1}}]]
+        "buf": {"@pointer": "ctgen_obj_buf", "offset": 2}, "n": 1}, "contents": [  # the rest
+        {"name": "buf", "declaration": f"unsigned char @[{len(buf) - 2}]", "value": buf[2:]}]}]]
 
 
 def test_a_stub_called_with_another_argument_fails_replay_and_make_run(
@@ -169,3 +172,96 @@ def test_a_callback_passed_as_a_context_pointer_is_not_checked(
     [called] = [c for c in doc["functions"][0]["cases"] if c["expected"]["calls_in_order"]]
     [call] = called["expected"]["calls_in_order"]
     assert call["stub"] == "sort_with" and set(call["arguments"]) == {"base", "n"}
+
+
+SENT_UNIT = """\
+#include <stdint.h>
+
+struct motor_cfg {
+    uint16_t speed;
+    uint8_t dir;
+};
+
+extern int spi_transfer(uint8_t *frame, uint16_t len);
+extern void uart_puts(const char *text);
+extern void motor_apply(const struct motor_cfg *cfg);
+
+int send_command(uint8_t command, uint8_t argument)
+{
+    uint8_t frame[3];
+
+    frame[0] = 0xA5u;
+    frame[1] = command;
+    frame[2] = argument;
+    if (spi_transfer(frame, 3u) != 0) {
+        uart_puts("ERR");
+        return -1;
+    }
+    return frame[2];
+}
+
+void motor_start(uint16_t speed)
+{
+    struct motor_cfg cfg;
+
+    cfg.speed = speed > 1000u ? 1000u : speed;
+    cfg.dir = 1u;
+    motor_apply(&cfg);
+}
+"""
+
+#: What the stubs are given changed, their arguments not: the frame's bytes swapped, the
+#: text, a member of the struct.
+SENT_CHANGED = (SENT_UNIT.replace("frame[1] = command;", "frame[1] = argument;")
+                .replace("frame[2] = argument;", "frame[2] = command;")
+                .replace('"ERR"', '"ERX"').replace("cfg.dir = 1u;", "cfg.dir = 2u;"))
+
+
+def test_what_a_stub_is_given_through_a_pointer_is_checked(
+        ctgen_dir: pytest.Pytester) -> None:
+    """The bytes of a frame a HAL call sends, a text, a struct: what each pointer argument
+    points to when the stub is called is predicted (before the stub writes the reply into
+    the frame), and a case fails, replayed and under `make run`, when it differs."""
+    (ctgen_dir.path / "sent.c").write_text(SENT_UNIT, encoding="utf-8")
+    result = run_ctgen(ctgen_dir, "-q", "--ctgen-export", "out", "sent.c")
+    assert result.ret == 0, output(result)
+    doc = json.loads((ctgen_dir.path / "out/sent/sent.ctgen.json").read_text())
+    sent = {}
+    for case in _cases(doc, "send_command"):
+        command, argument = (p["value"] for p in case["params"])
+        calls = case["expected"]["calls_in_order"]
+        assert calls[0]["contents"] == [{"name": "frame", "declaration": "unsigned char @[3]",
+                                         "value": [0xA5, command, argument]}], calls
+        sent.update({k["stub"]: k["contents"] for k in calls[1:]})
+    assert sent == {"uart_puts": [{"name": "text", "declaration": "char @[4]",
+                                   "value": {"@string": "ERR"}}]}
+    for case in _cases(doc, "motor_start"):
+        speed = min(case["params"][0]["value"], 1000)
+        [call] = case["expected"]["calls_in_order"]
+        assert call["contents"] == [{"name": "cfg", "declaration": "struct motor_cfg @[1]",
+                                     "value": [{"speed": speed, "dir": 1}]}], call
+
+    (ctgen_dir.path / "sent.c").write_text(SENT_CHANGED, encoding="utf-8")
+    replay = ctgen_dir.runpytest_subprocess(*QUIET, "out", timeout=180)
+    text = output(replay)
+    assert replay.ret == 1, text
+    replay.assert_outcomes(failed=sum(len(f["cases"]) for f in doc["functions"]))
+    found = _sent_failures(text)
+    if shutil.which("make") is None:
+        return
+    run = subprocess.run(["make", "-s", "-C", str(ctgen_dir.path / "out/sent"), "run"],
+                         capture_output=True, text=True, timeout=120, check=False)
+    assert run.returncode != 0, run.stdout + run.stderr
+    assert _sent_failures(run.stdout) == found, run.stdout
+
+
+def _sent_failures(text: str) -> set[str]:
+    """What the failures say of what the stubs were given: each change of SENT_CHANGED."""
+    found = set(re.findall(r"call 1 of \w+: \w+\[\d\](?:\.\w+)?: predicted [^,;]+, "
+                           r"observed [^;\n]+", text))
+    kinds = {re.sub(r": predicted.*", "", f) for f in found}
+    assert kinds == {"call 1 of spi_transfer: frame[1]", "call 1 of spi_transfer: frame[2]",
+                     "call 1 of uart_puts: text[2]", "call 1 of motor_apply: cfg[0].dir"}, found
+    assert "call 1 of uart_puts: text[2]: predicted 82, observed 88" in found, found  # R, X
+    assert "call 1 of motor_apply: cfg[0].dir: predicted 1, observed 2" in found, found
+    return found
