@@ -43,19 +43,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import partial
+from itertools import islice
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 
 from ..cases import BOUNDARY_NOTE, LOOP_NOTE, OUTCOME_NOTE, RESULT_NOTE
 from ..ir.cfg import CFG, Edge
-from ..symbolic.boundaries import equal_sides, outcomes
+from ..ir.condition_map import ConditionMap
+from ..symbolic.boundaries import boundary_wishes, equal_sides, outcomes
 from ..symbolic import extract
 from ..symbolic.paths import BoundReached
-from ..symbolic.solver import Condition, Model, Solver
+from ..symbolic.solver import Condition, Model, Solver, WholeTier
 from ..symbolic.state import State
 from ..symbolic.work import STEPS_PER_UNIT
 from .tree import TreeNode
+from .unmasking import unmasking
 
 if TYPE_CHECKING:
     from .generator import Generator
@@ -78,6 +81,9 @@ _LEAST_STEPS = 10 * STEPS_PER_UNIT
 _NODES_PER_GOAL = 4
 #: The passes of a loop's body a loop case makes at least before it leaves the loop.
 _PASSES = 2
+#: Pairs of evaluations tried at most for a boundary case's comparison to decide its
+#: decision (unmasking.py).
+_MOST_PAIRS = 4
 #: Paths whose case returns 0 tried again for another result, at most (the first ones).
 _MOST_RESULT_CASES = 32
 
@@ -104,8 +110,18 @@ class BoundaryGoals:
     # they take (State.edges): each is tried once
     zero_results: dict[tuple[object, ...], State] = field(default_factory=dict)
     results_tried: set[tuple[object, ...]] = field(default_factory=set)
+    # comparisons a case of the search decided with equal sides whose branch is a condition
+    # of a decision of several, with the cases' models: unless one of them also let the
+    # comparison decide its decision, a boundary case that does is still a goal
+    equal_only: dict[Key, list[Model]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        cmap = self.cfg.conditions or ConditionMap()
+        #: the blocks whose branch decides a condition of a decision of several
+        self.in_decisions: frozenset[int] = frozenset(
+            e.block for e, values in cmap.exits.items()
+            if any(d in cmap.mapped and len(cmap.decisions[d].conditions) > 1
+                   for d, _, _ in values))
         # each loop's exits through its condition: edges out of the loop from a block
         # that also begins the loop's body again (a break's edge is none)
         self.exits: dict[int, set[Edge]] = {}
@@ -134,8 +150,13 @@ class BoundaryGoals:
         for block, condition in state.decided:
             for k, equal in enumerate(equal_sides(condition)):
                 if (block, k) not in self.met and solver.holds(model, equal):
-                    self.met.add((block, k))
-                    self.deciders.pop((block, k), None)
+                    if extra or block not in self.in_decisions:
+                        self.met.add((block, k))
+                        self.deciders.pop((block, k), None)
+                    else:  # whether it decided its decision too is not known yet
+                        kept = self.equal_only.setdefault((block, k), [])
+                        if len(kept) < _NODES_PER_GOAL:
+                            kept.append(model)
         for head in self.exits:
             if head not in self.looped and self.loops_in(state, head):
                 self.looped.add(head)
@@ -227,7 +248,7 @@ def add_boundary_cases(gen: Generator) -> None:
                 if key in goals.met or meter.exhausted:
                     break
                 gen.check_budget()
-                _try_equal_sides(gen, node, key)
+                _try_equal_sides(gen, goals, node, key)
         for value_key, starts in list(goals.value_starts.items()):
             for prefix, target in starts:
                 if value_key in goals.values_met or meter.exhausted:
@@ -256,9 +277,14 @@ def add_boundary_cases(gen: Generator) -> None:
         goals.forget()  # their states are not needed any more
 
 
-def _try_equal_sides(gen: Generator, node: TreeNode, key: Key) -> None:
+def _try_equal_sides(gen: Generator, goals: BoundaryGoals, node: TreeNode, key: Key
+                     ) -> None:
     """A case from `node` along inputs that make comparison `key` decide with equal sides,
-    when there are such inputs and the path they take ends within what is modelled."""
+    when there are such inputs and the path they take ends within what is modelled. Where
+    the comparison is one condition of a decision of several, inputs under which it also
+    decides its decision come first (unmasking.py); where a case of the search already
+    decided it with equal sides (`goals.equal_only`), only those, when that case did not
+    let it decide, and only new ones."""
     condition = _decided(node)
     assert condition is not None  # `offer` kept only nodes that decide a condition
     equal = equal_sides(condition)[key[1]]
@@ -268,7 +294,23 @@ def _try_equal_sides(gen: Generator, node: TreeNode, key: Key) -> None:
         return
     live = [i for i, g in enumerate(node.guards)
             if g is not None and gen.solver.holds(model, g)]
-    if live:
+    if not live:
+        return
+    met_by = goals.equal_only.get(key, [])
+    for deciding in islice(unmasking(gen, node, live[0]), _MOST_PAIRS):
+        if any(all(gen.solver.holds(m, g) for g in deciding) for m in met_by):
+            goals.met.add(key)  # a case of the search did
+            return
+        tiers = gen.preferences(state)
+        wishes = boundary_wishes(deciding)  # the other conditions one step from turning
+        unmasked = gen.solver.model([*state.constraints, equal, *deciding],
+                                    [WholeTier(wishes), *tiers] if wishes else tiers)
+        if unmasked is not None and gen.solver.holds(unmasked, node.guards[live[0]]):
+            if _complete(gen, node, state, unmasked, live[0], (BOUNDARY_NOTE,),
+                         kept=(equal, *deciding), new_only=bool(met_by)):
+                goals.met.add(key)
+            return
+    if not met_by:
         _complete(gen, node, state, model, live[0], (BOUNDARY_NOTE,), kept=(equal,))
 
 
@@ -370,18 +412,21 @@ class _Again:
 
 def _complete(gen: Generator, node: TreeNode, state: State, model: Model, index: int,
               notes: tuple[str, ...], wanted: Callable[[State], bool] | None = None,
-              kept: tuple[Condition, ...] = ()) -> None:
+              kept: tuple[Condition, ...] = (), new_only: bool = False) -> bool:
     """The case of `state` (of `node`) run on concretely as `model` says after its edge
     `index`, when the path ends within what is modelled (and is `wanted`); `kept`: what
-    the case is made for beyond its path (search/case_making.add_case)."""
+    the case is made for beyond its path (search/case_making.add_case); `new_only`: not
+    when another case has the same inputs. Whether the case was made."""
     if not gen.complete(state, model, partial(gen.step, node, state, index)) or \
             (wanted is not None and not wanted(state)):
-        return
-    if gen.add_case(state, model, notes, kept):
-        # it may take an outcome the search left (a bound cut its paths there)
-        gen.goals.covered(state.edges)
-        if gen.goals.callees is not None:
-            gen.goals.callees.covered(state)
+        return False
+    if not gen.add_case(state, model, notes, kept, new_only=new_only):
+        return False
+    # it may take an outcome the search left (a bound cut its paths there)
+    gen.goals.covered(state.edges)
+    if gen.goals.callees is not None:
+        gen.goals.callees.covered(state)
+    return True
 
 
 def _decided(node: TreeNode) -> Condition | None:

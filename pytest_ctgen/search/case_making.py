@@ -18,12 +18,13 @@ if TYPE_CHECKING:
 
 
 def add_case(gen: Generator, state: State, model: Model,
-             extra_notes: tuple[str, ...] = (), kept: tuple[Condition, ...] = ()) -> bool:
+             extra_notes: tuple[str, ...] = (), kept: tuple[Condition, ...] = (),
+             new_only: bool = False) -> bool:
     """The case of the path `state` with the inputs of `model`; which annotations it
     violates and which test cases it enters (by their PREs) are read off the model.
     `kept`: what the case was made for beyond its path (a comparison's sides equal),
     which the inputs keep. False when the case would depend on where objects lie in
-    memory."""
+    memory, or (`new_only`) when a case with the same inputs is there."""
     pointees = extract.case_pointees(model, state)
     given = model
     model = _visible_writes(gen, state, model, kept, pointees)
@@ -72,6 +73,8 @@ def add_case(gen: Generator, state: State, model: Model,
         failing_allocations=heap.failing(model, state),
         setup=setup,
     )
+    if new_only and any(_same_inputs(case, c) for c in gen.cases):
+        return False
     gen.violated.update(violations)
     gen.testcases_met.update(met)
     gen.cases.append(case)
@@ -127,3 +130,9 @@ def _placement_free(gen: Generator, state: State, model: Model,
     moved = addresses.moved_outputs_query(
         state.addresses, state.constraints, model, extract.output_terms(state, pointees))
     return not moved or gen.solver.check(moved) == UNSAT
+
+
+def _same_inputs(a: Case, b: Case) -> bool:
+    """Whether cases `a` and `b` give the function the same inputs."""
+    return (a.params, a.globals, a.objects, a.stubs, a.setup, a.failing_allocations) == \
+        (b.params, b.globals, b.objects, b.stubs, b.setup, b.failing_allocations)

@@ -650,10 +650,11 @@ class Generator:
         return None if tiers is readable else self.solver.model(state.constraints, tiers)
 
     def add_case(self, state: State, model: Model, extra_notes: tuple[str, ...] = (),
-                 kept: tuple[Condition, ...] = ()) -> bool:
+                 kept: tuple[Condition, ...] = (), new_only: bool = False) -> bool:
         """The case of the path `state` with the inputs of `model` (search/case_making.py);
-        False when the case would depend on where objects lie in memory."""
-        return add_case(self, state, model, extra_notes, kept)
+        False when the case would depend on where objects lie in memory, or (`new_only`)
+        when a case with the same inputs is there."""
+        return add_case(self, state, model, extra_notes, kept, new_only)
 
     def report_case(self, case: Case) -> None:
         """Tell `found` of `case`, just made: with the callbacks no case named before, and
