@@ -23,12 +23,15 @@ if TYPE_CHECKING:  # the engine's run-time parts are imported when a run needs t
 
 @dataclass
 class Generated:
-    """The cases of a file and how long generating each function took (0 when cached)."""
+    """The cases of a file and how long generating each function took (0 when cached);
+    `ahead`: taken from the cache, where a process generating ahead of the session's
+    collection put them (plugin/ahead.py)."""
 
     cases: FileCases
     seconds: dict[str, float] = field(default_factory=dict)
     from_cache: bool = False
     preprocessed: str = ""
+    ahead: bool = False
 
 
 

@@ -46,6 +46,7 @@ class Options:
     work: float = DEFAULT_WORK_UNITS  # per function, in millions of steps (symbolic/work.py)
     timeout: float = DEFAULT_TIME_BUDGET  # per function, a safety net (symbolic/work.py)
     memory: int = DEFAULT_MEMORY_MIB  # MiB a generation child may take beyond its start; 0: none
+    jobs: int = 0  # files generated at once; 0: the CPUs the session may use (plugin/ahead.py)
     array_size: int = 10
     stub_globals: StubGlobals = "modifies"  # which globals stubs may write: "modifies" or "all"
     # globs of globals that are inputs although they start from an initializer nothing in
@@ -92,7 +93,7 @@ class Options:
         """The options that influence generated cases, as stable text for cache keys."""
         fields = asdict(self)
         # the database's flags count through the unit's flags (see pipeline.generate_file)
-        for run_only in ("case_timeout", "isolate", "regenerate", "compile_database"):
+        for run_only in ("case_timeout", "isolate", "regenerate", "compile_database", "jobs"):
             fields.pop(run_only)
         return json.dumps(fields, sort_keys=True)
 

@@ -138,7 +138,8 @@ def generation_key(preprocessed: str, options: Options) -> str:
 
 def generate_file(path: Path, display: str, options: Options,
                   cache_dir: Path | None = None, *, progress: ProgressFn | None = None,
-                  fresh_since: float | None = None, wait: bool = True) -> Generated | None:
+                  fresh_since: float | None = None, wait: bool = True, ahead: bool = False
+                  ) -> Generated | None:
     """Generate the cases of every selected function defined in `path`. Raises CtgenError
     when the file does not preprocess or parse.
 
@@ -146,7 +147,10 @@ def generate_file(path: Path, display: str, options: Options,
     several processes at once (pytest-xdist workers): a file lock per cache entry makes
     the others wait for the first. With `wait=False`, returns None at once when another
     process holds that lock. With `options.regenerate`, entries older than `fresh_since`
-    (the session's start) are not served; entries used since then are not pruned."""
+    (the session's start) are not served; entries used since then are not pruned. With
+    `ahead` (a process generating ahead of the session's collection, plugin/ahead.py), a
+    cached result is not read (None) and a new one is marked as the session's (its
+    `fresh_since`), which `Generated.ahead` tells the collection."""
     flags = options.compiler_flags(path)
     text = preprocess(path, flags, options.files_for(path))
     # the flags also count where they leave no trace in the text (-m32, -funsigned-char)
@@ -162,18 +166,22 @@ def generate_file(path: Path, display: str, options: Options,
         with FileLock(str(cache_file) + ".lock", timeout=-1 if wait else 0):
             if cache_file.is_file() and (not options.regenerate or (
                     fresh_since is not None and cache_file.stat().st_mtime >= fresh_since)):
+                if ahead:
+                    return None
                 doc = json.loads(cache_file.read_text(encoding="utf-8"))
                 if not options.regenerate:
                     used(cache_file)
                 # signatures, and the compiler's sizes of its types (value_shapes)
                 unit = load_unit(path, flags, preprocessed=text)
+                made_ahead = fresh_since is not None and doc.get("ahead") == fresh_since
                 return Generated(generated_cases(doc["cases"], unit), doc.get("seconds", {}),
-                                 True, text)
+                                 True, text, made_ahead)
             fc, seconds = generate_isolated(_generate_cases, path, display, options, text,
                                             progress)
             tmp = cache_file.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(json.dumps({"cases": file_cases_to_json(fc), "seconds": seconds}),
-                           encoding="utf-8")
+            entry = {"cases": file_cases_to_json(fc), "seconds": seconds,
+                     **({"ahead": fresh_since} if ahead else {})}
+            tmp.write_text(json.dumps(entry), encoding="utf-8")
             tmp.replace(cache_file)
         prune([p for p in group.glob("*.json") if p != cache_file], session_start=fresh_since)
         return Generated(fc, seconds, False, text)

@@ -24,6 +24,7 @@ from .session import CTGEN_KEY, CtgenSession
 from .settings import add_options, check_report_settings
 from .summary import finish_run_loop, write_summary
 from .tracing import RequirementTrace
+from .ahead import start_helpers, stop_helpers
 from .xdist import WorkerResults, configure_node, pregenerate
 
 
@@ -66,9 +67,16 @@ def pytest_configure_node(node: Any) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection(session: pytest.Session) -> None:
-    """On a pytest-xdist worker, before collecting: generate the files no other worker is
-    generating (xdist.pregenerate)."""
+    """Before collecting: on a pytest-xdist worker, generate the files no other worker is
+    generating (xdist.pregenerate); else start the processes that generate files ahead of
+    the collection (ahead.py)."""
     pregenerate(session)
+    start_helpers(session)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """The files are collected: the processes generating ahead are done."""
+    stop_helpers(session.config)
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -98,6 +106,7 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     """The harnesses loaded here write their last coverage counters, and the session's
     temporary cache goes (an xdist worker's is the controller's, which removes it after
     the workers are done)."""
+    stop_helpers(config)  # a collection cut short leaves them running
     ctgen: CtgenSession | None = config.stash.get(CTGEN_KEY, None)
     if ctgen is None:
         return

@@ -70,23 +70,30 @@ class CtgenFile(_CasesFile):
     """A C source file: its cases are generated (or taken from the cache)."""
 
     def collect(self) -> Iterator[pytest.Item]:
-        from ..pipeline import FileRun, generate_file, unbuildable
+        from ..pipeline import FileRun, Progress, generate_file, unbuildable
 
         session: CtgenSession = self.config.stash[CTGEN_KEY]
         problem = unbuildable(self.path, session.options.sources_for(self.path))
         if problem:
             raise self.CollectError(f"{display(self.config, self.path)}: {problem}")
+        printer = _progress_printer(self.config)
         try:
             generated = generate_file(self.path, display(self.config, self.path),
                                       session.options, session.generated_dir,
-                                      progress=_progress_printer(self.config),
-                                      fresh_since=session.started)
+                                      progress=printer, fresh_since=session.started)
         except CtgenError as err:
             raise self.CollectError(str(err)) from None
         assert generated is not None  # waited for the cache entry's lock
         unit = str(self.path)
         session.generated_files[unit] = session.generated_files.get(unit, False) or \
-            not generated.from_cache
+            not generated.from_cache or generated.ahead
+        if generated.ahead and printer is not None:  # the lines its generation would show
+            for fn in generated.cases.functions:
+                covered = {o for c in fn.cases for o in c.covered}
+                printer(Progress(generated.cases.source, fn.name, "done",
+                                 generated.seconds.get(fn.name, fn.generation_seconds),
+                                 len(fn.cases), len(covered), fn.outcomes_total,
+                                 fn.stop_reason, fn))
         yield from self.items(session, FileRun(self.path, generated, session.options,
                                                session.build_dir,
                                                session_start=session.started))

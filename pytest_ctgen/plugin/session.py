@@ -4,6 +4,7 @@ caches are."""
 from __future__ import annotations
 
 import functools
+import subprocess
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -52,6 +53,8 @@ class CtgenSession:
     # controller what each worker measured
     mcdc_files: list[McdcFile] = field(default_factory=list)
     worker_mcdc: list[list[McdcFile]] = field(default_factory=list)
+    # the processes generating files ahead of the collection (ahead.py)
+    helpers: list[subprocess.Popen[bytes]] = field(default_factory=list)
 
     @functools.cached_property
     def options(self) -> Options:

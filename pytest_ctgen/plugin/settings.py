@@ -109,6 +109,10 @@ def _add_generation_options(option: _AddOption) -> None:
     option("memory", "string", "MiB of memory the generation of a file may take beyond its "
                                "start (default 4096; 0 for no limit): a function that needs "
                                "more stops with 'memory limit'", type=int)
+    option("jobs", "string", "C files generated at once, each in a process of its own "
+                             "(default: the CPUs the session may use, divided among "
+                             "pytest-xdist workers; 1: one at a time); the cases are the "
+                             "same", type=int)
     option("array-size", "string", "elements of the object a pointer input points to, "
                                    "and at most of a variable length array whose size the "
                                    "inputs choose (default 10)", type=int)
@@ -307,6 +311,7 @@ def build_options(config: pytest.Config) -> Options:
         work=_work_budget(setting(config, "work", defaults.work)),
         timeout=_number(config, "timeout", defaults.timeout, float, 0.001),
         memory=_memory(config, defaults.memory),
+        jobs=_number(config, "jobs", defaults.jobs, int, 0),
         array_size=_number(config, "array_size", defaults.array_size, int, 1),
         stub_globals=_choice(config, "stub_globals", STUB_GLOBALS_VALUES),
         input_globals=_globs(setting(config, "input_globals", None)),

@@ -39,7 +39,7 @@ def pregenerate(session: pytest.Session) -> None:
     from ..pipeline import generate_file
 
     ctgen: CtgenSession = config.stash[CTGEN_KEY]
-    for path in _c_files(config):
+    for path in c_files(config):
         try:
             generated = generate_file(path, display(config, path), ctgen.options,
                                       ctgen.generated_dir, fresh_since=ctgen.started,
@@ -50,7 +50,7 @@ def pregenerate(session: pytest.Session) -> None:
             ctgen.generated_files[str(path)] = True
 
 
-def _c_files(config: pytest.Config) -> list[Path]:
+def c_files(config: pytest.Config) -> list[Path]:
     """The C files under the session's arguments, in a stable order, skipping the
     directories pytest does not recurse into (`norecursedirs`, `--ignore`)."""
     skip_dirs = config.getini("norecursedirs")
