@@ -334,7 +334,8 @@ def predicted_calls(model: z3.ModelRef, state: State, names: dict[int, PointerVa
     floats and doubles, and pointers to objects (by the case's name for the object, see
     `object_names`; one it cannot name, into a local or a string literal, is "*", of
     which only non-NULL is checked), and what pointer arguments point to at the call
-    (calls.received; not when nothing of it was set, nor where the case's pointer is NULL).
+    (calls.received; not when nothing of it was set, nor where the case's pointer is NULL;
+    NULL pointers in it are not checked).
     Left out: function pointers (also one passed as a `void *`), other types (structs,
     long double), and an argument nothing set (C gives it no value)."""
     calls = []
@@ -357,12 +358,26 @@ def predicted_calls(model: z3.ModelRef, state: State, names: dict[int, PointerVa
                     z3.is_true(model.eval(given.null, model_completion=True)):
                 continue  # the case's pointer is NULL
             array = ArrayType(given.element, given.count)
-            value = value_of(model, list(given.cells), array, names, state.aliases, garbage)
+            value = _unless_null(value_of(model, list(given.cells), array, names,
+                                          state.aliases, garbage))
             if any(not isinstance(leaf, UnsetValue) for leaf in leaf_values(value)):
                 contents.append(Binding(given.param, declaration_of(array), value))
                 room -= len(given.cells)
         calls.append(PredictedCall(call.name, tuple(arguments), tuple(contents)))
     return tuple(calls)
+
+
+def _unless_null(v: Value) -> Value:
+    """`v` with its NULL pointers left unchecked: a pointer local nothing set is modelled
+    as NULL (inputs.garbage), and what a stub is given (`&end` of `char *end;`) may hold
+    one."""
+    if isinstance(v, PointerValue) and v.target is None:
+        return UnsetValue()
+    if isinstance(v, ArrayValue):
+        return replace(v, elements=tuple(_unless_null(x) for x in v.elements))
+    if isinstance(v, RecordValue):
+        return RecordValue(tuple((n, _unless_null(x)) for n, x in v.fields))
+    return v
 
 
 def _checked_argument(ctype: CType) -> bool:
