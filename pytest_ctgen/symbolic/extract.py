@@ -95,7 +95,10 @@ def value_of(model: z3.ModelRef, cells: list[Cell] | SparseCells, ctype: CType,
                           text=isinstance(ctype.element, IntType) and ctype.element.name == "char")
     if isinstance(ctype, RecordType):
         if ctype.is_union:
-            return BytesValue(bytes(_eval_bits(model, memory.byte_of(c)) for c in cells))
+            data = [memory.byte_of(c) for c in cells]
+            if any(_unset(model, b, garbage) for b in data):  # a member set, the rest not
+                return UnsetValue()
+            return BytesValue(bytes(_eval_bits(model, b) for b in data))
         fields: list[tuple[str, Value]] = []
         obj = MemObject(0, "value", len(cells), list(cells))
         for f in value_members(ctype):
