@@ -300,6 +300,26 @@ def member_offset(record: RecordType, name: str) -> tuple[int, Field] | None:
     return None
 
 
+def padding_bytes(t: CType) -> frozenset[int]:
+    """The bytes of a value of type `t` that hold no member's value: a struct's padding,
+    and the bytes of its unnamed bit-fields, also inside its members and elements (a case
+    sets the members of an object, never these)."""
+    if isinstance(t, ArrayType) and t.count is not None:
+        inner = padding_bytes(t.element)
+        size = t.element.size
+        return frozenset(i * size + b for i in range(t.count) for b in inner)
+    if not isinstance(t, RecordType) or not t.is_complete:
+        return frozenset()
+    held: set[int] = set()
+    for f in t.fields:
+        if f.bit_width is not None:
+            held.update(range(f.offset, f.offset + ((f.bit_offset or 0) + f.bit_width + 7) // 8))
+        else:
+            inner = padding_bytes(f.type)
+            held.update(f.offset + b for b in range(f.type.size) if b not in inner)
+    return frozenset(range(t.size)) - held
+
+
 def value_members(record: RecordType) -> list[Field]:
     """The members a value of the struct `record` shows (a case's value, its JSON and C
     text), each at its offset from the start of `record`: the named members, and in place

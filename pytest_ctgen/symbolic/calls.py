@@ -10,7 +10,9 @@ import z3
 
 from ..c_harness_files import MOST_RECEIVED
 from ..cases import PROGRAM_ENDS
-from ..frontend.ctype import UCHAR, FunctionType, IntType, PointerType, RecordType, VoidType
+from ..frontend.ctype import (
+    UCHAR, ArrayType, CType, FunctionType, IntType, PointerType, RecordType, VoidType,
+    padding_bytes)
 from ..ir.cfg import CFG, Call
 from ..ir.expr import Expr, describe
 from ..ir.spec import StubSpec
@@ -189,10 +191,11 @@ def specified_call(ex: Executor, state: State, stmt: Call, spec: StubSpec,
 def received(state: State, fn: StubSignature, args: list[SymValue]) -> tuple[Received, ...]:
     """What the pointer arguments of a stub call point to at the call, the data a HAL
     call is given (`spi_transfer(frame, 2u)`): from where each points, the rest of its
-    object in whole elements of the pointed-to type (bytes for `void *`), at most
-    MOST_RECEIVED bytes of it. Left out: NULL, a pointer the path has not resolved to
-    one object at one offset, a function, a large object's bytes; an input pointer that
-    may be NULL is left out where the case's is (extract.predicted_calls)."""
+    object in bytes for a `char` or `void` pointer (its padding bytes left unset: a case
+    never sets them), else one element of the pointed-to type, or the rest of an array of
+    such elements; at most MOST_RECEIVED bytes. Left out: NULL, a pointer the path has
+    not resolved to one object at one offset, a function, a large object's bytes; an input
+    pointer that may be NULL is left out where the case's is (extract.predicted_calls)."""
     given = []
     for param, ptype, arg in zip(fn.params, fn.type.params, args):
         if not isinstance(ptype, PointerType) or isinstance(ptype.target, FunctionType) or \
@@ -206,11 +209,37 @@ def received(state: State, fn: StubSignature, args: list[SymValue]) -> tuple[Rec
         start = off.as_signed_long()
         if not element.is_complete or element.size <= 0 or start < 0:
             continue
+        whole = _object_type(state, arg.base)
         count = min(obj.size - start, MOST_RECEIVED) // element.size
+        if element.size > 1 and not (isinstance(whole, ArrayType) and
+                                     whole.element.size == element.size):
+            count = min(count, 1)  # one element, unless the object is an array of them
         if count > 0:
             cells = tuple(obj.cells[start:start + count * element.size])
-            given.append(Received(param, element, count, cells, arg.null))
+            padding = padding_bytes(whole) if whole is not None and element.size == 1 \
+                else frozenset()
+            unset = frozenset(b - start for b in padding if start <= b < start + count)
+            given.append(Received(param, element, count, cells, arg.null, unset))
     return tuple(given)
+
+
+def _object_type(state: State, base: int) -> CType | None:
+    """The type of the object `base`, where it is a variable's or an input pointer's
+    (not for a heap object or a string literal)."""
+    for p in state.pointees:
+        if p.object_id == base:
+            return p.type
+    for root in state.inputs:
+        if root.object_id == base:
+            return root.var.type
+    for var, oid in state.globals.items():
+        if oid == base:
+            return var.type
+    for frame in state.frames:
+        for var, oid in frame.objects.items():
+            if oid == base:
+                return var.type
+    return None
 
 
 def stub_writes(ex: Executor, state: State, fn: StubSignature, index: int,

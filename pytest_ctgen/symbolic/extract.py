@@ -363,6 +363,10 @@ def predicted_calls(model: z3.ModelRef, state: State, names: dict[int, PointerVa
             array = ArrayType(given.element, given.count)
             value = _unless_null(value_of(model, list(given.cells), array, names,
                                           state.aliases, garbage))
+            if given.unset and isinstance(value, ArrayValue):
+                value = replace(value, elements=tuple(
+                    UnsetValue() if i in given.unset else x
+                    for i, x in enumerate(value.elements)))
             if any(not isinstance(leaf, UnsetValue) for leaf in leaf_values(value)):
                 contents.append(Binding(given.param, declaration_of(array), value))
                 room -= len(given.cells)

@@ -79,13 +79,15 @@ class StubCallRecord:
 class Received:
     """What a stub's pointer parameter `param` points to when the stub is called: `count`
     elements of type `element` (bytes for a `void *`), as `cells` then held; `null`: the
-    condition under which the pointer, an input's, is NULL instead."""
+    condition under which the pointer, an input's, is NULL instead; `unset`: the elements
+    (bytes) that are padding of the object, which nothing sets."""
 
     param: str
     element: CType
     count: int
     cells: tuple[Cell, ...]
     null: z3.BoolRef | None = None
+    unset: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
 """What a stub is given through a pointer (`PredictedCall.contents`) is predicted as the
 compiled code holds it at the call: what the path set is checked, what nothing set is not
 (stack garbage: the rest of a union a member was written into, a pointer local a stub is
-to fill, the tail of a buffer); every case passes against gcc's build."""
+to fill; the padding of a struct, which a case never sets); every case passes against
+gcc's build."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -49,6 +50,20 @@ void send_head(uint8_t id)
     put_frame(&f);
 }
 
+struct cfg { uint8_t mode; uint32_t gain; };
+extern void send_bytes(const uint8_t *data, unsigned n);
+extern void send_gain(const uint32_t *g);
+
+void push_cfg(const struct cfg *c)
+{
+    send_bytes((const uint8_t *)c, sizeof *c);
+}
+
+void push_gain(struct cfg *c)
+{
+    send_gain(&c->gain);
+}
+
 int number_ends(const char *text)
 {
     char *end;
@@ -79,6 +94,14 @@ def test_what_nothing_set_is_not_predicted(
     assert head.value == ArrayValue((RecordValue((
         ("id", case.params[0].value), ("length", UnsetValue()),
         ("data", ArrayValue((IntValue(7), UnsetValue(), UnsetValue(), UnsetValue())))),),))
+    # an input struct sent as bytes: its padding is no byte a case sets
+    for given in _given(unit, "push_cfg"):
+        for b in given:
+            shown = [not isinstance(x, UnsetValue) for x in b.value.elements]
+            assert shown[:8] == [True, False, False, False, True, True, True, True], b
+    # a pointer to a member: that member, not the bytes after it
+    for given in _given(unit, "push_gain"):
+        assert [b.declaration for b in given] in ([], ["unsigned int @[1]"]), given
     # a pointer local the stub is to fill holds no value yet: `&end` is given nothing
     # (the text is, where the case's text pointer is not NULL)
     given = [[b.name for b in g] for g in _given(unit, "number_ends")]
