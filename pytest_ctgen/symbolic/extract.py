@@ -337,8 +337,8 @@ def predicted_calls(model: z3.ModelRef, state: State, names: dict[int, PointerVa
     floats and doubles, and pointers to objects (by the case's name for the object, see
     `object_names`; one it cannot name, into a local or a string literal, is "*", of
     which only non-NULL is checked), and what pointer arguments point to at the call
-    (calls.received; not when nothing of it was set, nor where the case's pointer is NULL;
-    NULL pointers in it are not checked).
+    (calls.received; not when nothing of it was set, nor where the case's pointer is NULL,
+    nor when its bytes hold a pointer; NULL pointers in it are not checked).
     Left out: function pointers (also one passed as a `void *`), other types (structs,
     long double), and an argument nothing set (C gives it no value)."""
     calls = []
@@ -361,8 +361,11 @@ def predicted_calls(model: z3.ModelRef, state: State, names: dict[int, PointerVa
                     z3.is_true(model.eval(given.null, model_completion=True)):
                 continue  # the case's pointer is NULL
             array = ArrayType(given.element, given.count)
-            value = _unless_null(value_of(model, list(given.cells), array, names,
-                                          state.aliases, garbage))
+            try:
+                value = _unless_null(value_of(model, list(given.cells), array, names,
+                                              state.aliases, garbage))
+            except UnsupportedError:  # bytes of a pointer (`memp_free(p)` as a void *)
+                continue
             if given.unset and isinstance(value, ArrayValue):
                 value = replace(value, elements=tuple(
                     UnsetValue() if i in given.unset else x

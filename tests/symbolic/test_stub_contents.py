@@ -64,6 +64,18 @@ void push_gain(struct cfg *c)
     send_gain(&c->gain);
 }
 
+struct node { struct node *next; uint8_t len; };
+extern void pool_free(void *mem);
+
+int release(struct node *n)
+{
+    if (n == 0) {
+        return -1;
+    }
+    pool_free(n);
+    return 0;
+}
+
 int number_ends(const char *text)
 {
     char *end;
@@ -102,6 +114,10 @@ def test_what_nothing_set_is_not_predicted(
     # a pointer to a member: that member, not the bytes after it
     for given in _given(unit, "push_gain"):
         assert [b.declaration for b in given] in ([], ["unsigned int @[1]"]), given
+    # the bytes of a pointer (a node handed back to a pool as a `void *`) are not
+    # compared: the function is generated, its call checked without them
+    assert unit.functions["release"].skip_reason is None
+    assert _given(unit, "release") == [()]
     # a pointer local the stub is to fill holds no value yet: `&end` is given nothing
     # (the text is, where the case's text pointer is not NULL)
     given = [[b.name for b in g] for g in _given(unit, "number_ends")]
