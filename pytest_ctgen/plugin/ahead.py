@@ -55,8 +55,8 @@ def jobs(config: pytest.Config) -> int:
 
 
 def start_helpers(session: pytest.Session) -> None:
-    """Start the helpers of a session without pytest-xdist workers that generates two or
-    more files with more than one job (`stop_helpers` ends them)."""
+    """Start the helpers of a session without pytest-xdist that generates two or more
+    files with more than one job (`stop_helpers` ends them)."""
     config = session.config
     if not config.option.ctgen or hasattr(config, "workerinput") or \
             config.pluginmanager.getplugin("dsession") is not None:  # an xdist controller
@@ -66,8 +66,11 @@ def start_helpers(session: pytest.Session) -> None:
     helpers = min(jobs(config), len(files)) - 1
     if helpers < 1:
         return
-    work = pickle.dumps(_Work(tuple((f, display(config, f)) for f in reversed(files)),
-                              ctgen.options, ctgen.generated_dir, ctgen.started))
+    try:
+        work = pickle.dumps(_Work(tuple((f, display(config, f)) for f in reversed(files)),
+                                  ctgen.options, ctgen.generated_dir, ctgen.started))
+    except (pickle.PicklingError, TypeError, AttributeError):
+        return  # options no helper can be given: the collection generates every file
     # the helper imports this very pytest_ctgen, also one not installed
     package_root = str(Path(__file__).resolve().parents[2])
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(

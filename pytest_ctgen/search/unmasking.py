@@ -98,8 +98,10 @@ def _pairs(cmap: ConditionMap, d: int, k: int, v: bool, before: list[bool | None
 def _walk(gen: Generator, node: TreeNode, index: int, cmap: ConditionMap, d: int,
           wanted: Vector) -> list[Condition] | None:
     """The guards of the edges a path takes from edge `index` of `node` through the rest
-    of decision `d`, each condition with the value `wanted` gives it (None when such a
-    path cannot be walked: a condition with no such edge, the path's end, a bound)."""
+    of decision `d`, each condition with the value `wanted` gives it, up to where the path
+    leaves the decision (None when such a path cannot be walked: a condition evaluated
+    that `wanted` has no such value for, a bound, an error, more than _MOST_STEPS
+    branches)."""
     state = node.state.fork()
     guards: list[Condition] = []
     with gen.side_paths():
