@@ -43,6 +43,13 @@ class Progress:
     result: FunctionCases | None = None
     found: FoundCase | None = None  # "case": the case, kept should generation be stopped
 
+    @classmethod
+    def done(cls, file: str, result: FunctionCases, seconds: float) -> Progress:
+        """A function's generation is done with `result`, after `seconds`."""
+        covered = {o for c in result.cases for o in c.covered}
+        return cls(file, result.name, "done", seconds, len(result.cases), len(covered),
+                   result.outcomes_total, result.stop_reason, result)
+
 
 ProgressFn = Callable[[Progress], None]
 #: How often a function that takes long reports that it is still working.

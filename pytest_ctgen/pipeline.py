@@ -247,10 +247,7 @@ def _generate_cases(path: Path, display: str, options: Options, text: str,
         seconds[fn.name] = time.monotonic() - start
         functions.append(replace(result, generation_seconds=seconds[fn.name]))
         if send is not None:
-            covered = {o for c in result.cases for o in c.covered}
-            send(Progress(display, fn.name, "done", seconds[fn.name], len(result.cases),
-                          len(covered), result.outcomes_total, result.stop_reason,
-                          functions[-1]))
+            send(Progress.done(display, functions[-1], seconds[fn.name]))
     for skipped in unit.skipped_definitions:  # among the others, by line
         if not _same_file(skipped.location.file, path) or not options.selects(skipped.name):
             continue

@@ -89,11 +89,8 @@ class CtgenFile(_CasesFile):
             not generated.from_cache or generated.ahead
         if generated.ahead and printer is not None:  # the lines its generation would show
             for fn in generated.cases.functions:
-                covered = {o for c in fn.cases for o in c.covered}
-                printer(Progress(generated.cases.source, fn.name, "done",
-                                 generated.seconds.get(fn.name, fn.generation_seconds),
-                                 len(fn.cases), len(covered), fn.outcomes_total,
-                                 fn.stop_reason, fn))
+                printer(Progress.done(generated.cases.source, fn,
+                                      generated.seconds.get(fn.name, fn.generation_seconds)))
         yield from self.items(session, FileRun(self.path, generated, session.options,
                                                session.build_dir,
                                                session_start=session.started))
