@@ -277,12 +277,13 @@ def placement(model: z3.ModelRef, state: State, object_id: int | None) -> int | 
 
 
 def expected(model: z3.ModelRef, state: State, result_type: CType,
-             pointees: list[Pointee] | None = None, unset_possible: bool = True
-             ) -> Expected:
-    """The return value, the written globals and pointed-to objects after the call, and
-    the stub call counts; `pointees`: the case's objects (`case_pointees`) if known;
+             pointees: list[Pointee] | None = None, unset_possible: bool = True,
+             writable: frozenset[Variable] = frozenset()) -> Expected:
+    """The return value, the globals and pointed-to objects after the call (`_checked`),
+    and the stub call counts; `pointees`: the case's objects (`case_pointees`) if known;
     `unset_possible`: whether the path may hold bytes nothing set (the executor made an
-    uninitialized object; else they are not looked for)."""
+    uninitialized object; else they are not looked for); `writable`: the globals the
+    unit may write (Program.written_globals)."""
     if state.ending is not None and state.ending[0] == UNDEFINED_BEHAVIOUR:
         return Expected(None, ending=UNDEFINED_BEHAVIOUR)  # nothing after it is defined
     if pointees is None:
@@ -293,7 +294,7 @@ def expected(model: z3.ModelRef, state: State, result_type: CType,
     if state.result is not None:
         returns = value_of(model, symbolic_cells(state.result, result_type), result_type,
                            names, state.aliases, garbage)
-    globals_written, objects_written = _written(state, pointees)
+    globals_written, objects_written = _checked(state, pointees, writable)
     written = sorted((Binding(var.name, var.declaration,
                               value_of(model, cells, var.type, names, state.aliases, garbage))
                       for var, cells in globals_written), key=lambda b: b.name)
@@ -401,12 +402,30 @@ def _checked_argument(ctype: CType) -> bool:
 def _written(state: State, pointees: list[Pointee]
              ) -> tuple[list[tuple[Variable, list[Cell] | SparseCells]],
                         list[tuple[Pointee, list[Cell] | SparseCells]]]:
-    """The globals and case objects the path wrote, with their contents: what a case
-    checks after the call besides its result."""
+    """The globals and case objects the path wrote, with their contents."""
     globals_ = [(var, state.memory[oid].cells) for var, oid in state.globals.items()
                 if var.kind == GLOBAL and not var.is_const and oid in state.written_objects]
     objects = [(p, state.memory[p.object_id].cells) for p in pointees
                if p.object_id in state.written_objects and p.object_id in state.memory]
+    return globals_, objects
+
+
+def _checked(state: State, pointees: list[Pointee], writable: frozenset[Variable]
+             ) -> tuple[list[tuple[Variable, list[Cell] | SparseCells]],
+                        list[tuple[Pointee, list[Cell] | SparseCells]]]:
+    """The globals and case objects a case checks after the call besides its result, with
+    their contents then: what the path wrote, and what the case sets that a mutant of the
+    function could write where the path left it as it was: the globals of `writable` (the
+    unit may write them; not volatile ones), and the objects of pointers to non-const."""
+    globals_ = [(var, state.memory[oid].cells) for var, oid in state.globals.items()
+                if var.kind == GLOBAL and not var.is_const and (
+                    oid in state.written_objects
+                    or (var in writable and not var.is_volatile
+                        and oid in state.read_objects))]
+    objects = [(p, state.memory[p.object_id].cells) for p in pointees
+               if p.object_id in state.memory and (
+                   p.object_id in state.written_objects
+                   or not p.read_only)]
     return globals_, objects
 
 

@@ -142,7 +142,8 @@ def pointer_input(ex: Executor, state: State, name: str, ctype: PointerType, dep
         ex.add_object(state, oid, f"*{name}", cells)
         at = z3.BitVecVal(start, 64) if start else zero64()
         ptr = AliasPtr(f"{name}->", PtrVal(oid, at, null), target, null, depth, containers)
-        state.pointees.append(Pointee(ident, oid, array, ptr, depth))
+        state.pointees.append(Pointee(ident, oid, array, ptr, depth,
+                                     read_only=ctype.target_const))
         return value_cells(ptr, 8)
     fallback = _fallback(ex, state, target)
     if fallback is None:

@@ -58,6 +58,7 @@ class Pointee:
     type: ArrayType | RecordType | None
     pointer: PtrVal | AliasPtr  # the input pointer (an AliasPtr when it may alias)
     depth: int = 0  # 0 for a parameter's or global's pointer, 1 for a pointer in its pointee
+    read_only: bool = False  # the pointer points to const: the function may not write it
 
 
 @dataclass(frozen=True)
