@@ -159,6 +159,33 @@ void ctgen_check_hex_(ctgen_ctx *ctx, const char *what, unsigned long long obser
                digits, observed);
 }
 
+/* The byte `c` as a C character constant, as the cases write text (char_text.py). */
+static const char *ctgen_char_text(char *buffer, size_t size, int c)
+{
+    switch (c) {
+    case '\t': return "'\\t'";
+    case '\n': return "'\\n'";
+    case '\r': return "'\\r'";
+    case '\'': return "'\\''";
+    case '\\': return "'\\\\'";
+    }
+    if (c >= 0x20 && c < 0x7f)
+        snprintf(buffer, size, "'%c'", c);
+    else
+        snprintf(buffer, size, "'\\%o'", (unsigned)c);
+    return buffer;
+}
+
+void ctgen_check_char_(ctgen_ctx *ctx, const char *what, int observed, int expected)
+{
+    char predicted[8], seen[8];
+    if (observed == expected)
+        return;
+    ctgen_fail(ctx, "%s: predicted %s, observed %s", what,
+               ctgen_char_text(predicted, sizeof predicted, expected),
+               ctgen_char_text(seen, sizeof seen, observed));
+}
+
 /* `v` as a message shows an enum's value: its enumerator's name, else the number. */
 static const char *ctgen_enum_text(char *buffer, size_t size, unsigned long long v,
                                    int is_signed, const ctgen_enumerator *names)

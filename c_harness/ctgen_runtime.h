@@ -124,6 +124,13 @@ void ctgen_check_hex_(ctgen_ctx *ctgen_c, const char *ctgen_what,
     ctgen_check_hex_((ctx), (what), (unsigned long long)(observed),                         \
                      (unsigned long long)(expected), (digits))
 
+/* The same check of a plain char of text, shown as C character constants ('R', '\n',
+ * '\0', '\303'). */
+void ctgen_check_char_(ctgen_ctx *ctgen_c, const char *ctgen_what, int ctgen_observed,
+                       int ctgen_expected);
+#define ctgen_check_char(ctx, what, observed, expected)                                     \
+    ctgen_check_char_((ctx), (what), (unsigned char)(observed), (unsigned char)(expected))
+
 /* An enumerator of an enum, for messages; a table of them ends with a null name. */
 typedef struct ctgen_enumerator {
     const char *name;

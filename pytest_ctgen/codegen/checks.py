@@ -104,7 +104,7 @@ def check_statements(ctx: str, what: str, lvalue: str, v: Value) -> list[str]:
         return [s for n, x in v.fields
                 for s in check_statements(ctx, f"{what}.{n}", f"{lvalue}.{n}", x)]
     if isinstance(v, ArrayValue) and array_text(v) is not None:  # text: as characters
-        return [f"ctgen_check_int({ctx}, {c_string(f'{what}[{i}]')}, {lvalue}[{i}], "
+        return [f"ctgen_check_char({ctx}, {c_string(f'{what}[{i}]')}, {lvalue}[{i}], "
                 f"{char_constant(b)});" for i, b in enumerate(array_text(v) or b"")]
     if isinstance(v, ArrayValue):
         return [s for i, x in enumerate(v.elements)

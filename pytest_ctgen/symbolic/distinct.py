@@ -80,6 +80,9 @@ def distinguished(model: Model, state: State, pointees: list[Pointee],
             continue
         if decl.get_id() in decided:
             value = _free_bytes(len(changes), ctype, target, model, conditions)
+            masked = bitwise.get(decl.get_id())
+            if value is None and masked is not None and isinstance(target, z3.BitVecRef):
+                value = _masked_bytes(len(changes), target, masked, model, conditions)
             if value is not None:
                 assigned.add(decl.get_id())
                 changes.append((decl, value))
@@ -413,6 +416,32 @@ def _note_written(found: dict[int, Written], kind: int, operands: list[z3.ExprRe
         else:
             clears |= ~value.as_long() & bits
         found[o.decl().get_id()] = (sets, clears)
+
+
+def _masked_bytes(n: int, target: z3.BitVecRef, masked: Written, model: Model,
+                  conditions: list[z3.ExprRef]) -> z3.BitVecRef | None:
+    """An integer the path constrains that the outputs combine bitwise (`(reg >> pos) &
+    mask` with a result other than 0): the model's value with each zero byte set to the
+    byte of the mask pattern (`_distinct_value`), where every condition the input is in
+    evaluates as before, so a wrong mask or shift shows beyond the bits the path chose;
+    None when no byte is."""
+    mentioned = _mentioning(conditions, target)
+    current = model.eval(target, model_completion=True)
+    if not mentioned or not z3.is_bv_value(current):
+        return None
+    before = [model.eval(c, model_completion=True) for c in mentioned]
+    sets, clears = masked
+    pattern = (_byte_pattern(n, target, _MASK_BYTES).as_long() & ~sets) | clears
+    value = current.as_long()
+    changed = False
+    for k in range(min(target.size() // 8, _MOST_BYTES)):
+        byte = pattern >> (8 * k) & 0xFF
+        if value >> (8 * k) & 0xFF or not byte:
+            continue
+        candidate = value | byte << (8 * k)
+        if _keeps(model, target, candidate, mentioned, before):
+            value, changed = candidate, True
+    return z3.BitVecVal(value, target.size()) if changed else None
 
 
 def _distinct_bytes(n: int, target: z3.BitVecRef, model: Model,

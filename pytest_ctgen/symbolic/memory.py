@@ -198,9 +198,12 @@ def byte_of(cell: Cell) -> z3.BitVecRef:
         raise UnsupportedError("reading the bytes of a pointer")
     if isinstance(value, z3.FPRef):
         value = z3.fpToIEEEBV(value)
-    if value.size() == 8:
+    # z3's API made directly: z3.Extract's checks and size() cost much of a merge of
+    # large objects (merge.py) and of every byte-wise load
+    ctx, ast = value.ctx_ref(), value.as_ast()
+    if z3.Z3_get_bv_sort_size(ctx, z3.Z3_get_sort(ctx, ast)) == 8:
         return value
-    return z3.Extract(8 * i + 7, 8 * i, value)
+    return z3.BitVecRef(z3.Z3_mk_extract(ctx, 8 * i + 7, 8 * i, ast), value.ctx)
 
 
 def bytes_to_bv(cells: list[Cell]) -> z3.BitVecRef:

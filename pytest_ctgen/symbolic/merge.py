@@ -32,14 +32,19 @@ class _Merger:
         self.pointers: dict[tuple[int, int], PtrVal] = {}
 
     def term(self, a: z3.ExprRef, b: z3.ExprRef) -> z3.ExprRef:
-        if a.eq(b):
-            return a
-        if a.sort() != b.sort():
-            raise _Apart
         key = (a.get_id(), b.get_id())
+        if key[0] == key[1]:
+            return a
         merged = self.terms.get(key)
         if merged is None:
-            merged = self.terms[key] = z3.If(self.first, a, b)
+            # z3.If's own coercions and checks cost most of a merge of large objects:
+            # the ite is made directly, and z3 refuses two terms of different sorts
+            ctx = a.ctx
+            try:
+                made = z3.Z3_mk_ite(ctx.ref(), self.first.as_ast(), a.as_ast(), b.as_ast())
+            except z3.Z3Exception:
+                raise _Apart from None
+            merged = self.terms[key] = z3.z3._to_expr_ref(made, ctx)
         return merged
 
     def pointer(self, a: PtrVal, b: PtrVal) -> PtrVal:
@@ -81,10 +86,14 @@ class _Merger:
             if isinstance(va, PtrVal) and isinstance(vb, PtrVal) and ia == ib:
                 return (self.pointer(va, vb), ia)
             raise _Apart
-        if ia == ib and va.sort() == vb.sort():
-            merged = self.term(va, vb)
-            assert isinstance(merged, (z3.BitVecRef, z3.FPRef))
-            return (merged, ia)
+        if ia == ib:
+            try:
+                merged = self.term(va, vb)
+            except _Apart:  # a float's byte beside an integer's
+                pass
+            else:
+                assert isinstance(merged, (z3.BitVecRef, z3.FPRef))
+                return (merged, ia)
         byte = self.term(byte_of(a), byte_of(b))
         assert isinstance(byte, z3.BitVecRef)
         return (byte, 0)

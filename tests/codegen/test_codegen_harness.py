@@ -175,6 +175,38 @@ def test_pointer_inputs_point_into_case_objects(tmp_path: Path, predicted: int,
         assert any("(*p)[1]: predicted 8, observed 9" in line for line in lines), lines
 
 
+TEXT_UNIT = """
+void greet(char *out) { out[0] = 'H'; out[1] = '\\n'; out[2] = '\\''; out[3] = 0; }
+"""
+
+
+def test_text_differences_are_shown_as_characters(tmp_path: Path) -> None:
+    """A wrong prediction of a char array of text names each character it got wrong as a
+    C character constant, as the case writes them (char_text.py)."""
+    unit = tmp_path / "text.c"
+    unit.write_text(TEXT_UNIT)
+    obj = "ctgen_obj_out"
+
+    def text(data: bytes) -> ArrayValue:
+        return ArrayValue(tuple(IntValue(b) for b in data), text=True)
+
+    case = Case("greet", 1, (Binding("out", "char *@", PointerValue(obj)),), (),
+                Expected(None, objects=(Binding(obj, "char @[5]", text(b"R\t\\x\0")),)),
+                objects=(Binding(obj, "char @[5]", text(b"abcd\0")),))
+    fc = signed_by_source(FileCases("text.c", (
+        FunctionCases("greet", 2, "void greet(char *out)", (case,), "exhausted"),)), TEXT_UNIT)
+    harness = tmp_path / "driver.c"
+    harness.write_text("#define CTGEN_DRIVER_MAIN 1\n" + generate_harness(fc, str(unit)))
+    exe = tmp_path / "driver"
+    _compile(harness, exe, "-std=c11", link=True)
+    lines = subprocess.run([str(exe)], capture_output=True, text=True, timeout=60
+                           ).stdout.splitlines()
+    assert lines[0] == ("FAIL greet[case1]: (*out)[0]: predicted 'R', observed 'H'; "
+                        "(*out)[1]: predicted '\\t', observed '\\n'; "
+                        "(*out)[2]: predicted '\\\\', observed '\\''; "
+                        "(*out)[3]: predicted 'x', observed '\\0'"), lines
+
+
 def test_driver_runs_every_case(tmp_path: Path) -> None:
     fc = sample_file_cases()
     done = _driver(tmp_path, fc, "-std=c11")
