@@ -82,7 +82,9 @@ def distinguished(model: Model, state: State, pointees: list[Pointee],
             value = _free_bytes(len(changes), ctype, target, model, conditions)
             masked = bitwise.get(decl.get_id())
             if value is None and masked is not None and isinstance(target, z3.BitVecRef):
-                value = _masked_bytes(len(changes), target, masked, model, conditions)
+                # its conditions may mention inputs changed before it
+                value = _masked_bytes(len(changes), target, masked,
+                                      _with_values(model, changes), conditions)
             if value is not None:
                 assigned.add(decl.get_id())
                 changes.append((decl, value))
@@ -95,7 +97,8 @@ def distinguished(model: Model, state: State, pointees: list[Pointee],
         assigned.add(decl.get_id())
         changes.append((decl, value))
     for record in records:
-        value = _distinct_bytes(len(changes), record, model, conditions) \
+        value = _distinct_bytes(len(changes), record, _with_values(model, changes),
+                                conditions) \
             if record.decl().get_id() in constrained else _byte_pattern(len(changes), record)
         if value is not None:
             changes.append((record.decl(), value))

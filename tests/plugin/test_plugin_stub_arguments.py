@@ -267,6 +267,6 @@ def _sent_failures(text: str) -> set[str]:
     kinds = {re.sub(r": predicted.*", "", f) for f in found}
     assert kinds == {"call 1 of spi_transfer: frame[1]", "call 1 of spi_transfer: frame[2]",
                      "call 1 of uart_puts: text[2]", "call 1 of motor_apply: cfg[0].dir"}, found
-    assert "call 1 of uart_puts: text[2]: predicted 82, observed 88" in found, found  # R, X
+    assert "call 1 of uart_puts: text[2]: predicted 'R', observed 'X'" in found, found
     assert "call 1 of motor_apply: cfg[0].dir: predicted 1, observed 2" in found, found
     return found
