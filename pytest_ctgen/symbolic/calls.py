@@ -11,8 +11,7 @@ import z3
 from ..c_harness_files import MOST_RECEIVED
 from ..cases import PROGRAM_ENDS
 from ..frontend.ctype import (
-    UCHAR, ArrayType, CType, FunctionType, IntType, PointerType, RecordType, VoidType,
-    padding_bytes)
+    UCHAR, ArrayType, FunctionType, IntType, PointerType, RecordType, VoidType, padding_bytes)
 from ..ir.cfg import CFG, Call
 from ..ir.expr import Expr, describe
 from ..ir.spec import StubSpec
@@ -209,7 +208,7 @@ def received(state: State, fn: StubSignature, args: list[SymValue]) -> tuple[Rec
         start = off.as_signed_long()
         if not element.is_complete or element.size <= 0 or start < 0:
             continue
-        whole = _object_type(state, arg.base)
+        whole = expressions.object_type(state, arg.base)
         count = min(obj.size - start, MOST_RECEIVED) // element.size
         if element.size > 1 and not (isinstance(whole, ArrayType) and
                                      whole.element.size == element.size):
@@ -221,25 +220,6 @@ def received(state: State, fn: StubSignature, args: list[SymValue]) -> tuple[Rec
             unset = frozenset(b - start for b in padding if start <= b < start + count)
             given.append(Received(param, element, count, cells, arg.null, unset))
     return tuple(given)
-
-
-def _object_type(state: State, base: int) -> CType | None:
-    """The type of the object `base`, where it is a variable's or an input pointer's
-    (not for a heap object or a string literal)."""
-    for p in state.pointees:
-        if p.object_id == base:
-            return p.type
-    for root in state.inputs:
-        if root.object_id == base:
-            return root.var.type
-    for var, oid in state.globals.items():
-        if oid == base:
-            return var.type
-    for frame in state.frames:
-        for var, oid in frame.objects.items():
-            if oid == base:
-                return var.type
-    return None
 
 
 def stub_writes(ex: Executor, state: State, fn: StubSignature, index: int,

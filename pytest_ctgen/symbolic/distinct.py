@@ -424,10 +424,9 @@ def _note_written(found: dict[int, Written], kind: int, operands: list[z3.ExprRe
 def _masked_bytes(n: int, target: z3.BitVecRef, masked: Written, model: Model,
                   conditions: list[z3.ExprRef]) -> z3.BitVecRef | None:
     """An integer the path constrains that the outputs combine bitwise (`(reg >> pos) &
-    mask` with a result other than 0): the model's value with each zero byte set to the
-    byte of the mask pattern (`_distinct_value`), where every condition the input is in
-    evaluates as before, so a wrong mask or shift shows beyond the bits the path chose;
-    None when no byte is."""
+    mask` with a result other than 0): the model's value with its zero bytes filled from
+    the mask pattern of `_distinct_value` (`_zero_bytes_filled`), so a wrong mask or shift
+    shows beyond the bits the path chose; None when no byte is."""
     mentioned = _mentioning(conditions, target)
     current = model.eval(target, model_completion=True)
     if not mentioned or not z3.is_bv_value(current):
@@ -435,25 +434,15 @@ def _masked_bytes(n: int, target: z3.BitVecRef, masked: Written, model: Model,
     before = [model.eval(c, model_completion=True) for c in mentioned]
     sets, clears = masked
     pattern = (_byte_pattern(n, target, _MASK_BYTES).as_long() & ~sets) | clears
-    value = current.as_long()
-    changed = False
-    for k in range(min(target.size() // 8, _MOST_BYTES)):
-        byte = pattern >> (8 * k) & 0xFF
-        if value >> (8 * k) & 0xFF or not byte:
-            continue
-        candidate = value | byte << (8 * k)
-        if _keeps(model, target, candidate, mentioned, before):
-            value, changed = candidate, True
-    return z3.BitVecVal(value, target.size()) if changed else None
+    return _zero_bytes_filled(model, target, current.as_long(), pattern, mentioned, before)
 
 
 def _distinct_bytes(n: int, target: z3.BitVecRef, model: Model,
                     conditions: list[z3.ExprRef]) -> z3.BitVecRef | None:
     """A union or record with bitfields (one input of all its bits) that the path
-    constrains, a bitfield or member of it say: the model's value with each zero byte
-    that the path does not care about set to its distinct value, so the members the path
-    leaves free are not all 0 (a cleared bitfield must show). A byte is taken when every
-    condition the input is in evaluates as before; None when no byte is."""
+    constrains, a bitfield or member of it say: the model's value with its zero bytes
+    filled from its distinct bytes (`_zero_bytes_filled`), so the members the path leaves
+    free are not all 0 (a cleared bitfield must show); None when no byte is."""
     mentioned = _mentioning(conditions, target)
     if not mentioned:
         return None
@@ -461,12 +450,25 @@ def _distinct_bytes(n: int, target: z3.BitVecRef, model: Model,
     current = model.eval(target, model_completion=True)
     if not z3.is_bv_value(current):
         return None
-    value = current.as_long()
+    pattern = sum((1 + (n + k) % _CYCLE) << (8 * k)  # _byte_pattern's, made no term
+                  for k in range(min(target.size() // 8, _MOST_BYTES)))
+    return _zero_bytes_filled(model, target, current.as_long(), pattern, mentioned, before)
+
+
+def _zero_bytes_filled(model: Model, target: z3.BitVecRef, value: int, pattern: int,
+                       mentioned: list[z3.ExprRef], before: list[z3.ExprRef]
+                       ) -> z3.BitVecRef | None:
+    """`value`, the input `target`'s in `model`, with each of its first `_MOST_BYTES`
+    bytes that is 0 set to that byte of `pattern` where the conditions `mentioned` (which
+    were `before`) evaluate as before; None when no byte is. (The callers evaluate
+    `before` and `value` in the order they always have: the order in which terms are made
+    decides z3's ids, and so the cases.)"""
     changed = False
     for k in range(min(target.size() // 8, _MOST_BYTES)):
-        if value >> (8 * k) & 0xFF:
+        byte = pattern >> (8 * k) & 0xFF
+        if value >> (8 * k) & 0xFF or not byte:
             continue
-        candidate = value | (1 + (n + k) % _CYCLE) << (8 * k)
+        candidate = value | byte << (8 * k)
         if _keeps(model, target, candidate, mentioned, before):
             value, changed = candidate, True
     return z3.BitVecVal(value, target.size()) if changed else None

@@ -325,14 +325,21 @@ def address(state: State, object_id: int) -> z3.BitVecRef:
 
 def alignment(state: State, object_id: int) -> int:
     """The alignment of an object's type (1 for a temporary or a string literal)."""
+    ctype = object_type(state, object_id)
+    return ctype.align if ctype is not None else 1
+
+
+def object_type(state: State, object_id: int) -> CType | None:
+    """The type of an object: an input pointer's pointee, a global or a local (None for a
+    temporary, a heap object or a string literal)."""
     for p in state.pointees:
         if p.object_id == object_id and p.type is not None:
-            return p.type.align
+            return p.type
     for var, oid in state.globals.items():
         if oid == object_id:
-            return var.type.align
+            return var.type
     for frame in state.frames:
         for var, oid in frame.objects.items():
             if oid == object_id:
-                return var.type.align
-    return 1
+                return var.type
+    return None

@@ -403,29 +403,26 @@ def _written(state: State, pointees: list[Pointee]
              ) -> tuple[list[tuple[Variable, list[Cell] | SparseCells]],
                         list[tuple[Pointee, list[Cell] | SparseCells]]]:
     """The globals and case objects the path wrote, with their contents."""
-    globals_ = [(var, state.memory[oid].cells) for var, oid in state.globals.items()
-                if var.kind == GLOBAL and not var.is_const and oid in state.written_objects]
-    objects = [(p, state.memory[p.object_id].cells) for p in pointees
-               if p.object_id in state.written_objects and p.object_id in state.memory]
-    return globals_, objects
+    return _checked(state, pointees, None)
 
 
-def _checked(state: State, pointees: list[Pointee], writable: frozenset[Variable]
+def _checked(state: State, pointees: list[Pointee], writable: frozenset[Variable] | None
              ) -> tuple[list[tuple[Variable, list[Cell] | SparseCells]],
                         list[tuple[Pointee, list[Cell] | SparseCells]]]:
     """The globals and case objects a case checks after the call besides its result, with
-    their contents then: what the path wrote, and what the case sets that a mutant of the
-    function could write where the path left it as it was: the globals of `writable` (the
-    unit may write them; not volatile ones), and the objects of pointers to non-const."""
+    their contents then: what the path wrote, and (unless `writable` is None) what the case
+    sets that a mutant of the function could write where the path left it as it was: the
+    globals of `writable` (the unit may write them; not volatile ones), and the objects of
+    pointers to non-const."""
+    unchanged = writable is not None
     globals_ = [(var, state.memory[oid].cells) for var, oid in state.globals.items()
                 if var.kind == GLOBAL and not var.is_const and (
                     oid in state.written_objects
-                    or (var in writable and not var.is_volatile
+                    or (writable is not None and var in writable and not var.is_volatile
                         and oid in state.read_objects))]
     objects = [(p, state.memory[p.object_id].cells) for p in pointees
                if p.object_id in state.memory and (
-                   p.object_id in state.written_objects
-                   or not p.read_only)]
+                   p.object_id in state.written_objects or (unchanged and not p.read_only))]
     return globals_, objects
 
 

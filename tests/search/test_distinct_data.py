@@ -8,8 +8,6 @@ from pathlib import Path
 import pytest
 
 from pytest_ctgen.cases import RESULT_NOTE, ArrayValue, IntValue, Value
-from pytest_ctgen.options import Options
-from pytest_ctgen.file_run import FileRun
 from tests.symbolic.generated_unit import GeneratedUnit, unit_generator
 
 UNIT = r"""
@@ -245,8 +243,4 @@ def test_the_cases_kill_the_mutant(unit: GeneratedUnit, tmp_path: Path, function
                                    ) -> None:
     before, after = MUTANTS[function]
     assert before in UNIT
-    mutant = tmp_path / "data.c"
-    mutant.write_text(UNIT.replace(before, after), encoding="utf-8")
-    run = FileRun(mutant, unit.run.generated, Options(), tmp_path / "builds")
-    results = [run.run(function, c.number).passed for c in unit.functions[function].cases]
-    assert not all(results), function
+    assert unit.kills(UNIT.replace(before, after), function, tmp_path), function

@@ -35,6 +35,15 @@ class GeneratedUnit:
             cov = coverage[name]
             assert cov.branches_covered == cov.branches_total, (name, cov)
 
+    def kills(self, mutant_text: str, function: str, directory: Path) -> bool:
+        """Whether a case of `function` fails against `mutant_text`, the unit's text
+        changed (a mutant of the function), written and built in `directory`."""
+        mutant = directory / self.run.path.name
+        mutant.write_text(mutant_text, encoding="utf-8")
+        run = FileRun(mutant, self.run.generated, Options(), directory / "builds")
+        return not all(run.run(function, c.number).passed
+                       for c in self.functions[function].cases)
+
 
 #: A time budget the generation of a test unit does not reach, however busy the machine.
 _NO_TIME_LIMIT = 3600.0
