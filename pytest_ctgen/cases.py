@@ -269,6 +269,9 @@ class Expected:
 #: The note of a case made for a comparison no other case decided with its sides equal
 #: (`--ctgen-boundary-cases`, search/boundary_goals.py).
 BOUNDARY_NOTE: Final = "boundary case: a comparison decided with equal sides"
+#: The note of a case made for a comparison no other case decided with its sides one apart,
+#: on the side whose outcome differs from that of equal sides (search/boundary_goals.py).
+NEAR_NOTE: Final = "boundary case: a comparison decided with its sides one apart"
 #: The note of a case made for a loop whose body no other case ran more than once
 #: (`--ctgen-boundary-cases`, search/boundary_goals.py).
 LOOP_NOTE: Final = "loop case: a loop's body run more than once"
@@ -280,8 +283,13 @@ OUTCOME_NOTE: Final = "boundary case: a comparison used as a value, with an outc
 #: The note of a case made for a path whose other cases return 0: the same path with
 #: another result (`--ctgen-boundary-cases`, search/boundary_goals.py).
 RESULT_NOTE: Final = "result case: the path again with a result other than 0"
+#: The note of a case made for an integer operation no other case gave operands that tell
+#: it from other operators (`--ctgen-boundary-cases`, search/boundary_goals.py).
+OPERAND_NOTE: Final = "operand case: an operation with operands that tell it from " \
+    "other operators"
 #: The notes of the cases `--ctgen-boundary-cases` adds to those of the search.
-EXTRA_NOTES: Final = (BOUNDARY_NOTE, LOOP_NOTE, OUTCOME_NOTE, RESULT_NOTE)
+EXTRA_NOTES: Final = (BOUNDARY_NOTE, NEAR_NOTE, LOOP_NOTE, OUTCOME_NOTE, RESULT_NOTE,
+                      OPERAND_NOTE)
 
 
 def is_extra(case: Case) -> bool:

@@ -13,12 +13,15 @@ from ..cases import (
     OBJECT_PREFIX,
     PLACEMENT,
     UNDEFINED_BEHAVIOUR,
+    ArrayValue,
     Binding,
     Case,
     Contract,
     FunctionSignature,
     PointerValue,
+    RecordValue,
     StubPrototype,
+    Value,
     declare,
 )
 from .c_values import (
@@ -46,11 +49,14 @@ _MOST_PADDED = 1 << 24
 
 def object_lines(objects: tuple[Binding, ...]) -> list[str]:
     """Declarations of the objects pointer inputs point to. When one holds the address of
-    itself or of one declared after it (aliasing, a cyclic list), all are declared zeroed
-    first and filled afterwards."""
+    itself or of one declared after it (aliasing, a cyclic list), or holds a struct or
+    union, all are declared zeroed first and filled afterwards: `= { 0 }` zeroes the
+    padding between members too, as the generator assumes (a full initializer of an
+    automatic object leaves it unspecified, and an index past a member's array can read
+    it)."""
     names = {o.name for o in objects}
     declared: set[str] = set()
-    in_order = all(o.placement is None for o in objects)
+    in_order = all(o.placement is None and not _holds_record(o.value) for o in objects)
     for o in objects:
         declared.add(o.name)
         targets = {t.removeprefix("&") for t in pointer_targets(o.value)}
@@ -62,6 +68,13 @@ def object_lines(objects: tuple[Binding, ...]) -> list[str]:
     for o in objects:
         lines.extend(set_statements(o.name, o.value))
     return lines
+
+
+def _holds_record(value: Value) -> bool:
+    """Whether `value` is or holds a struct or union."""
+    if isinstance(value, RecordValue):
+        return True
+    return isinstance(value, ArrayValue) and any(_holds_record(e) for e in value.elements)
 
 
 def _zeroed_object_lines(o: Binding) -> list[str]:

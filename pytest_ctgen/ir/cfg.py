@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from ..errors import SourceLocation
-from ..frontend.ctype import CType
+from ..frontend.ctype import CType, IntType
 from ..frontend.unit import Function, Variable
-from .expr import COMPARISON_OPS, Binary, Cast, Expr, Unary, nodes_in
+from .expr import ARITHMETIC_OPS, COMPARISON_OPS, Binary, Cast, Expr, Unary, nodes_in
 
 if TYPE_CHECKING:
     from .condition_map import ConditionMap
@@ -230,6 +230,15 @@ class CFG:
     #: The element counts of the parameters declared as arrays of a constant size
     #: (`const int a[16]`): the caller passes at least that many.
     declared_elements: dict[Variable, int] = field(default_factory=dict)
+
+    def integer_operations(self) -> list[Binary]:
+        """The arithmetic and bitwise operations on integers of the function's statements
+        and terminators (`a + b`, `x << n`, `f & mask`; not those of annotations), in the
+        order of its blocks."""
+        return [n for block in self.blocks for part in (*block.stmts, block.terminator)
+                if not isinstance(part, Check)
+                for n in nodes_in(part) if isinstance(n, Binary) and
+                n.op in ARITHMETIC_OPS and isinstance(n.type, IntType)]
 
     def value_comparisons(self) -> list[Binary]:
         """The comparisons whose value the function uses as a number (`return a >= b;`,

@@ -92,8 +92,10 @@ def _add_generation_options(option: _AddOption) -> None:
                               "(function, default) or also those of the functions of its "
                               "file it calls (reached)", choices=GOAL_SCOPE_VALUES)
     option("boundary-cases", "string", "add a case for each ordering comparison (< <= > >=) "
-                                       "no case decided with its sides equal, where only "
-                                       "a case tells < from <= (on, default; off)",
+                                       "no case decided with its sides equal or one apart, "
+                                       "for each way out of a loop no case takes after "
+                                       "passes, for operands of 0, and for an output of 0 "
+                                       "(on, default; off)",
            choices=BOUNDARY_CASES_VALUES)
     option("max-depth", "string", "how often a path may decide one branch: the bound on "
                                   "loop unwinding (default 64)", type=int)

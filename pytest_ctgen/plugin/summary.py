@@ -155,9 +155,10 @@ def write_summary(terminalreporter: Any, config: pytest.Config, ctgen: CtgenSess
     if boundary:
         terminalreporter.write_line(
             f"ctgen boundary cases: {boundary} of {sum(r.cases for r in ctgen.rows)} cases "
-            "decide a comparison with its sides equal, give a comparison used as a value "
-            "another outcome, run a loop's body more than once or give a path a result "
-            "other than 0 (--ctgen-boundary-cases)")
+            "decide a comparison with its sides equal or one apart, give a comparison used "
+            "as a value another outcome, run a loop's body more than once before leaving "
+            "it, give an operation operands that tell its operator, or give a path an "
+            "output other than 0 (--ctgen-boundary-cases)")
     verdicts = ctgen.worker_verdicts
     if not verdicts and ctgen.runs:
         from ..pipeline import annotation_verdicts

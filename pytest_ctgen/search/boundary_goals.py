@@ -1,8 +1,10 @@
 """Boundary cases (`--ctgen-boundary-cases`, on by default): for each ordering comparison
-the function's branches decide, a case where its two sides are equal; for each comparison
-whose value it uses, a case for each of its outcomes; for each loop of the function, a
-case that runs its body more than once; for a path whose case returns 0, a case with
-another result.
+the function's branches decide, a case where its two sides are equal, one where they are
+one apart on the side where its outcome turns, and for floating point one with zeros of
+opposite signs; for each comparison whose value it uses, a case for each of its outcomes;
+for each way out of each loop of the function, a case that takes it after more than one
+pass; for each integer operation, a case whose operands tell it from other operators; for
+a path whose case returns or writes 0, a case where that output is not 0.
 
 Branch coverage is content with `n > MAX_N` decided by n = 3 and n = 50; only n == MAX_N
 tells `>` from `>=`, so only such a case fails when someone changes one into the other.
@@ -10,7 +12,14 @@ The cases of the search already decide their comparisons one step from turning w
 their path allows (symbolic/boundaries.py); a comparison no case decided with equal sides
 is a goal after the search: from a branch point of the search tree that decides it, the
 solver is asked for inputs with both sides equal, and the path runs on concretely as
-those inputs take it. A case found so is noted as a boundary case.
+those inputs take it; where it runs past the end of an object behind an input pointer
+(`n == 64` beside the 10 elements of the search), it runs again from the function's entry
+with objects as large as a search round would grow them. A case found so is noted as a
+boundary case. The same goes for sides one apart (`v = 9` tells `v >= 10` from `v >= 9`,
+which `v = 10` decides alike) and for zeros of opposite signs (-0.0 == +0.0: what the
+function returns or stores shows whether `>` or `>=` decided them, as equal nonzero sides
+do not). Of the branch points kept per comparison, the last is the one deepest in loops:
+`v > 1000000` can have equal sides on the seventh digit only.
 
 Likewise branch coverage is content with a loop whose body runs once (`v = v * 10 + d`
 over one digit): only a second pass shows a counter stepping the wrong way, an
@@ -22,18 +31,26 @@ and the path runs on concretely; where no path of the search ran it more than on
 from a branch point after one pass goes on symbolically, staying in the loop until it has
 run twice and leaving it then. The case is noted as a loop case, and its inputs are spread
 apart where the path allows (symbolic/distinct.py). A loop left only by `return` or
-`break` after more passes does not count: the case must show what the passes computed.
+`break` after more passes does not meet this goal: the case must show what the passes
+computed. Each other way out of a loop (a `return` or `break` in its body: the branch
+edges to a block the loop never comes back from) is a goal of its own the same way: a
+search that returns the index it found is content with a case that finds it at index 0,
+where a counter stepping the wrong way, or a count that never grows, goes unseen.
 
 A comparison whose value the function uses as a number (`return count >= limit;`) decides
 no branch: branch coverage never asks for its false outcome. Each evaluation of one on a
 case's path is noted (State.value_tests) with the path's constraints up to it; for an
 outcome no case gives it (its left side below, equal to or above its right side), inputs
 that take such a path to it and give it that outcome there are solved for and run
-concretely from the function's entry (a boundary case).
+concretely from the function's entry (a boundary case). Integer operations are noted so
+too (State.operation_tests), with whether their operands tell them from the operators
+they are mistaken for (symbolic/operand_tests.py): `x + 0` is `x - 0`; an operation no
+case gave such operands gets a case that does, found the same way (an operand case).
 
 Boundary values often make a result 0 (`x * 1000 >> 15` for x = 1), and 0 hides a wrong
-operator or constant in what computes it: a path whose case returns 0 gets a case of
-readable values that returns something else, where the path allows (a result case).
+operator or constant in what computes it: a path whose case returns 0, or writes a
+computed 0 (`*out = neg ? -v : v` for "-0"), gets a case of readable values where such an
+output is not 0, where the path allows (a result case).
 
 These are extras: they may spend a share of what the search spent (within what it left of
 the budget), and the function's stop reason stays what the search gave unless the time
@@ -47,24 +64,31 @@ from itertools import islice
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-
-from ..cases import BOUNDARY_NOTE, LOOP_NOTE, OUTCOME_NOTE, RESULT_NOTE
-from ..ir.cfg import CFG, Edge
+from ..cases import (BOUNDARY_NOTE, LOOP_NOTE, NEAR_NOTE, OPERAND_NOTE, OUTCOME_NOTE,
+                     RESULT_NOTE)
+from ..ir.cfg import CFG, Branch, Edge, Switch
 from ..ir.condition_map import ConditionMap
-from ..symbolic.boundaries import boundary_wishes, equal_sides, outcomes
+from ..symbolic.boundaries import (boundary_wishes, equal_sides, near_sides,
+                                   opposite_zeros, outcomes)
 from ..symbolic import extract
 from ..symbolic.paths import BoundReached
 from ..symbolic.solver import Condition, Model, Solver, WholeTier
-from ..symbolic.state import State
+from ..symbolic.state import Pointee, State
 from ..symbolic.work import STEPS_PER_UNIT
+from .options import larger_array_size
 from .tree import TreeNode
 from .unmasking import unmasking
 
 if TYPE_CHECKING:
     from .generator import Generator
 
-#: A comparison: the block whose branch decides it, and its index in the branch condition.
+#: A boundary goal: the block whose branch decides it, and its index in `_sides` of the
+#: branch condition.
 Key = tuple[int, int]
+#: A loop goal: the loop (by its body block) and where a case leaves it to after more than
+#: one pass: a block the loop does not come back from (by its id; a `return` or `break`
+#: in its body) or None for any edge out through its condition.
+LoopGoal = tuple[int, int | None]
 #: An outcome of a comparison whose value the function uses (CFG.value_comparisons): its
 #: index there and the outcome (boundaries.outcomes: "below", "equal", "above", or "true",
 #: "false").
@@ -77,7 +101,8 @@ ValueKey = tuple[int, str]
 _SHARE = 0.25
 _LEAST_STEPS = 10 * STEPS_PER_UNIT
 #: Branch points kept per comparison or loop to start its goal from (the search forgets the
-#: nodes whose edges it explored all); the first ones the search met.
+#: nodes whose edges it explored all); the first ones the search met (for a comparison,
+#: the last of them the one deepest in loops).
 _NODES_PER_GOAL = 4
 #: The passes of a loop's body a loop case makes at least before it leaves the loop.
 _PASSES = 2
@@ -92,23 +117,30 @@ _MOST_RESULT_CASES = 32
 class BoundaryGoals:
     """Which comparisons of the function under test (`cfg`) a case decided with equal
     sides (`met`), and the branch points of the search tree that decide the others; the
-    loops (by their body block) a case ran more than once and left through their
-    condition (`looped`), and for the others the branch points to start from: at which
-    a loop has run more than once and may be left (`leave`), or once and may run again
-    (`again`)."""
+    loop goals a case met, running a loop more than once and leaving it through its
+    condition or another way out (`looped`), and for the others the branch points to
+    start from: at which a loop has run more than once and may be left that way
+    (`leave`), or once and may run again (`again`, by the loop's body block)."""
 
     cfg: CFG
     met: set[Key] = field(default_factory=set)
     deciders: dict[Key, list[TreeNode]] = field(default_factory=dict)
-    looped: set[int] = field(default_factory=set)
-    leave: dict[int, list[tuple[TreeNode, int]]] = field(default_factory=dict)
+    looped: set[LoopGoal] = field(default_factory=set)
+    leave: dict[LoopGoal, list[tuple[TreeNode, int]]] = field(default_factory=dict)
     again: dict[int, list[tuple[TreeNode, int]]] = field(default_factory=dict)
     values_met: set[ValueKey] = field(default_factory=set)
+    # the integer operations (by site) a case gave operands that tell them from other
+    # operators, and for the others the paths to them to start from
+    operations_met: set[int] = field(default_factory=set)
+    operation_starts: dict[int, list[tuple[list[Condition], Condition]]] = \
+        field(default_factory=dict)
     value_starts: dict[ValueKey, list[tuple[list[Condition], Condition]]] = \
         field(default_factory=dict)
-    # paths whose cases return 0 where another result may be possible, by the outcomes
-    # they take (State.edges): each is tried once
-    zero_results: dict[tuple[object, ...], State] = field(default_factory=dict)
+    # paths whose case returns or writes 0 where another value may be possible, by the
+    # outcomes they take (State.edges), with that one of those outputs is not 0: each is
+    # tried once
+    zero_results: dict[tuple[object, ...], tuple[State, Condition]] = \
+        field(default_factory=dict)
     results_tried: set[tuple[object, ...]] = field(default_factory=set)
     # comparisons a case of the search decided with equal sides whose branch is a condition
     # of a decision of several, with the cases' models: unless one of them also let the
@@ -126,6 +158,11 @@ class BoundaryGoals:
         # that also begins the loop's body again (a break's edge is none)
         self.exits: dict[int, set[Edge]] = {}
         self.blocks: dict[int, frozenset[int]] = {}  # each loop's blocks
+        #: the loop goals, in the order they are tried: each loop's exit through its
+        #: condition, then its other ways out, in block order
+        self.loop_goals: list[LoopGoal] = []
+        #: each other way out of a loop: the branch edges from the loop to that block
+        self.ways_out: dict[LoopGoal, set[Edge]] = {}
         for head in self.cfg.loops:
             blocks = self.blocks[head] = frozenset(self.cfg.loop_blocks(head))
             self.exits[head] = {
@@ -133,22 +170,43 @@ class BoundaryGoals:
                 for term in [self.cfg.blocks[b].terminator] if term is not None
                 if any(t.id == head for t in term.successors())
                 for i, t in enumerate(term.successors()) if t.id not in blocks}
+            self.loop_goals += [(head, None)] if self.exits[head] else []
+            for b in sorted(blocks):
+                term = self.cfg.blocks[b].terminator
+                if not isinstance(term, (Branch, Switch)):
+                    continue
+                for i, t in enumerate(term.successors()):
+                    if t.id not in blocks and Edge(b, i) not in self.exits[head]:
+                        if (head, t.id) not in self.ways_out:
+                            self.loop_goals.append((head, t.id))
+                        self.ways_out.setdefault((head, t.id), set()).add(Edge(b, i))
 
-    def note_case(self, state: State, model: Model, solver: Solver, extra: bool) -> None:
+    def goal_exits(self, goal: LoopGoal) -> set[Edge]:
+        """The edges out of its loop that meet loop goal `goal`."""
+        head, target = goal
+        return self.exits[head] if target is None else self.ways_out[goal]
+
+    def note_case(self, state: State, model: Model, solver: Solver, extra: bool,
+                  pointees: list[Pointee]) -> None:
         """Record the comparisons the path of a case decided with equal sides, the loops
         it ran more than once and left through their condition, the outcomes it gave the
-        comparisons whose value the function uses, and whether it returns 0 (when it is a
-        case of the search, not `extra`)."""
-        nonzero = extract.nonzero_result(state)
+        comparisons whose value the function uses, and whether it returns or writes 0
+        (when it is a case of the search, not `extra`; `pointees`: its objects)."""
         path = tuple(state.edges)
-        if nonzero is not None and path not in self.results_tried:
-            if solver.holds(model, nonzero):  # the path has another result: no goal
-                self.results_tried.add(path)
-                self.zero_results.pop(path, None)
-            elif not extra and len(self.zero_results) < _MOST_RESULT_CASES:
-                self.zero_results.setdefault(path, state)
+        if path not in self.results_tried:
+            zero = self.zero_results.get(path)
+            if zero is not None:
+                if solver.holds(model, zero[1]):  # another case of the path did
+                    self.results_tried.add(path)
+                    del self.zero_results[path]
+            else:
+                nonzero = extract.nonzero_output(model, state, pointees)
+                if nonzero is None:  # no output 0: no goal
+                    self.results_tried.add(path)
+                elif not extra and len(self.zero_results) < _MOST_RESULT_CASES:
+                    self.zero_results[path] = (state, nonzero)
         for block, condition in state.decided:
-            for k, equal in enumerate(equal_sides(condition)):
+            for k, (equal, _) in enumerate(_sides(condition)):
                 if (block, k) not in self.met and solver.holds(model, equal):
                     if extra or block not in self.in_decisions:
                         self.met.add((block, k))
@@ -157,11 +215,23 @@ class BoundaryGoals:
                         kept = self.equal_only.setdefault((block, k), [])
                         if len(kept) < _NODES_PER_GOAL:
                             kept.append(model)
-        for head in self.exits:
-            if head not in self.looped and self.loops_in(state, head):
-                self.looped.add(head)
-                self.leave.pop(head, None)
-                self.again.pop(head, None)
+        for goal in self.loop_goals:
+            if goal not in self.looped and self.loops_in(state, goal):
+                self.looped.add(goal)
+                self.leave.pop(goal, None)
+                head = goal[0]
+                if all(g in self.looped for g in self.loop_goals if g[0] == head):
+                    self.again.pop(head, None)
+        for site, telling, known in state.operation_tests:
+            if site in self.operations_met:
+                continue
+            if solver.holds(model, telling):
+                self.operations_met.add(site)
+                self.operation_starts.pop(site, None)
+            else:
+                starts = self.operation_starts.setdefault(site, [])
+                if len(starts) < _NODES_PER_GOAL:
+                    starts.append((state.constraints[:known], telling))
         for site, compared, known in state.value_tests:
             for key, target in _value_targets(site, compared):
                 if key in self.values_met:
@@ -174,11 +244,13 @@ class BoundaryGoals:
                     if len(starts) < _NODES_PER_GOAL:
                         starts.append((state.constraints[:known], target))
 
-    def loops_in(self, state: State, head: int) -> bool:
-        """Whether the path of `state` ran the body of the loop `head` more than once and
-        left it through its condition."""
-        return state.loop_iterations.get((id(self.cfg), head), 0) >= _PASSES and \
-            any(e in self.exits[head] for e in state.edges)
+    def loops_in(self, state: State, goal: LoopGoal) -> bool:
+        """Whether the path of `state` meets loop goal `goal`: it ran the body of the loop
+        more than once (over all the times it entered it) and left it as the goal
+        says."""
+        exits = self.goal_exits(goal)
+        return state.loop_iterations.get((id(self.cfg), goal[0]), 0) >= _PASSES and \
+            any(e in exits for e in state.edges)
 
     def forget(self) -> None:
         """Let go of the branch points and paths kept (they are of one search round)."""
@@ -186,6 +258,7 @@ class BoundaryGoals:
         self.leave.clear()
         self.again.clear()
         self.value_starts.clear()
+        self.operation_starts.clear()
         self.zero_results.clear()
 
     def offer(self, node: TreeNode) -> None:
@@ -194,38 +267,46 @@ class BoundaryGoals:
         condition = _decided(node)
         if condition is None or not node.in_function_under_test:
             return
-        for k in range(len(equal_sides(condition))):
+        for k in range(len(_sides(condition))):
             key = (node.block.id, k)
             if key not in self.met:
                 kept = self.deciders.setdefault(key, [])
                 if len(kept) < _NODES_PER_GOAL:
                     kept.append(node)
+                elif _passes(node) > max(map(_passes, kept)):
+                    # the last one kept is the one deepest in loops: a comparison in a
+                    # loop may reach its boundary only after passes (`v > 1000000` on
+                    # the seventh digit)
+                    kept[-1] = node
         self._offer_loop(node)
 
     def _offer_loop(self, node: TreeNode) -> None:
-        """Keep `node`, a test of a loop's condition no case has met the goal of, with its
-        edge out of the loop when the body has run more than once, or with its edge into
-        the body when it has run once."""
+        """Keep `node` for the loop goals no case has met: with its edge out of the loop
+        that meets one when the body has run more than once, or, when it tests the loop's
+        condition after one pass, with its edge into the body again."""
         succs = [t.id for t in node.block.terminator.successors()] \
             if node.block.terminator is not None else []
-        for head, exits in self.exits.items():
-            if head in self.looped:
+        again: set[int] = set()
+        for goal in self.loop_goals:
+            if goal in self.looped:
                 continue
+            head = goal[0]
             passes = node.state.loop_iterations.get((id(self.cfg), head), 0)
-            out = next((e.index for e in exits if e.block == node.block.id and
-                        node.guards[e.index] is not None), None)
-            if out is None:
-                continue
             if passes >= _PASSES:
-                kept, index = self.leave.setdefault(head, []), out
-            elif passes == 1:
-                kept, index = self.again.setdefault(head, []), succs.index(head)
-                if node.guards[index] is None:
-                    continue
-            else:
-                continue
-            if len(kept) < _NODES_PER_GOAL:
-                kept.append((node, index))
+                out = next((e.index for e in self.goal_exits(goal)
+                            if e.block == node.block.id and node.guards[e.index] is not None),
+                           None)
+                kept = self.leave.setdefault(goal, [])
+                if out is not None and len(kept) < _NODES_PER_GOAL:
+                    kept.append((node, out))
+            elif passes == 1 and head not in again and any(
+                    e.block == node.block.id and node.guards[e.index] is not None
+                    for e in self.exits[head]):
+                again.add(head)
+                index = succs.index(head)
+                kept = self.again.setdefault(head, [])
+                if node.guards[index] is not None and len(kept) < _NODES_PER_GOAL:
+                    kept.append((node, index))
 
 
 def add_boundary_cases(gen: Generator) -> None:
@@ -255,23 +336,29 @@ def add_boundary_cases(gen: Generator) -> None:
                     break
                 gen.check_budget()
                 _try_value(gen, value_key, prefix, target)
-        for path, state in list(goals.zero_results.items()):
+        for site, operation_starts in list(goals.operation_starts.items()):
+            for prefix, telling in operation_starts:
+                if site in goals.operations_met or meter.exhausted:
+                    break
+                gen.check_budget()
+                _try_operation(gen, goals, site, prefix, telling)
+        for path, (state, nonzero) in list(goals.zero_results.items()):
             if meter.exhausted:
                 break
             gen.check_budget()
             goals.results_tried.add(path)
-            _try_result(gen, state)
-        for head in goals.exits:  # leaving after passes the search ran, else running again
-            for node, index in list(goals.leave.get(head, [])):
-                if head in goals.looped or meter.exhausted:
+            _try_result(gen, state, nonzero)
+        for goal in goals.loop_goals:  # leaving after passes the search ran, else again
+            for node, index in list(goals.leave.get(goal, [])):
+                if goal in goals.looped or meter.exhausted:
                     break
                 gen.check_budget()
-                _try_edge(gen, node, index, partial(goals.loops_in, head=head))
-            for node, index in list(goals.again.get(head, [])):
-                if head in goals.looped or meter.exhausted:
+                _try_edge(gen, node, index, partial(goals.loops_in, goal=goal))
+            for node, index in list(goals.again.get(goal[0], [])):
+                if goal in goals.looped or meter.exhausted:
                     break
                 gen.check_budget()
-                _run_again(gen, goals, head, node, index)
+                _run_again(gen, goals, goal, node, index)
     finally:
         meter.limit = limit
         goals.forget()  # their states are not needed any more
@@ -287,7 +374,7 @@ def _try_equal_sides(gen: Generator, goals: BoundaryGoals, node: TreeNode, key: 
     let it decide, and only new ones."""
     condition = _decided(node)
     assert condition is not None  # `offer` kept only nodes that decide a condition
-    equal = equal_sides(condition)[key[1]]
+    equal, note = _sides(condition)[key[1]]
     state = node.state.fork()
     model = gen.solver.model([*state.constraints, equal], gen.preferences(state))
     if model is None:
@@ -306,12 +393,23 @@ def _try_equal_sides(gen: Generator, goals: BoundaryGoals, node: TreeNode, key: 
         unmasked = gen.solver.model([*state.constraints, equal, *deciding],
                                     [WholeTier(wishes), *tiers] if wishes else tiers)
         if unmasked is not None and gen.solver.holds(unmasked, node.guards[live[0]]):
-            if _complete(gen, node, state, unmasked, live[0], (BOUNDARY_NOTE,),
+            if _complete(gen, node, state, unmasked, live[0], (note,),
                          kept=(equal, *deciding), new_only=bool(met_by)):
                 goals.met.add(key)
             return
     if not met_by:
-        _complete(gen, node, state, model, live[0], (BOUNDARY_NOTE,), kept=(equal,))
+        _complete(gen, node, state, model, live[0], (note,), kept=(equal,))
+
+
+def _sides(condition: Condition) -> list[tuple[Condition, str]]:
+    """The boundary goals of the comparisons in a branch `condition` as written, with the
+    note of their cases: each ordering comparison decided with equal sides, then each of
+    integers decided with its sides one apart where its outcome differs from that of
+    equal sides, then each of floating point decided with zeros of opposite signs
+    (boundaries.py)."""
+    return [*((e, BOUNDARY_NOTE) for e in equal_sides(condition)),
+            *((n, NEAR_NOTE) for n in near_sides(condition)),
+            *((z, BOUNDARY_NOTE) for z in opposite_zeros(condition))]
 
 
 def _value_targets(site: int, compared: Condition) -> list[tuple[ValueKey, Condition]]:
@@ -340,13 +438,31 @@ def _try_value(gen: Generator, key: ValueKey, prefix: list[Condition], target: C
             gen.goals.callees.covered(state)
 
 
-def _try_result(gen: Generator, state: State) -> None:
-    """A case of the path of `state`, whose case returns 0, that returns another value,
-    when the path allows one: a result of 0 hides a wrong operator or constant in what
-    computes it (`x * 1000 >> 15` for x = 1, a rectangle of no width)."""
-    nonzero = extract.nonzero_result(state)
-    assert nonzero is not None  # `note_case` kept only such paths
-    # readable values, not boundaries: those are what made the result 0
+def _try_operation(gen: Generator, goals: BoundaryGoals, site: int, prefix: list[Condition],
+                   telling: Condition) -> None:
+    """A case in which integer operation `site` has operands that tell it from other
+    operators (`telling`), from the path `prefix` of a case on which it had not: inputs
+    that take the same path to it and give it such operands there run the function
+    concretely from its entry."""
+    state = gen.executor.initial_state()
+    model = gen.solver.model([*prefix, telling], gen.preferences(state))
+    if model is None or not gen.complete(state, model):
+        return
+    if not any(s == site and gen.solver.holds(model, t) for s, t, _ in state.operation_tests):
+        return
+    if gen.add_case(state, model, (OPERAND_NOTE,), (telling,)):
+        goals.operations_met.add(site)
+        gen.goals.covered(state.edges)
+        if gen.goals.callees is not None:
+            gen.goals.callees.covered(state)
+
+
+def _try_result(gen: Generator, state: State, nonzero: Condition) -> None:
+    """A case of the path of `state`, whose case returns or writes 0, in which such an
+    output is not 0 (`nonzero`), when the path allows it: a 0 hides a wrong operator or
+    constant in what computes it (`x * 1000 >> 15` for x = 1, a rectangle of no width, a
+    sign applied to 0)."""
+    # readable values, not boundaries: those are what made the output 0
     model = gen.solver.model([*state.constraints, nonzero], extract.preferences(state))
     if model is not None:
         gen.add_case(state, model, (RESULT_NOTE,), (nonzero,))
@@ -364,15 +480,16 @@ def _try_edge(gen: Generator, node: TreeNode, index: int, wanted: Callable[[Stat
         _complete(gen, node, state, model, index, (LOOP_NOTE,), wanted)
 
 
-def _run_again(gen: Generator, goals: BoundaryGoals, head: int, node: TreeNode, index: int
-               ) -> None:
-    """A loop case of loop `head` from `node`, where its body has run once, along its
-    edge `index` into the body again: the path stays in the loop until the body has run
-    more than once, then leaves through the condition where it can (a symbolic path: what
-    the next passes read is decided as the path goes)."""
+def _run_again(gen: Generator, goals: BoundaryGoals, goal: LoopGoal, node: TreeNode,
+               index: int) -> None:
+    """A loop case of loop goal `goal` from `node`, where the loop's body has run once,
+    along its edge `index` into the body again: the path stays in the loop until the body
+    has run more than once, then leaves as the goal says where it can (a symbolic path:
+    what the next passes read is decided as the path goes)."""
     state = node.state.fork()
-    gen.staying = _Again(goals.cfg, head, goals.blocks[head], frozenset(goals.exits[head]))
-    gen.wanted_path = (partial(goals.loops_in, head=head), (LOOP_NOTE,))
+    head = goal[0]
+    gen.staying = _Again(goals.cfg, head, goals.blocks[head], frozenset(goals.goal_exits(goal)))
+    gen.wanted_path = (partial(goals.loops_in, goal=goal), (LOOP_NOTE,))
     try:
         with gen.side_paths():
             try:
@@ -387,7 +504,8 @@ def _run_again(gen: Generator, goals: BoundaryGoals, head: int, node: TreeNode, 
 
 @dataclass(frozen=True)
 class _Again:
-    """The continuation of a loop case (see `_run_again`)."""
+    """The continuation of a loop case (see `_run_again`): `exits`, the edges out of the
+    loop it is to leave by."""
 
     cfg: CFG
     head: int
@@ -395,7 +513,7 @@ class _Again:
     exits: frozenset[Edge]
 
     def groups(self, node: TreeNode, order: list[int]) -> list[list[int]] | None:
-        """In the loop: the edges out through its condition first once its body has run
+        """In the loop: the edges out that it is to leave by first once its body has run
         more than once, else the edges that stay in it first; None elsewhere."""
         if not node.in_function_under_test or node.block.id not in self.blocks:
             return None
@@ -417,9 +535,58 @@ def _complete(gen: Generator, node: TreeNode, state: State, model: Model, index:
     `index`, when the path ends within what is modelled (and is `wanted`); `kept`: what
     the case is made for beyond its path (search/case_making.add_case); `new_only`: not
     when another case has the same inputs. Whether the case was made."""
-    if not gen.complete(state, model, partial(gen.step, node, state, index)) or \
-            (wanted is not None and not wanted(state)):
+    executor = gen.executor
+    too_small, executor.objects_too_small = executor.objects_too_small, False
+    completed = gen.complete(state, model, partial(gen.step, node, state, index))
+    if not completed and (executor.objects_too_small or _out_of_bounds(gen, state, model)):
+        return _complete_larger(gen, model, notes, wanted, kept, new_only)
+    executor.objects_too_small |= too_small
+    if not completed or (wanted is not None and not wanted(state)):
         return False
+    return _add(gen, state, model, notes, kept, new_only)
+
+
+def _complete_larger(gen: Generator, model: Model, notes: tuple[str, ...],
+                     wanted: Callable[[State], bool] | None, kept: tuple[Condition, ...],
+                     new_only: bool) -> bool:
+    """The case `_complete` could not run to its end because its input pointers point to
+    too few elements (`n == 64` beside 10 elements), run as `model` says from the
+    function's entry with larger objects behind them, as many as a search round grows
+    them to. Whether the case was made."""
+    executor = gen.executor
+    size = executor.array_size
+    try:
+        while larger_array_size(size) > size:
+            size = larger_array_size(size)
+            gen.executor = gen.new_executor(size)
+            state = gen.executor.initial_state()
+            if gen.complete(state, model):
+                return (wanted is None or wanted(state)) and \
+                    _add(gen, state, model, notes, kept, new_only)
+            if not gen.executor.objects_too_small:
+                return False
+        return False
+    finally:
+        executor.objects_too_small = True
+        gen.executor = executor
+
+
+def _out_of_bounds(gen: Generator, state: State, model: Model) -> bool:
+    """Whether the path of `state`, run to its end as `model` says, is not one of `model`
+    only because an access went past the end of an object behind an input pointer (its
+    constraints that `model` breaks all keep accesses inside them: `len <= 10` for a
+    `memcpy` of `len` bytes)."""
+    if not state.finished:
+        return False
+    bounds = {c.get_id() for c in state.bounds}
+    broken = [c for c in state.constraints if not gen.solver.holds(model, c)]
+    return bool(broken) and all(c.get_id() in bounds for c in broken)
+
+
+def _add(gen: Generator, state: State, model: Model, notes: tuple[str, ...],
+         kept: tuple[Condition, ...], new_only: bool) -> bool:
+    """The case of the completed `state` (search/case_making.add_case); whether it was
+    made."""
     if not gen.add_case(state, model, notes, kept, new_only=new_only):
         return False
     # it may take an outcome the search left (a bound cut its paths there)
@@ -427,6 +594,11 @@ def _complete(gen: Generator, node: TreeNode, state: State, model: Model, index:
     if gen.goals.callees is not None:
         gen.goals.callees.covered(state)
     return True
+
+
+def _passes(node: TreeNode) -> int:
+    """How many passes of loops the path of `node` has made."""
+    return sum(node.state.loop_iterations.values())
 
 
 def _decided(node: TreeNode) -> Condition | None:

@@ -43,12 +43,11 @@ from .merged_search import MergedResult, merged_search
 from .boundary_goals import BoundaryGoals, add_boundary_cases
 from .loop_findings import run_loops_on
 from .callee_goals import CalleeGoals
-from .options import SearchOptions
+from .options import MAX_ARRAY_SIZE, SearchOptions, larger_array_size
 from .results import contract_summary, unproved, function_cases, skipped
 from .selection import Goals
 from .tree import CUT, EXPLORED, OPEN, PRUNED, Continuation, TreeNode, outcome_of
 
-_MAX_ARRAY_SIZE = 64  # the most elements input pointers point to after growing
 _PATIENCE = 64  # explorations without a new case before growing the objects
 # a path run on concretely past a bound gives up after 1/_COMPLETION_SHARE of the budget
 _COMPLETION_SHARE = 16
@@ -182,7 +181,7 @@ class Generator:
             if self.new_placements():
                 self.placements.update(self.executor.placements_wanted)
             else:
-                array_size = min(array_size * 4, max(_MAX_ARRAY_SIZE, array_size))
+                array_size = larger_array_size(array_size)
             self.new_round(array_size)
 
     def search_from_setup(self) -> None:
@@ -223,7 +222,7 @@ class Generator:
             if len(self.cases) != cases:
                 cases, since_case = len(self.cases), 0
             grow = self.new_placements() or (self.executor.objects_too_small and \
-                self.executor.array_size < _MAX_ARRAY_SIZE)
+                self.executor.array_size < MAX_ARRAY_SIZE)
             if grow and since_case >= _PATIENCE:
                 return False
             choice = self.goals.select(self.nodes, self.solver,
@@ -293,6 +292,8 @@ class Generator:
         executor.record_callee_edges = o.goals == "reached"
         if o.boundary_cases == "on":  # their outcomes are goals of boundary cases
             executor.value_sites = {id(c): k for k, c in enumerate(self.cfg.value_comparisons())}
+            executor.operation_sites = {
+                id(c): k for k, c in enumerate(self.cfg.integer_operations())}
         return executor
 
     def new_round(self, array_size: int) -> None:

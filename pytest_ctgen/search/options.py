@@ -26,6 +26,16 @@ GoalScope = Literal["function", "reached"]
 BoundaryCases = Literal["on", "off"]
 
 
+#: The most elements input pointers point to after growing.
+MAX_ARRAY_SIZE = 64
+
+
+def larger_array_size(array_size: int) -> int:
+    """How many elements input pointers point to when `array_size` were too few (the same
+    when they cannot grow any more)."""
+    return min(array_size * 4, max(MAX_ARRAY_SIZE, array_size))
+
+
 @dataclass(frozen=True)
 class SearchOptions:
     max_depth: int = 64

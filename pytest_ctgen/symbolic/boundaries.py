@@ -151,6 +151,49 @@ def equal_sides(condition: z3.BoolRef) -> list[z3.BoolRef]:
     return out
 
 
+def near_sides(condition: z3.BoolRef) -> list[z3.BoolRef]:
+    """For each ordering comparison of two integers in a branch `condition` as written:
+    that its left side is one step from its right side, without wrapping around, on the
+    side where the comparison's outcome differs from its outcome with equal sides
+    (`a + 1 == b` for `a < b` and for `a <= b`). With `equal_sides`, it tells a constant
+    one off (`v >= 10` from `v >= 9`, which `v == 10` does not)."""
+    out: list[z3.BoolRef] = []
+    seen: set[int] = set()
+    for make, a, b, unsigned in _comparisons(condition):
+        if isinstance(make, z3.FuncDeclRef) and \
+                make.kind() in (z3.Z3_OP_EQ, z3.Z3_OP_DISTINCT):
+            continue
+        bits = a.size()
+        high, low = ((1 << bits) - 1, 0) if unsigned else \
+            ((1 << (bits - 1)) - 1, 1 << (bits - 1))
+        turned = z3.Xor(make(a, b), make(b, b))  # not the outcome of equal sides
+        near = z3.And(turned, z3.Or(z3.And(a != high, a + 1 == b),
+                                    z3.And(a != low, a - 1 == b)))
+        if near.get_id() not in seen:
+            seen.add(near.get_id())
+            out.append(near)
+    return out
+
+
+def opposite_zeros(condition: z3.BoolRef) -> list[z3.BoolRef]:
+    """For each floating-point ordering in a branch `condition` as written whose sides
+    may both be 0 (neither is a constant other than 0): that they are zeros of opposite
+    signs. -0.0 and +0.0 are equal, so `>` and `>=` decide them apart, and unlike equal
+    sides of another value, what the function then returns or stores tells which one it
+    took (`a > b ? b : a`)."""
+    out: list[z3.BoolRef] = []
+    seen: set[int] = set()
+    for a, b in _float_orderings(condition):
+        if any(z3.is_fp_value(x) and not x.isZero() for x in (a, b)):
+            continue
+        zeros = z3.And(z3.fpIsZero(a), z3.fpIsZero(b),
+                       z3.fpIsNegative(a) != z3.fpIsNegative(b))
+        if zeros.get_id() not in seen:
+            seen.add(zeros.get_id())
+            out.append(zeros)
+    return out
+
+
 def outcomes(compared: z3.BoolRef) -> list[tuple[str, z3.BoolRef]]:
     """The outcomes a case should give a comparison whose value the function uses as a
     number (`return a >= b;`), by name with their conditions: its left side "below",

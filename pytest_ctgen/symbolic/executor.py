@@ -129,6 +129,10 @@ class Executor:
         # the id of their expression (CFG.value_comparisons): a path notes each it
         # evaluates (State.value_tests); none unless boundary cases are wanted
         self.value_sites: dict[int, int] = {}
+        # the integer operations of the function under test by the id of their expression
+        # (CFG.integer_operations): a path notes the first evaluations of each
+        # (State.operation_tests); none unless boundary cases are wanted
+        self.operation_sites: dict[int, int] = {}
         # the violations the generator has settled: no path is forked off for them
         self.ledger = ViolationLedger(None)
         self.shown = shown  # how a file name in a location is shown to the user

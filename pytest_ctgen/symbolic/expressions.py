@@ -43,6 +43,7 @@ from ..ir.expr import (
 )
 from . import access, addresses, contracts, function_pointers, inputs
 from .dispatch import handler_for
+from .operand_tests import OPERATION_TESTS, telling_operands
 from .paths import PathError
 from .state import State
 from .values import (
@@ -143,6 +144,12 @@ def _binary(ex: Executor, state: State, e: Binary) -> SymValue:
         return bool_to_int(compared)
     result, errors = arithmetic(e.op, e.type, a, b, e.right.type)
     contracts.undefined_unless(ex, state, errors, describe(e)[1:-1])  # without its ( )
+    site = ex.operation_sites.get(id(e))
+    if site is not None and len(state.frames) == 1 and isinstance(a, z3.BitVecRef) and \
+            isinstance(b, z3.BitVecRef) and \
+            sum(t[0] == site for t in state.operation_tests) < OPERATION_TESTS:
+        state.operation_tests.append(
+            (site, telling_operands(e.op, a, b), len(state.constraints)))
     if isinstance(e.type, IntType) and e.type.signed and e.op in ("+", "-", "*"):
         _overflow(ex, state, signed_overflow(e.op, a, b), describe(e)[1:-1])
     return result

@@ -662,17 +662,29 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
     return tiers
 
 
-def nonzero_result(state: State) -> z3.BoolRef | None:
-    """That the integer or floating-point value the path returns is not 0; None when it
-    returns none (void, a record, a pointer) or ends otherwise."""
-    result = state.result
+def nonzero_output(model: z3.ModelRef, state: State, pointees: list[Pointee]
+                   ) -> z3.BoolRef | None:
+    """That an output of the path that `model` makes 0 and the inputs compute (not a
+    constant) is not 0; None when there is none. The outputs are the integer or
+    floating-point value the path returns, then the scalars of the globals and case
+    objects it wrote; a path that ends otherwise than by returning, or is predicted to
+    break an annotation, has none."""
     if state.ending is not None or state.predicted or state.robustness:
         return None
-    if isinstance(result, z3.BitVecRef):
-        return result != 0
-    if isinstance(result, z3.FPRef):
-        return z3.Not(z3.fpIsZero(result))
-    return None
+    values: list[z3.ExprRef] = [state.result] if isinstance(
+        state.result, (z3.BitVecRef, z3.FPRef)) else []
+    values += [after for _, after in written_leaves(state, pointees)]
+    nonzero: list[z3.BoolRef] = []
+    for value in values:
+        if isinstance(value, z3.BitVecRef) and not z3.is_bv_value(value):
+            wish = value != 0
+        elif isinstance(value, z3.FPRef) and not z3.is_fp_value(value):
+            wish = z3.Not(z3.fpIsZero(value))
+        else:
+            continue
+        if z3.is_false(model.eval(wish, model_completion=True)):
+            nonzero.append(wish)
+    return z3.Or(nonzero) if nonzero else None
 
 
 def no_overflow(state: State) -> list[z3.BoolRef]:

@@ -168,6 +168,11 @@ class State:
         # (Executor.value_sites), each time the path evaluated one: its site, its condition
         # and how many constraints the path had then (search/boundary_goals.py)
         self.value_tests: list[tuple[int, z3.BoolRef, int]] = []
+        # the integer operations of the function under test (Executor.operation_sites),
+        # the first OPERATION_TESTS times the path evaluated each: its site, that its
+        # operands tell it from other operators (boundaries.telling_operands) and how many
+        # constraints the path had then
+        self.operation_tests: list[tuple[int, z3.BoolRef, int]] = []
         self.notes: set[str] = set()
         # the NULL conditions (by name: a z3 id can be reused once its term is freed) of
         # the input pointers the path tested for NULL
@@ -231,6 +236,7 @@ class State:
         s.branch_conditions = list(self.branch_conditions)
         s.decided = list(self.decided)
         s.value_tests = list(self.value_tests)
+        s.operation_tests = list(self.operation_tests)
         s.notes = set(self.notes)
         s.null_tested = set(self.null_tested)
         s.lazy = dict(self.lazy)

@@ -90,16 +90,18 @@ int parse_digits(const char *s, long *out)
 @pytest.mark.parametrize("mutant", ["v = v / 10 + (*s - '0');", "v = v * 9 + (*s - '0');"])
 def test_a_loop_case_runs_the_body_again_with_other_values(
         ctgen_dir: pytest.Pytester, mutant: str) -> None:
-    """Branch coverage is met by one digit; the loop case reads two different digits and
-    leaves through the loop's condition, so an accumulation that is wrong only from the
-    second pass on fails it."""
+    """Branch coverage is met by one digit; the loop case that leaves through the loop's
+    condition reads two different digits, so an accumulation that is wrong only from the
+    second pass on fails it. (Another loop case leaves by the `return 0` after a pass.)"""
     (ctgen_dir.path / "digits.c").write_text(DIGITS, encoding="utf-8")
     result = run_ctgen(ctgen_dir, "--ctgen-report", "json:r.json", "--ctgen-export", "out",
                        "digits.c")
     assert result.ret == 0, output(result)
     doc = json.loads((ctgen_dir.path / "out" / "digits" / "digits.ctgen.json").read_text())
-    [looped] = [c for c in doc["functions"][0]["cases"]
-                if "loop case: a loop's body run more than once" in c["notes"]]
+    loop_cases = [c for c in doc["functions"][0]["cases"]
+                  if "loop case: a loop's body run more than once" in c["notes"]]
+    assert sorted(c["expected"]["returns"] for c in loop_cases) == [0, 1], loop_cases
+    [looped] = [c for c in loop_cases if c["expected"]["returns"] == 1]
     text = looped["objects"][0]["value"]["@string"]
     digits = text[:text.index("\0")]
     assert len(digits) >= 2 and len(set(digits)) == len(digits) and digits[0] != "0", text
@@ -146,8 +148,8 @@ def test_a_comparison_used_as_a_value_gets_each_outcome(
     row = report_rows(ctgen_dir.path / "r.json")["reached"]
     assert row["boundary_cases"] == len(extras) == len(cases) - 1
     result.stdout.fnmatch_lines([f"ctgen boundary cases: {len(extras)} of {len(cases)} "
-                                 "cases decide a comparison with its sides equal, give a "
-                                 "comparison used as a value another outcome*"])
+                                 "cases decide a comparison with its sides equal or one "
+                                 "apart, give a comparison used as a value another outcome*"])
     (ctgen_dir.path / "reached.c").write_text(
         REACHED.replace("count >= limit", mutant), encoding="utf-8")
     replay = ctgen_dir.runpytest_subprocess(*QUIET, "out", timeout=180)

@@ -287,10 +287,10 @@ def ints(fc: FunctionCases) -> list[int]:
 @pytest.mark.parametrize("name, count, outcomes", [
     ("two_ifs", 2, 4),    # 4 outcomes, each path covers one of each if
     ("and_both", 3, 4),   # a false / a true b false / both true
-    ("chain", 4, 6),
+    ("chain", 5, 6),      # and a = 9, deciding a < 10 one step from turning (a near case)
     ("sw", 4, 4),         # three cases and the default
     ("loop_sum", 2, 2),   # one path enters the loop and leaves it; the loop case runs it twice
-    ("divmod", 4, 4),     # and a / b > 3 with a % b other than 0 (a result case)
+    ("divmod", 5, 4),     # and a % b other than 0 (a result case), a / b with b != 1 (operands)
     ("pt_sum", 2, 2),
     ("pt_make", 3, 0),    # no branch: one case; `tag = a > 0` adds its other outcome and a == 0
 ])
