@@ -204,7 +204,7 @@ def test_unsupported_construct_skips_that_function(ctgen_dir: pytest.Pytester) -
     ctgen_dir.makefile(".c", unsup=UNSUPPORTED)
     result = run_ctgen(ctgen_dir, "-rs", "unsup.c")
     out = output(result)
-    result.assert_outcomes(passed=3, skipped=1)
+    result.assert_outcomes(passed=4, skipped=1)
     skips = re.findall(r"^SKIPPED \[1\] (unsup\.c:\d+): (.*)$", out, re.M)
     assert len(skips) == 1, out
     where, reason = skips[0]

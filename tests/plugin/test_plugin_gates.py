@@ -52,7 +52,7 @@ def test_branch_gate_fails_below(gated: pytest.Pytester) -> None:
     _, branch_pct = _totals(gated)
     assert branch_pct == 75.0
     assert result.ret == pytest.ExitCode.TESTS_FAILED, out
-    result.assert_outcomes(passed=3)  # every case passed: only the gate failed
+    result.assert_outcomes(passed=4)  # every case passed: only the gate failed
     assert re.search(r"Required branch coverage of 100% not reached\. "
                      r"Total branch coverage: 75\.00%", out), out
     assert "line coverage" not in out
@@ -64,7 +64,7 @@ def test_branch_gate_passes_at_or_above(gated: pytest.Pytester) -> None:
     assert "Required" not in output(result)
     result = run_ctgen(gated, "--ctgen-fail-under", "50", "gated.c")
     assert result.ret == 0, output(result)
-    result.assert_outcomes(passed=3)
+    result.assert_outcomes(passed=4)
 
 
 def test_line_gate(gated: pytest.Pytester) -> None:

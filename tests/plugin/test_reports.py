@@ -60,7 +60,7 @@ def test_html_and_xml_reports(units: pytest.Pytester) -> None:
     result = run_ctgen(units, "--ctgen-report", "term", "--ctgen-report", "html:out",
                        "--ctgen-report", "xml:cov.xml", "gated.c", "sub/gated.c")
     assert result.ret == 0, output(result)
-    result.assert_outcomes(passed=5)
+    result.assert_outcomes(passed=6)
     rows, total = _table(result)
     assert rows["gated.c", "parity_two"] == ("80.0%", "50.0%")  # not 100%: unreachable
 
