@@ -170,7 +170,7 @@ class State:
         self.value_tests: list[tuple[int, z3.BoolRef, int]] = []
         # the integer operations of the function under test (Executor.operation_sites),
         # the first OPERATION_TESTS times the path evaluated each: its site, that its
-        # operands tell it from other operators (boundaries.telling_operands) and how many
+        # operands tell it from other operators (operand_tests.telling_operands) and how many
         # constraints the path had then
         self.operation_tests: list[tuple[int, z3.BoolRef, int]] = []
         self.notes: set[str] = set()
