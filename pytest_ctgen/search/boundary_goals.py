@@ -563,7 +563,7 @@ def _complete_larger(gen: Generator, model: Model, notes: tuple[str, ...],
             if gen.complete(state, model):
                 return (wanted is None or wanted(state)) and \
                     _add(gen, state, model, notes, kept, new_only)
-            if not gen.executor.objects_too_small:
+            if not (gen.executor.objects_too_small or _out_of_bounds(gen, state, model)):
                 return False
         return False
     finally:
