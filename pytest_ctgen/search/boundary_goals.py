@@ -62,7 +62,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from itertools import islice
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..cases import (BOUNDARY_NOTE, LOOP_NOTE, NEAR_NOTE, OPERAND_NOTE, OUTCOME_NOTE,
                      RESULT_NOTE)
@@ -93,6 +93,10 @@ LoopGoal = tuple[int, int | None]
 #: index there and the outcome (boundaries.outcomes: "below", "equal", "above", or "true",
 #: "false").
 ValueKey = tuple[int, str]
+#: Goals at points of a path, each time the path reached one: its key, its target and how
+#: many constraints the path had there; and a path up to one with its target.
+Points = list[tuple[Any, Condition, int]]
+Start = tuple[list[Condition], Condition]
 
 
 #: The work the boundary cases may spend: this share of what the search spent, and at least
@@ -222,27 +226,10 @@ class BoundaryGoals:
                 head = goal[0]
                 if all(g in self.looped for g in self.loop_goals if g[0] == head):
                     self.again.pop(head, None)
-        for site, telling, known in state.operation_tests:
-            if site in self.operations_met:
-                continue
-            if solver.holds(model, telling):
-                self.operations_met.add(site)
-                self.operation_starts.pop(site, None)
-            else:
-                starts = self.operation_starts.setdefault(site, [])
-                if len(starts) < _NODES_PER_GOAL:
-                    starts.append((state.constraints[:known], telling))
-        for site, compared, known in state.value_tests:
-            for key, target in _value_targets(site, compared):
-                if key in self.values_met:
-                    continue
-                if solver.holds(model, target):
-                    self.values_met.add(key)
-                    self.value_starts.pop(key, None)
-                else:
-                    starts = self.value_starts.setdefault(key, [])
-                    if len(starts) < _NODES_PER_GOAL:
-                        starts.append((state.constraints[:known], target))
+        _note_points(self.operations_met, self.operation_starts, state.operation_tests,
+                     state, model, solver)
+        _note_points(self.values_met, self.value_starts, _value_points(state), state, model,
+                     solver)
 
     def loops_in(self, state: State, goal: LoopGoal) -> bool:
         """Whether the path of `state` meets loop goal `goal`: it ran the body of the loop
@@ -330,18 +317,16 @@ def add_boundary_cases(gen: Generator) -> None:
                     break
                 gen.check_budget()
                 _try_equal_sides(gen, goals, node, key)
-        for value_key, starts in list(goals.value_starts.items()):
-            for prefix, target in starts:
-                if value_key in goals.values_met or meter.exhausted:
-                    break
-                gen.check_budget()
-                _try_value(gen, value_key, prefix, target)
-        for site, operation_starts in list(goals.operation_starts.items()):
-            for prefix, telling in operation_starts:
-                if site in goals.operations_met or meter.exhausted:
-                    break
-                gen.check_budget()
-                _try_operation(gen, goals, site, prefix, telling)
+        points: list[tuple[set[Any], dict[Any, list[Start]], Callable[[State], Points]]] = [
+            (goals.values_met, goals.value_starts, _value_points),
+            (goals.operations_met, goals.operation_starts, lambda s: s.operation_tests)]
+        for met, point_starts, points_of in points:
+            for key, starts in list(point_starts.items()):
+                for prefix, target in starts:
+                    if key in met or meter.exhausted:
+                        break
+                    gen.check_budget()
+                    _try_point(gen, key, prefix, target, points_of)
         for path, (state, nonzero) in list(goals.zero_results.items()):
             if meter.exhausted:
                 break
@@ -417,44 +402,46 @@ def _value_targets(site: int, compared: Condition) -> list[tuple[ValueKey, Condi
     return [((site, name), target) for name, target in outcomes(compared)]
 
 
-def _try_value(gen: Generator, key: ValueKey, prefix: list[Condition], target: Condition
-               ) -> None:
-    """A case in which a comparison whose value the function uses gives the outcome `key`
-    (`target`), from the path `prefix` of a case on which it gave another: inputs that
-    take the same path to the comparison and give it that outcome there run the function
-    concretely from its entry."""
+def _value_points(state: State) -> Points:
+    """The outcomes a case should give the comparisons whose value the function uses, each
+    time the path of `state` evaluated one (State.value_tests)."""
+    return [(key, target, known) for site, compared, known in state.value_tests
+            for key, target in _value_targets(site, compared)]
+
+
+def _note_points(met: set[Any], starts: dict[Any, list[Start]], points: Points,
+                 state: State, model: Model, solver: Solver) -> None:
+    """Record the goals at points of the path of a case (`points`: key, target, how many
+    constraints the path had there) that its `model` meets, and for the others the path
+    up to the point, to start from (at most `_NODES_PER_GOAL` each)."""
+    for key, target, known in points:
+        if key in met:
+            continue
+        if solver.holds(model, target):
+            met.add(key)
+            starts.pop(key, None)
+        else:
+            kept = starts.setdefault(key, [])
+            if len(kept) < _NODES_PER_GOAL:
+                kept.append((state.constraints[:known], target))
+
+
+def _try_point(gen: Generator, key: Any, prefix: list[Condition], target: Condition,
+               points_of: Callable[[State], Points]) -> None:
+    """A case that meets the goal `key` at a point of a path (`target`): the outcome of a
+    comparison whose value the function uses, or operands that tell an integer operation
+    from other operators. From the path `prefix` of a case on which it was not met, inputs
+    that take the same path to the point and meet it there run the function concretely
+    from its entry."""
     state = gen.executor.initial_state()
     model = gen.solver.model([*prefix, target], gen.preferences(state))
     if model is None or not gen.complete(state, model):
         return
-    if not any(site == key[0] and gen.solver.holds(model, t)
-               for site, compared, _ in state.value_tests
-               for k, t in _value_targets(site, compared) if k == key):
+    if not any(k == key and gen.solver.holds(model, t) for k, t, _ in points_of(state)):
         return
-    note = BOUNDARY_NOTE if key[1] == "equal" else OUTCOME_NOTE
-    if gen.add_case(state, model, (note,), (target,)):
-        gen.goals.covered(state.edges)
-        if gen.goals.callees is not None:
-            gen.goals.callees.covered(state)
-
-
-def _try_operation(gen: Generator, goals: BoundaryGoals, site: int, prefix: list[Condition],
-                   telling: Condition) -> None:
-    """A case in which integer operation `site` has operands that tell it from other
-    operators (`telling`), from the path `prefix` of a case on which it had not: inputs
-    that take the same path to it and give it such operands there run the function
-    concretely from its entry."""
-    state = gen.executor.initial_state()
-    model = gen.solver.model([*prefix, telling], gen.preferences(state))
-    if model is None or not gen.complete(state, model):
-        return
-    if not any(s == site and gen.solver.holds(model, t) for s, t, _ in state.operation_tests):
-        return
-    if gen.add_case(state, model, (OPERAND_NOTE,), (telling,)):
-        goals.operations_met.add(site)
-        gen.goals.covered(state.edges)
-        if gen.goals.callees is not None:
-            gen.goals.callees.covered(state)
+    note = OPERAND_NOTE if isinstance(key, int) else \
+        BOUNDARY_NOTE if key[1] == "equal" else OUTCOME_NOTE
+    _add(gen, state, model, (note,), (target,), new_only=False)
 
 
 def _try_result(gen: Generator, state: State, nonzero: Condition) -> None:
