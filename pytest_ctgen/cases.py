@@ -280,16 +280,22 @@ LOOP_NOTE: Final = "loop case: a loop's body run more than once"
 #: search/boundary_goals.py).
 OUTCOME_NOTE: Final = "boundary case: a comparison used as a value, with an outcome no " \
     "other case gives it"
-#: The note of a case made for a path whose other cases return 0: the same path with
-#: another result (`--ctgen-boundary-cases`, search/boundary_goals.py).
-RESULT_NOTE: Final = "result case: the path again with a result other than 0"
+#: The note of a case made for a path whose other cases return 0 (or a computed value
+#: equal to a constant the function returns elsewhere): the same path with another result
+#: (`--ctgen-boundary-cases`, search/boundary_goals.py).
+RESULT_NOTE: Final = "result case: the path again with a result other than 0 or " \
+    "a constant returned elsewhere"
 #: The note of a case made for an integer operation no other case gave operands that tell
 #: it from other operators (`--ctgen-boundary-cases`, search/boundary_goals.py).
 OPERAND_NOTE: Final = "operand case: an operation with operands that tell it from " \
     "other operators"
 #: The notes of the cases `--ctgen-boundary-cases` adds to those of the search.
+#: The note of a case made for an assignment to a local whose value decides a later
+#: comparison in no other case (`--ctgen-boundary-cases`, symbolic/use_tests.py).
+USE_NOTE: Final = "use case: a comparison decided otherwise than the value before an " \
+    "assignment would decide it"
 EXTRA_NOTES: Final = (BOUNDARY_NOTE, NEAR_NOTE, LOOP_NOTE, OUTCOME_NOTE, RESULT_NOTE,
-                      OPERAND_NOTE)
+                      OPERAND_NOTE, USE_NOTE)
 
 
 def is_extra(case: Case) -> bool:

@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Literal
 
 from ..errors import SourceLocation
 from ..frontend.ctype import CType, IntType
-from ..frontend.unit import Function, Variable
-from .expr import ARITHMETIC_OPS, COMPARISON_OPS, Binary, Cast, Expr, Unary, nodes_in
+from ..frontend.unit import LOCAL, PARAM, Function, Variable
+from .expr import (ARITHMETIC_OPS, COMPARISON_OPS, Binary, Cast, Const, Expr, Unary,
+                   VarRef, nodes_in)
 
 if TYPE_CHECKING:
     from .condition_map import ConditionMap
@@ -239,6 +240,34 @@ class CFG:
                 if not isinstance(part, Check)
                 for n in nodes_in(part) if isinstance(n, Binary) and
                 n.op in ARITHMETIC_OPS and isinstance(n.type, IntType)]
+
+    def comparisons(self) -> list[Binary]:
+        """The comparisons of the function's statements and terminators (not those of
+        annotations), in the order of its blocks."""
+        return [n for block in self.blocks for part in (*block.stmts, block.terminator)
+                if not isinstance(part, Check)
+                for n in nodes_in(part) if isinstance(n, Binary) and n.op in COMPARISON_OPS]
+
+    def local_assignments(self) -> list[Assign]:
+        """The assignments to integer variables of the function itself (parameters and
+        automatic locals), in the order of its blocks."""
+        return [s for block in self.blocks for s in block.stmts
+                if isinstance(s, Assign) and isinstance(s.target, VarRef)
+                and s.target.var.kind in (PARAM, LOCAL) and isinstance(s.target.type, IntType)]
+
+    def constant_results(self) -> list[int]:
+        """The integer constants the function returns (`return INT32_MAX;`, `return -1;`),
+        in the order of its blocks, each once."""
+        found: dict[int, None] = {}
+        for block in self.blocks:
+            term = block.terminator
+            if isinstance(term, Return) and term.value is not None:
+                value = term.value
+                while isinstance(value, Cast):
+                    value = value.operand
+                if isinstance(value, Const) and isinstance(value.value, int):
+                    found[value.value] = None
+        return list(found)
 
     def value_comparisons(self) -> list[Binary]:
         """The comparisons whose value the function uses as a number (`return a >= b;`,

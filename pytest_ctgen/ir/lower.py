@@ -28,7 +28,7 @@ from ..errors import CtgenError, SourceLocation
 from ..frontend.initializers import flexible_storage
 from ..frontend.unit import Function, Unit, Variable
 from .builder import CfgBuilder
-from .cfg import CFG, Loop, Return, Stmt
+from .cfg import CFG, Call, Loop, Return, Stmt
 from .condition_map import ConditionRecorder
 from .expr import VarRef, designated_functions
 from .lower_contract import ContractLowerer
@@ -77,6 +77,27 @@ class Program:
                   for s in [*b.stmts, b.terminator]]
         initializers = [s for inits in self.static_inits.values() for s in inits]
         return written_globals(self.unit, bodies, initializers, self.cfgs)
+
+    def called_functions(self, function: str) -> set[str]:
+        """The functions of the unit with a CFG that `function` calls, directly or not, by
+        name (through function pointers not followed), without `function` itself."""
+        seen: set[str] = set()
+        todo = [function]
+        while todo:
+            for block in self.cfgs[todo.pop()].blocks:
+                for stmt in block.stmts:
+                    name = stmt.function if isinstance(stmt, Call) else ""
+                    if name and name not in seen and name != function and name in self.cfgs:
+                        seen.add(name)
+                        todo.append(name)
+        return seen
+
+    def globals_written_by(self, function: str) -> frozenset[Variable]:
+        """The globals `function` and the functions it calls may write
+        (ir/written_globals.py: also those whose address escapes there)."""
+        bodies = [s for name in {function, *self.called_functions(function)}
+                  for b in self.cfgs[name].blocks for s in [*b.stmts, b.terminator]]
+        return written_globals(self.unit, bodies, (), self.unit.functions)
 
 
 def lower_unit(unit: Unit) -> Program:

@@ -46,11 +46,26 @@ concretely from the function's entry (a boundary case). Integer operations are n
 too (State.operation_tests), with whether their operands tell them from the operators
 they are mistaken for (symbolic/operand_tests.py): `x + 0` is `x - 0`; an operation no
 case gave such operands gets a case that does, found the same way (an operand case).
+So are the comparisons a path evaluates after assigning a local they read
+(symbolic/use_tests.py, State.use_tests): an (assignment, comparison) pair that no case
+let the assigned value decide, where the value before would decide it otherwise, gets
+such a case (a use case: `below >= hold` after `below++` with hold > 0). These goals are
+tried again after the loop cases, whose paths reach points the search's did not.
 
 Boundary values often make a result 0 (`x * 1000 >> 15` for x = 1), and 0 hides a wrong
 operator or constant in what computes it: a path whose case returns 0, or writes a
 computed 0 (`*out = neg ? -v : v` for "-0"), gets a case of readable values where such an
-output is not 0, where the path allows (a result case).
+output is not 0, where the path allows (a result case). A computed result equal to a
+constant the function returns elsewhere hides it alike (`a + b` at the boundary of a
+saturating add is the INT32_MAX the saturated path returns): the result case is one where
+it is neither. And a case decided at a comparison's boundary (sides equal or one apart,
+whether the search's or a boundary case) whose output is 0 gets a result case that keeps
+that boundary: `count == 32 - first` reads a word's top bit, which may be clear, and only
+that boundary tells a limit one off.
+
+Boundary cases of other comparisons meet a comparison's boundary by the way; where it is
+one condition of a decision of several, such a meeting counts only when the comparison
+decided the decision there, as for the cases of the search.
 
 These are extras: they may spend a share of what the search spent (within what it left of
 the budget), and the function's stop reason stays what the search gave unless the time
@@ -65,7 +80,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..cases import (BOUNDARY_NOTE, LOOP_NOTE, NEAR_NOTE, OPERAND_NOTE, OUTCOME_NOTE,
-                     RESULT_NOTE)
+                     RESULT_NOTE, USE_NOTE)
 from ..ir.cfg import CFG, Branch, Edge, Switch
 from ..ir.condition_map import ConditionMap
 from ..symbolic.boundaries import (boundary_wishes, equal_sides, near_sides,
@@ -138,20 +153,30 @@ class BoundaryGoals:
     operations_met: set[int] = field(default_factory=set)
     operation_starts: dict[int, list[tuple[list[Condition], Condition]]] = \
         field(default_factory=dict)
+    # the (assignment, comparison) pairs a case let the assigned value decide, and for the
+    # others the paths to them to start from (use_tests.py)
+    uses_met: set[tuple[int, int]] = field(default_factory=set)
+    use_starts: dict[tuple[int, int], list[tuple[list[Condition], Condition]]] = \
+        field(default_factory=dict)
     value_starts: dict[ValueKey, list[tuple[list[Condition], Condition]]] = \
         field(default_factory=dict)
     # paths whose case returns or writes 0 where another value may be possible, by the
     # outcomes they take (State.edges), with that one of those outputs is not 0: each is
-    # tried once
+    # tried once; and boundary cases that do, by their path and what they keep (the
+    # sides equal), with what they keep
     zero_results: dict[tuple[object, ...], tuple[State, Condition]] = \
         field(default_factory=dict)
     results_tried: set[tuple[object, ...]] = field(default_factory=set)
+    zero_boundaries: dict[tuple[object, ...], tuple[State, Condition, tuple[Condition, ...]]] \
+        = field(default_factory=dict)
     # comparisons a case of the search decided with equal sides whose branch is a condition
     # of a decision of several, with the cases' models: unless one of them also let the
     # comparison decide its decision, a boundary case that does is still a goal
     equal_only: dict[Key, list[Model]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        #: the constants the function returns (a computed result equal to one is a goal)
+        self.returned = self.cfg.constant_results()
         cmap = self.cfg.conditions or ConditionMap()
         #: the blocks whose branch decides a condition of a decision of several
         self.in_decisions: frozenset[int] = frozenset(
@@ -190,13 +215,23 @@ class BoundaryGoals:
         head, target = goal
         return self.exits[head] if target is None else self.ways_out[goal]
 
-    def note_case(self, state: State, model: Model, solver: Solver, extra: bool,
-                  pointees: list[Pointee]) -> None:
+    def note_case(self, state: State, model: Model, solver: Solver,
+                  notes: tuple[str, ...], pointees: list[Pointee],
+                  kept: tuple[Condition, ...] = ()) -> None:
         """Record the comparisons the path of a case decided with equal sides, the loops
         it ran more than once and left through their condition, the outcomes it gave the
         comparisons whose value the function uses, and whether it returns or writes 0
-        (when it is a case of the search, not `extra`; `pointees`: its objects)."""
+        (a case of the search, or a boundary case with what it keeps, `kept`); `notes`:
+        the notes of an extra case (none for a case of the search); `pointees`: its
+        objects."""
+        extra = bool(notes)
         path = tuple(state.edges)
+        if not extra:
+            # the sides a case of the search decided equal or one apart where it could
+            kept = tuple(side for _, condition in state.decided
+                         for side, _ in _sides(condition) if solver.holds(model, side))
+        if kept and RESULT_NOTE not in notes and LOOP_NOTE not in notes:
+            self._note_zero_boundary(state, model, pointees, kept)
         if path not in self.results_tried:
             zero = self.zero_results.get(path)
             if zero is not None:
@@ -204,7 +239,7 @@ class BoundaryGoals:
                     self.results_tried.add(path)
                     del self.zero_results[path]
             else:
-                nonzero = extract.nonzero_output(model, state, pointees)
+                nonzero = extract.nonzero_output(model, state, pointees, self.returned)
                 if nonzero is None:  # no output 0: no goal
                     self.results_tried.add(path)
                 elif not extra and len(self.zero_results) < _MOST_RESULT_CASES:
@@ -212,13 +247,15 @@ class BoundaryGoals:
         for block, condition in state.decided:
             for k, (equal, _) in enumerate(_sides(condition)):
                 if (block, k) not in self.met and solver.holds(model, equal):
-                    if extra or block not in self.in_decisions:
+                    # a boundary case of another comparison may meet this one where
+                    # the decision does not depend on it, as a case of the search may
+                    if block not in self.in_decisions:
                         self.met.add((block, k))
                         self.deciders.pop((block, k), None)
                     else:  # whether it decided its decision too is not known yet
-                        kept = self.equal_only.setdefault((block, k), [])
-                        if len(kept) < _NODES_PER_GOAL:
-                            kept.append(model)
+                        models = self.equal_only.setdefault((block, k), [])
+                        if len(models) < _NODES_PER_GOAL:
+                            models.append(model)
         for goal in self.loop_goals:
             if goal not in self.looped and self.loops_in(state, goal):
                 self.looped.add(goal)
@@ -230,6 +267,19 @@ class BoundaryGoals:
                      state, model, solver)
         _note_points(self.values_met, self.value_starts, _value_points(state), state, model,
                      solver)
+        _note_points(self.uses_met, self.use_starts, state.use_tests, state, model, solver)
+
+    def _note_zero_boundary(self, state: State, model: Model, pointees: list[Pointee],
+                            kept: tuple[Condition, ...]) -> None:
+        """Keep a boundary case that returns or writes a computed 0 for a result case
+        that keeps its boundary (`kept`): the sides equal make a mask's top bit the one
+        read (`pos == 32 - width`), and a 0 there hides a limit one off."""
+        if len(self.zero_boundaries) >= _MOST_RESULT_CASES:
+            return
+        nonzero = extract.nonzero_output(model, state, pointees, self.returned)
+        if nonzero is not None:
+            key = (tuple(state.edges), *(c.get_id() for c in kept))
+            self.zero_boundaries.setdefault(key, (state, nonzero, kept))
 
     def loops_in(self, state: State, goal: LoopGoal) -> bool:
         """Whether the path of `state` meets loop goal `goal`: it ran the body of the loop
@@ -246,7 +296,9 @@ class BoundaryGoals:
         self.again.clear()
         self.value_starts.clear()
         self.operation_starts.clear()
+        self.use_starts.clear()
         self.zero_results.clear()
+        self.zero_boundaries.clear()
 
     def offer(self, node: TreeNode) -> None:
         """Keep `node` as a start for the goals of the comparisons its branch decides, and
@@ -317,22 +369,18 @@ def add_boundary_cases(gen: Generator) -> None:
                     break
                 gen.check_budget()
                 _try_equal_sides(gen, goals, node, key)
-        points: list[tuple[set[Any], dict[Any, list[Start]], Callable[[State], Points]]] = [
-            (goals.values_met, goals.value_starts, _value_points),
-            (goals.operations_met, goals.operation_starts, lambda s: s.operation_tests)]
-        for met, point_starts, points_of in points:
-            for key, starts in list(point_starts.items()):
-                for prefix, target in starts:
-                    if key in met or meter.exhausted:
-                        break
-                    gen.check_budget()
-                    _try_point(gen, key, prefix, target, points_of)
+        _try_points(gen, goals)
         for path, (state, nonzero) in list(goals.zero_results.items()):
             if meter.exhausted:
                 break
             gen.check_budget()
             goals.results_tried.add(path)
             _try_result(gen, state, nonzero)
+        for state, nonzero, kept in list(goals.zero_boundaries.values()):
+            if meter.exhausted:
+                break
+            gen.check_budget()
+            _try_result(gen, state, nonzero, kept)
         for goal in goals.loop_goals:  # leaving after passes the search ran, else again
             for node, index in list(goals.leave.get(goal, [])):
                 if goal in goals.looped or meter.exhausted:
@@ -344,9 +392,29 @@ def add_boundary_cases(gen: Generator) -> None:
                     break
                 gen.check_budget()
                 _run_again(gen, goals, goal, node, index)
+        _try_points(gen, goals)  # the paths of loop cases reach points the search's did not
     finally:
         meter.limit = limit
         goals.forget()  # their states are not needed any more
+
+
+def _try_points(gen: Generator, goals: BoundaryGoals) -> None:
+    """The goals at points of paths that no case met (a comparison's outcome, an
+    operation's operands, an assigned value deciding a comparison), each from the paths
+    kept for it; those kept are let go once tried."""
+    points: list[tuple[set[Any], dict[Any, list[Start]], Callable[[State], Points],
+                       str | None]] = [
+        (goals.values_met, goals.value_starts, _value_points, None),
+        (goals.operations_met, goals.operation_starts, lambda s: s.operation_tests,
+         OPERAND_NOTE),
+        (goals.uses_met, goals.use_starts, lambda s: s.use_tests, USE_NOTE)]
+    for met, point_starts, points_of, note in points:
+        for key in list(point_starts):
+            for prefix, target in point_starts.pop(key, []):  # met by the way: gone
+                if key in met or gen.meter.exhausted:
+                    break
+                gen.check_budget()
+                _try_point(gen, key, prefix, target, points_of, note)
 
 
 def _try_equal_sides(gen: Generator, goals: BoundaryGoals, node: TreeNode, key: Key
@@ -427,32 +495,35 @@ def _note_points(met: set[Any], starts: dict[Any, list[Start]], points: Points,
 
 
 def _try_point(gen: Generator, key: Any, prefix: list[Condition], target: Condition,
-               points_of: Callable[[State], Points]) -> None:
+               points_of: Callable[[State], Points], note: str | None) -> None:
     """A case that meets the goal `key` at a point of a path (`target`): the outcome of a
-    comparison whose value the function uses, or operands that tell an integer operation
-    from other operators. From the path `prefix` of a case on which it was not met, inputs
-    that take the same path to the point and meet it there run the function concretely
-    from its entry."""
+    comparison whose value the function uses, operands that tell an integer operation
+    from other operators, or a comparison an assignment's value decides. From the path
+    `prefix` of a case on which it was not met, inputs that take the same path to the
+    point and meet it there run the function concretely from its entry. `note`: the
+    case's note (None: that of a comparison's outcome)."""
     state = gen.executor.initial_state()
     model = gen.solver.model([*prefix, target], gen.preferences(state))
     if model is None or not gen.complete(state, model):
         return
     if not any(k == key and gen.solver.holds(model, t) for k, t, _ in points_of(state)):
         return
-    note = OPERAND_NOTE if isinstance(key, int) else \
-        BOUNDARY_NOTE if key[1] == "equal" else OUTCOME_NOTE
+    if note is None:
+        note = BOUNDARY_NOTE if key[1] == "equal" else OUTCOME_NOTE
     _add(gen, state, model, (note,), (target,), new_only=False)
 
 
-def _try_result(gen: Generator, state: State, nonzero: Condition) -> None:
+def _try_result(gen: Generator, state: State, nonzero: Condition,
+                kept: tuple[Condition, ...] = ()) -> None:
     """A case of the path of `state`, whose case returns or writes 0, in which such an
     output is not 0 (`nonzero`), when the path allows it: a 0 hides a wrong operator or
     constant in what computes it (`x * 1000 >> 15` for x = 1, a rectangle of no width, a
-    sign applied to 0)."""
+    sign applied to 0). `kept`: what a boundary case whose output was 0 was made for,
+    which this case keeps."""
     # readable values, not boundaries: those are what made the output 0
-    model = gen.solver.model([*state.constraints, nonzero], extract.preferences(state))
+    model = gen.solver.model([*state.constraints, *kept, nonzero], extract.preferences(state))
     if model is not None:
-        gen.add_case(state, model, (RESULT_NOTE,), (nonzero,))
+        gen.add_case(state, model, (RESULT_NOTE,), (*kept, nonzero), new_only=bool(kept))
 
 
 def _try_edge(gen: Generator, node: TreeNode, index: int, wanted: Callable[[State], bool]

@@ -10,7 +10,7 @@ outcome go first, then the others, nearest the root first.
 """
 from __future__ import annotations
 
-from ..ir.cfg import CFG, Call, Edge
+from ..ir.cfg import CFG, Edge
 from ..ir.lower import Program
 from ..symbolic.state import State
 from .tree import TreeNode
@@ -20,19 +20,9 @@ CalleeEdge = tuple[int, Edge]
 
 
 def called_functions(program: Program, function: str, unit_file: str) -> list[str]:
-    """The functions defined in `unit_file` that `function` calls, directly or not, by
-    name (through function pointers not followed), without `function` itself."""
-    seen: set[str] = set()
-    todo = [function]
-    while todo:
-        cfg = program.cfgs[todo.pop()]
-        for block in cfg.blocks:
-            for stmt in block.stmts:
-                name = stmt.function if isinstance(stmt, Call) else ""
-                if name and name not in seen and name != function and name in program.cfgs:
-                    seen.add(name)
-                    todo.append(name)
-    return sorted(n for n in seen
+    """The functions defined in `unit_file` that `function` calls, directly or through
+    other functions, by name (Program.called_functions)."""
+    return sorted(n for n in program.called_functions(function)
                   if program.cfgs[n].function.location.file == unit_file)
 
 

@@ -80,7 +80,7 @@ def add_case(gen: Generator, state: State, model: Model,
     gen.testcases_met.update(met)
     gen.cases.append(case)
     if gen.boundary is not None:
-        gen.boundary.note_case(state, model, gen.solver, bool(extra_notes), pointees)
+        gen.boundary.note_case(state, model, gen.solver, extra_notes, pointees, kept)
     for name in functions_named(case):
         callback = gen.executor.callbacks.get(name)
         if callback is not None:

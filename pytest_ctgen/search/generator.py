@@ -294,6 +294,10 @@ class Generator:
             executor.value_sites = {id(c): k for k, c in enumerate(self.cfg.value_comparisons())}
             executor.operation_sites = {
                 id(c): k for k, c in enumerate(self.cfg.integer_operations())}
+            executor.assignment_sites = {
+                id(s): k for k, s in enumerate(self.cfg.local_assignments())}
+            executor.comparison_sites = {
+                id(c): k for k, c in enumerate(self.cfg.comparisons())}
         return executor
 
     def new_round(self, array_size: int) -> None:

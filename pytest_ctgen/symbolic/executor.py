@@ -23,7 +23,7 @@ from ..ir.lower import Program
 from ..ir.spec import Condition
 from . import access, contracts, inputs, lazy, memory, setup_calls, statements
 from .function_pointers import Callback
-from .large_objects import SparseCells, copy_cells
+from .large_objects import SparseCells, copy_cells, is_large
 from .memory import Cell, MemObject
 from .paths import (
     AliasChoice,
@@ -117,6 +117,12 @@ class Executor:
             and v not in program.init_failures and v not in program.written_globals
             and v not in stubs_write
             and not any(fnmatch.fnmatchcase(v.name, g) for g in input_globals))
+        # the globals a case sets and checks even where its path leaves them alone: those
+        # the function may write (a mutant of it, or a bug, may write them on any path)
+        self.checked_globals = tuple(sorted(
+            (v for v in program.globals_written_by(function)
+             if self.is_input_global(v) and not v.is_volatile and not is_large(v.type)),
+            key=lambda v: v.name))
         self.proof = proof  # also fork the paths that violate the precondition
         # the globals the function may not write
         self.forbidden = frozenset() if allowed is None else frozenset(
@@ -133,6 +139,12 @@ class Executor:
         # (CFG.integer_operations): a path notes the first evaluations of each
         # (State.operation_tests); none unless boundary cases are wanted
         self.operation_sites: dict[int, int] = {}
+        # the assignments to integer locals of the function under test and its
+        # comparisons, by the id of their node (CFG.local_assignments, CFG.comparisons): a
+        # path notes the comparisons an assigned value decides (State.use_tests); none
+        # unless boundary cases are wanted
+        self.assignment_sites: dict[int, int] = {}
+        self.comparison_sites: dict[int, int] = {}
         # the violations the generator has settled: no path is forked off for them
         self.ledger = ViolationLedger(None)
         self.shown = shown  # how a file name in a location is shown to the user

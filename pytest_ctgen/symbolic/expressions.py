@@ -46,6 +46,7 @@ from .dispatch import handler_for
 from .operand_tests import OPERATION_TESTS, telling_operands
 from .paths import PathError
 from .state import State
+from .use_tests import note_uses
 from .values import (
     AliasPtr,
     PtrVal,
@@ -138,9 +139,14 @@ def _binary(ex: Executor, state: State, e: Binary) -> SymValue:
         if isinstance(a, (PtrVal, AliasPtr)):
             return bool_to_int(compare_pointers(ex, state, e, a, b))
         compared = compare(e.op, e.left.type, a, b)
-        site = ex.value_sites.get(id(e))
-        if site is not None and len(state.frames) == 1:
-            state.value_tests.append((site, compared, len(state.constraints)))
+        if len(state.frames) == 1:
+            site = ex.value_sites.get(id(e))
+            if site is not None:
+                state.value_tests.append((site, compared, len(state.constraints)))
+            site = ex.comparison_sites.get(id(e))
+            if site is not None and state.assigned and isinstance(a, z3.BitVecRef) and \
+                    isinstance(b, z3.BitVecRef):
+                note_uses(state, e, site, compared, a, b)
         return bool_to_int(compared)
     result, errors = arithmetic(e.op, e.type, a, b, e.right.type)
     contracts.undefined_unless(ex, state, errors, describe(e)[1:-1])  # without its ( )

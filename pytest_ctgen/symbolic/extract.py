@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import replace
 
 import z3
@@ -662,22 +663,27 @@ def preferences(state: State) -> list[list[z3.BoolRef]]:
     return tiers
 
 
-def nonzero_output(model: z3.ModelRef, state: State, pointees: list[Pointee]
-                   ) -> z3.BoolRef | None:
+def nonzero_output(model: z3.ModelRef, state: State, pointees: list[Pointee],
+                   returned: Sequence[int] = ()) -> z3.BoolRef | None:
     """That an output of the path that `model` makes 0 and the inputs compute (not a
     constant) is not 0; None when there is none. The outputs are the integer or
     floating-point value the path returns, then the scalars of the globals and case
     objects it wrote; a path that ends otherwise than by returning, or is predicted to
-    break an annotation, has none."""
+    break an annotation, has none. `returned`: the constants the function returns
+    elsewhere (CFG.constant_results), which a computed result equal to one hides as 0
+    does (`a + b` saturating exactly at the INT32_MAX another path returns)."""
     if state.ending is not None or state.predicted or state.robustness:
         return None
-    values: list[z3.ExprRef] = [state.result] if isinstance(
+    result: list[z3.ExprRef] = [state.result] if isinstance(
         state.result, (z3.BitVecRef, z3.FPRef)) else []
-    values += [after for _, after in written_leaves(state, pointees)]
+    values = result + [after for _, after in written_leaves(state, pointees)]
     nonzero: list[z3.BoolRef] = []
     for value in values:
         if isinstance(value, z3.BitVecRef) and not z3.is_bv_value(value):
-            wish = value != 0
+            hidden = returned if result and value is result[0] else ()
+            wish = z3.And([value != 0, *(value != z3.BitVecVal(c, value.size())
+                                         for c in hidden if c != 0)]) \
+                if any(c != 0 for c in hidden) else value != 0
         elif isinstance(value, z3.FPRef) and not z3.is_fp_value(value):
             wish = z3.Not(z3.fpIsZero(value))
         else:

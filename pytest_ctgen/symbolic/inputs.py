@@ -311,6 +311,15 @@ def _garbage_name(ex: Executor, var: Variable) -> str:
     return ex.garbage_names.setdefault(var, f"{GARBAGE}{var.name}.{len(ex.garbage_names)}")
 
 
+def check_unwritten_globals(ex: Executor, state: State) -> None:
+    """Make the globals the function may write that the finished path of `state` did
+    not touch inputs it reads (Executor.checked_globals): a case sets them to values of
+    its own and checks that the call left them so."""
+    for var in ex.checked_globals:
+        if var not in state.globals:
+            state.read_objects.add(global_object(ex, state, var))
+
+
 def global_object(ex: Executor, state: State, var: Variable) -> int:
     """The object of a global or static local, created on first use: inputs for
     non-const globals, the initializer's contents for const globals and static locals."""

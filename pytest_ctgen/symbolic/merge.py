@@ -226,4 +226,5 @@ def merge(a: State, b: State) -> State | None:
     merged.forbidden_writes = {**b.forbidden_writes, **a.forbidden_writes}
     merged.violations = []
     merged.predicted = []
+    merged.assigned = {}  # the values before assignments differ between the two paths
     return merged

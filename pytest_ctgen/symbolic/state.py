@@ -173,6 +173,13 @@ class State:
         # operands tell it from other operators (operand_tests.telling_operands) and how many
         # constraints the path had then
         self.operation_tests: list[tuple[int, z3.BoolRef, int]] = []
+        # the last assignment to each integer local of the function under test
+        # (Executor.assignment_sites) with the value the local held before it, and the
+        # comparisons the path evaluated then that read one: (assignment, comparison), that
+        # the value before would decide it otherwise, how many constraints the path had
+        # (use_tests.py)
+        self.assigned: dict[Variable, tuple[int, z3.BitVecRef]] = {}
+        self.use_tests: list[tuple[tuple[int, int], z3.BoolRef, int]] = []
         self.notes: set[str] = set()
         # the NULL conditions (by name: a z3 id can be reused once its term is freed) of
         # the input pointers the path tested for NULL
@@ -237,6 +244,8 @@ class State:
         s.decided = list(self.decided)
         s.value_tests = list(self.value_tests)
         s.operation_tests = list(self.operation_tests)
+        s.assigned = dict(self.assigned)
+        s.use_tests = list(self.use_tests)
         s.notes = set(self.notes)
         s.null_tested = set(self.null_tested)
         s.lazy = dict(self.lazy)

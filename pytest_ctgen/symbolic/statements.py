@@ -26,6 +26,7 @@ from ..ir.cfg import (
     Switch,
     ZeroFill,
 )
+from ..ir.expr import VarRef
 from . import access, calls, contracts, expressions, inputs, memory, work
 from .dispatch import handler_for
 from .memory import zero_cells
@@ -66,8 +67,20 @@ def execute(ex: Executor, state: State, stmt: Stmt, initializing: bool = False) 
 
 
 def _assign(ex: Executor, state: State, stmt: Assign, initializing: bool) -> None:
+    site = ex.assignment_sites.get(id(stmt)) if len(state.frames) == 1 else None
+    before = None
+    if site is not None:
+        assert isinstance(stmt.target, VarRef)  # CFG.local_assignments
+        before = state.frame.registers.get(stmt.target.var)
     value = expressions.evaluate(ex, state, stmt.value)
     access.store(ex, state, stmt.target, value, initializing)
+    if site is not None:
+        assert isinstance(stmt.target, VarRef)
+        var = stmt.target.var
+        if isinstance(before, z3.BitVecRef) and memory.garbage_where(before) is None:
+            state.assigned[var] = (site, before)
+        else:  # it held no value: the assignment gives it its first one
+            state.assigned.pop(var, None)
 
 
 def _zero_fill(ex: Executor, state: State, stmt: ZeroFill, initializing: bool) -> None:
@@ -220,6 +233,7 @@ def do_return(ex: Executor, state: State, term: Return) -> bool:
     if not state.frames:
         state.result = value
         state.finished = True
+        inputs.check_unwritten_globals(ex, state)
         return True
     if frame.return_target is not None:
         if value is None:  # C11 6.9.1p12: the caller uses a value never returned

@@ -290,7 +290,10 @@ def ints(fc: FunctionCases) -> list[int]:
     ("chain", 5, 6),      # and a = 9, deciding a < 10 one step from turning (a near case)
     ("sw", 4, 4),         # three cases and the default
     ("loop_sum", 2, 2),   # one path enters the loop and leaves it; the loop case runs it twice
-    ("divmod", 5, 4),     # and a % b other than 0 (a result case), a / b with b != 1 (operands)
+    # and a % b other than 0 (a result case), a / b with b != 1 (operands), each of those
+    # two again where its result was 0 (a / b == 4 with a % b != 0; such operands with
+    # a / b != 0)
+    ("divmod", 7, 4),
     ("pt_sum", 2, 2),
     ("pt_make", 3, 0),    # no branch: one case; `tag = a > 0` adds its other outcome and a == 0
 ])

@@ -1,0 +1,173 @@
+"""Outputs a case computes but that show nothing (issue 19): a result of 0 at a boundary,
+a computed result equal to a constant the function returns elsewhere, a comparison met at
+its boundary only where its decision does not depend on it, an assignment whose value
+decides nothing, and a global the path leaves alone that the function may write. Each mutant below is killed by a case these goals add
+or by what the cases now check."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_ctgen.cases import BOUNDARY_NOTE, RESULT_NOTE, USE_NOTE, Case, IntValue
+
+from tests.symbolic.generated_unit import GeneratedUnit, unit_generator
+
+UNIT = r"""
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The count bits of word from bit first on; 0 when they do not all lie in the word. */
+uint32_t bit_run(uint32_t word, uint8_t first, uint8_t count)
+{
+    if (count == 0u || first > 31u || count > 32u - first) {
+        return 0u;
+    }
+    if (count == 32u) {
+        return word;
+    }
+    return (word >> first) & ((1u << count) - 1u);
+}
+
+#define LEVEL_CAP 1000u
+
+/* a + b, held at LEVEL_CAP. */
+uint16_t level_sum(uint16_t a, uint16_t b)
+{
+    uint32_t s = (uint32_t)a + b;
+    if (s > LEVEL_CAP) {
+        return LEVEL_CAP;
+    }
+    return (uint16_t)s;
+}
+
+/* 3: sensor fault, 2: stop the pump, 1: slow it, 0: let it run. */
+int pump_action(int16_t level, int16_t inflow, bool drain_open)
+{
+    if (level < -10 || level > 120 || inflow < -10) {
+        return 3;
+    }
+    if ((level >= 70 && !drain_open) || (inflow > 3 * level + 50 && drain_open)) {
+        return 2;
+    }
+    if (level >= 50) {
+        return 1;
+    }
+    return 0;
+}
+
+/* The index at which the signal reaches edge after at least quiet samples below it;
+   -1 when it never does. */
+int rise_after_quiet(const int8_t *sig, uint8_t n, int8_t edge, uint8_t quiet)
+{
+    uint8_t k;
+    uint8_t low = 0u;
+    for (k = 0u; k < n; k++) {
+        if (sig[k] < edge) {
+            if (low < quiet) {
+                low++;
+            }
+        } else if (low >= quiet) {
+            return k;
+        } else {
+            low = 0u;
+        }
+    }
+    return -1;
+}
+
+unsigned g_send_retries;
+
+/* Sends once; a failed send is counted. */
+int send_frame(int line_ok)
+{
+    if (!line_ok) {
+        g_send_retries++;
+        return -1;
+    }
+    return 0; /* sent */
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def unit(tmp_path_factory: pytest.TempPathFactory) -> GeneratedUnit:
+    return unit_generator(tmp_path_factory.mktemp("hidden"))("hidden.c", UNIT)
+
+
+def _kills(unit: GeneratedUnit, tmp_path: Path, function: str, line: str, mutant: str
+           ) -> bool:
+    """Whether a case of `function` fails against the unit with `line` written `mutant`."""
+    assert UNIT.count(line) == 1, line
+    directory = tmp_path / f"mutant{len(list(tmp_path.iterdir()))}"
+    directory.mkdir()
+    return unit.kills(UNIT.replace(line, mutant), function, directory)
+
+
+def _inputs(case: Case) -> dict[str, int]:
+    return {p.name: p.value.value for p in case.params if isinstance(p.value, IntValue)}
+
+
+def _returned(case: Case) -> int:
+    assert isinstance(case.expected.returns, IntValue)
+    return case.expected.returns.value
+
+
+def test_a_result_of_0_at_a_boundary_gets_a_case_at_it_that_is_not_0(
+        unit: GeneratedUnit, tmp_path: Path) -> None:
+    """The search decides `count > 32u - first` with its sides equal: the run reaches the
+    word's top bit, and its case returns 0 where that bit is clear. A result case keeps
+    the sides equal and returns what is not 0, which a limit one off cannot."""
+    at_top = [c for c in unit.functions["bit_run"].cases
+              if RESULT_NOTE in c.notes and sum(_inputs(c)[k] for k in ("first", "count"))
+              == 32 and _inputs(c)["count"] < 32]
+    assert at_top and all(_returned(c) != 0 for c in at_top), \
+        unit.functions["bit_run"].cases
+    assert _kills(unit, tmp_path, "bit_run", "count > 32u - first", "count > 31u - first")
+
+
+def test_a_result_equal_to_a_returned_constant_gets_another_case(
+        unit: GeneratedUnit, tmp_path: Path) -> None:
+    """The boundary of `s > LEVEL_CAP` on the path that returns s is s == 1000, what the
+    other path returns as a constant: a result case returns a sum other than that, so a
+    path that returned the cap itself fails it."""
+    sums = [_returned(c) for c in unit.functions["level_sum"].cases
+            if sum(_inputs(c).values()) <= 1000]
+    assert 1000 in sums and any(s not in (0, 1000) for s in sums), sums
+    assert _kills(unit, tmp_path, "level_sum", "return (uint16_t)s;", "return LEVEL_CAP;")
+
+
+def test_a_boundary_met_where_the_decision_does_not_depend_on_it_is_met_again(
+        unit: GeneratedUnit, tmp_path: Path) -> None:
+    """A boundary case of `level >= 70` has inflow == 3 * level + 50 by the way, with the
+    drain closed, where that comparison decides nothing; a boundary case of its own opens
+    the drain, so a factor one off fails it."""
+    cases = unit.functions["pump_action"].cases
+    deciding = [i for c in cases if BOUNDARY_NOTE in c.notes
+                for i in [_inputs(c)] if i["drain_open"]
+                and i["inflow"] == 3 * i["level"] + 50 and i["level"] < 70]
+    assert deciding, cases
+    assert _kills(unit, tmp_path, "pump_action", "inflow > 3 * level + 50",
+                  "inflow > 4 * level + 50")
+
+
+def test_a_global_the_function_may_write_is_set_and_checked_on_every_path(
+        unit: GeneratedUnit, tmp_path: Path) -> None:
+    """The path of a good line never touches g_send_retries; its case still sets it and
+    checks that the call left it as it was, so a count on the wrong path fails it."""
+    for case in unit.functions["send_frame"].cases:
+        assert [b.name for b in case.globals] == ["g_send_retries"], case
+        assert [b.name for b in case.expected.globals] == ["g_send_retries"], case
+    assert _kills(unit, tmp_path, "send_frame", "return 0; /* sent */",
+                  "g_send_retries = 0u; return 0;")
+
+
+def test_an_assigned_value_decides_a_later_comparison(unit: GeneratedUnit, tmp_path: Path
+                                                      ) -> None:
+    """Branch coverage is content with `low >= quiet` true for quiet = 0, where the count
+    of quiet samples never mattered; a use case reaches it after `low++` with the count
+    deciding it, so a count that never grows fails it."""
+    used = [c for c in unit.functions["rise_after_quiet"].cases if USE_NOTE in c.notes]
+    assert any(_inputs(c)["quiet"] > 0 and _returned(c) >= 0 for c in used), \
+        unit.functions["rise_after_quiet"].cases
+    assert _kills(unit, tmp_path, "rise_after_quiet", "low++;", ";")
