@@ -155,8 +155,7 @@ def _binary(ex: Executor, state: State, e: Binary) -> SymValue:
             isinstance(b, z3.BitVecRef) and \
             sum(t[0] == site for t in state.operation_tests) < OPERATION_TESTS:
         state.operation_tests.append(
-            (site, telling_operands(e.op, e.type, a, b, e.right.type),
-             len(state.constraints)))
+            (site, telling_operands(e.op, a, b), len(state.constraints)))
     if isinstance(e.type, IntType) and e.type.signed and e.op in ("+", "-", "*"):
         _overflow(ex, state, signed_overflow(e.op, a, b), describe(e)[1:-1])
     return result

@@ -1,7 +1,7 @@
 """Outputs a case computes but that show nothing (issue 19): a result of 0 at a boundary,
 a computed result equal to a constant the function returns elsewhere, a comparison met at
 its boundary only where its decision does not depend on it, an assignment whose value
-decides nothing, a constant operand whose neighbours give the same result, and a global the path leaves alone that the function may write. Each mutant below is killed by a case these goals add
+decides nothing, and a global the path leaves alone that the function may write. Each mutant below is killed by a case these goals add
 or by what the cases now check."""
 from __future__ import annotations
 
@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ctgen.cases import (BOUNDARY_NOTE, OPERAND_NOTE, RESULT_NOTE, USE_NOTE, Case,
-                                IntValue)
+from pytest_ctgen.cases import BOUNDARY_NOTE, RESULT_NOTE, USE_NOTE, Case, IntValue
 
 from tests.symbolic.generated_unit import GeneratedUnit, unit_generator
 
@@ -75,16 +74,6 @@ int rise_after_quiet(const int8_t *sig, uint8_t n, int8_t edge, uint8_t quiet)
         }
     }
     return -1;
-}
-
-/* A gain scaled by percent, at least 1 where the gain was positive. */
-int32_t scaled_gain(int16_t gain, uint8_t percent)
-{
-    int32_t g = (int32_t)gain * percent / 100;
-    if (g == 0 && gain > 0) {
-        g = 1;
-    }
-    return g;
 }
 
 unsigned g_send_retries;
@@ -182,16 +171,3 @@ def test_an_assigned_value_decides_a_later_comparison(unit: GeneratedUnit, tmp_p
     assert any(_inputs(c)["quiet"] > 0 and _returned(c) >= 0 for c in used), \
         unit.functions["rise_after_quiet"].cases
     assert _kills(unit, tmp_path, "rise_after_quiet", "low++;", ";")
-
-
-def test_a_constant_operand_one_off_changes_the_result(unit: GeneratedUnit, tmp_path: Path
-                                                       ) -> None:
-    """Readable gains make `gain * percent / 100` 0 or 1, which / 99 and / 101 give too;
-    an operand case has a product whose quotient the divisor one off each way changes."""
-    def quotient(p: int, d: int) -> int:  # C's: toward 0
-        return abs(p) // d * (1 if p >= 0 else -1)
-    told = [i["gain"] * i["percent"] for c in unit.functions["scaled_gain"].cases
-            if OPERAND_NOTE in c.notes for i in [_inputs(c)]]
-    assert any(quotient(p, 100) not in (quotient(p, 99), quotient(p, 101)) for p in told), told
-    assert _kills(unit, tmp_path, "scaled_gain", "percent / 100;", "percent / 101;")
-    assert _kills(unit, tmp_path, "scaled_gain", "percent / 100;", "percent / 99;")
