@@ -94,9 +94,11 @@ def _add_generation_options(option: _AddOption) -> None:
     option("boundary-cases", "string", "add a case for each ordering comparison (< <= > >=) "
                                        "no case decided with its sides equal or one apart, "
                                        "for each way out of a loop no case takes after "
-                                       "passes, for operands of 0, for an assigned value "
+                                       "passes or at its deepest pass, for operands of 0 "
+                                       "or a constant one off, for an assigned value "
                                        "that decides no comparison, and for an output "
-                                       "of 0 or a returned constant (on, default; off)",
+                                       "of 0, NULL or a returned constant (on, default; "
+                                       "off)",
            choices=BOUNDARY_CASES_VALUES)
     option("max-depth", "string", "how often a path may decide one branch: the bound on "
                                   "loop unwinding (default 64)", type=int)

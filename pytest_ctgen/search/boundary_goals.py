@@ -35,17 +35,28 @@ apart where the path allows (symbolic/distinct.py). A loop left only by `return`
 computed. Each other way out of a loop (a `return` or `break` in its body: the branch
 edges to a block the loop never comes back from) is a goal of its own the same way: a
 search that returns the index it found is content with a case that finds it at index 0,
-where a counter stepping the wrong way, or a count that never grows, goes unseen.
+where a counter stepping the wrong way, or a count that never grows, goes unseen. Such a
+way out is also taken at the most passes the search reached it with, where no case took it
+after as many: a check of 3 rows failing on the third tells `i < 3` from `i < 2`.
 
 A comparison whose value the function uses as a number (`return count >= limit;`) decides
 no branch: branch coverage never asks for its false outcome. Each evaluation of one on a
 case's path is noted (State.value_tests) with the path's constraints up to it; for an
 outcome no case gives it (its left side below, equal to or above its right side), inputs
 that take such a path to it and give it that outcome there are solved for and run
-concretely from the function's entry (a boundary case). Integer operations are noted so
+concretely from the function's entry, its input pointers pointing where they did on that
+path (two cursors into one buffer), a boundary case. Integer operations are noted so
 too (State.operation_tests), with whether their operands tell them from the operators
 they are mistaken for (symbolic/operand_tests.py): `x + 0` is `x - 0`; an operation no
-case gave such operands gets a case that does, found the same way (an operand case).
+case gave such operands gets a case that does, found the same way (an operand case). Each
+operand goal is one of its own: a rotation's halves never share the bit that tells `|`
+from `^`, and still can both be non-zero; and an operation with a constant operand whose
+result the constant one off each way would not change (`p / 100` for p < 99) is a goal
+tried last of all, after the result cases, as its divisions are the costliest queries.
+After the result cases, the operand goals are goals again for each way a path ends (its
+last outcome): a frame that fails its check tells `+` from `-` where that shows nothing,
+while the readable frame that passes is all zeros; a case of the passing path whose
+operands tell them is solved along that whole path.
 So are the comparisons a path evaluates after assigning a local they read
 (symbolic/use_tests.py, State.use_tests): an (assignment, comparison) pair that no case
 let the assigned value decide, where the value before would decide it otherwise, gets
@@ -55,13 +66,14 @@ tried again after the loop cases, whose paths reach points the search's did not.
 Boundary values often make a result 0 (`x * 1000 >> 15` for x = 1), and 0 hides a wrong
 operator or constant in what computes it: a path whose case returns 0, or writes a
 computed 0 (`*out = neg ? -v : v` for "-0"), gets a case of readable values where such an
-output is not 0, where the path allows (a result case). A computed result equal to a
-constant the function returns elsewhere hides it alike (`a + b` at the boundary of a
-saturating add is the INT32_MAX the saturated path returns): the result case is one where
-it is neither. And a case decided at a comparison's boundary (sides equal or one apart,
-whether the search's or a boundary case) whose output is 0 gets a result case that keeps
-that boundary: `count == 32 - first` reads a word's top bit, which may be clear, and only
-that boundary tells a limit one off.
+output is not 0, where the path allows (a result case); so does one that returns or writes
+a node's link that is NULL where an input link is (`*head = t->next` for the last node). A
+computed result equal to a constant the function returns elsewhere hides it alike (`a + b`
+at the boundary of a saturating add is the INT32_MAX the saturated path returns): the
+result case is one where it is neither. And a case decided at a comparison's boundary
+(sides equal or one apart, whether the search's or a boundary case) whose output is 0 gets
+a result case that keeps that boundary: `count == 32 - first` reads a word's top bit,
+which may be clear, and only that boundary tells a limit one off.
 
 Boundary cases of other comparisons meet a comparison's boundary by the way; where it is
 one condition of a decision of several, such a meeting counts only when the comparison
@@ -109,9 +121,11 @@ LoopGoal = tuple[int, int | None]
 #: "false").
 ValueKey = tuple[int, str]
 #: Goals at points of a path, each time the path reached one: its key, its target and how
-#: many constraints the path had there; and a path up to one with its target.
+#: many constraints the path had there.
 Points = list[tuple[Any, Condition, int]]
-Start = tuple[list[Condition], Condition]
+#: A path up to such a point: its constraints there, the goal's target, and where its
+#: input pointers point (State.chosen).
+Start = tuple[list[Condition], Condition, dict[str, int]]
 
 
 #: The work the boundary cases may spend: this share of what the search spent, and at least
@@ -147,19 +161,28 @@ class BoundaryGoals:
     looped: set[LoopGoal] = field(default_factory=set)
     leave: dict[LoopGoal, list[tuple[TreeNode, int]]] = field(default_factory=dict)
     again: dict[int, list[tuple[TreeNode, int]]] = field(default_factory=dict)
+    # each way out of a loop from its body (a `return` or `break`): the most passes after
+    # which a case took it, and the branch point of the search tree with the most passes
+    # from which it may be taken, with its edge out and those passes
+    deepest_met: dict[LoopGoal, int] = field(default_factory=dict)
+    deepest: dict[LoopGoal, tuple[TreeNode, int, int]] = field(default_factory=dict)
     values_met: set[ValueKey] = field(default_factory=set)
-    # the integer operations (by site) a case gave operands that tell them from other
-    # operators, and for the others the paths to them to start from
-    operations_met: set[int] = field(default_factory=set)
-    operation_starts: dict[int, list[tuple[list[Condition], Condition]]] = \
+    # the operand goals of integer operations (by site and kind, see
+    # operand_tests.operand_goals) a case met, and for the others the paths to them to
+    # start from
+    operations_met: set[tuple[int, str]] = field(default_factory=set)
+    operation_starts: dict[tuple[int, str], list[Start]] = field(default_factory=dict)
+    # the same goals again for each way a path ends (its last outcome, see
+    # `_ending_operations`), and the whole paths of cases that did not meet them
+    ending_operations_met: set[tuple[tuple[int, str], Edge | None]] = \
+        field(default_factory=set)
+    ending_operation_starts: dict[tuple[tuple[int, str], Edge | None], list[Start]] = \
         field(default_factory=dict)
     # the (assignment, comparison) pairs a case let the assigned value decide, and for the
     # others the paths to them to start from (use_tests.py)
     uses_met: set[tuple[int, int]] = field(default_factory=set)
-    use_starts: dict[tuple[int, int], list[tuple[list[Condition], Condition]]] = \
-        field(default_factory=dict)
-    value_starts: dict[ValueKey, list[tuple[list[Condition], Condition]]] = \
-        field(default_factory=dict)
+    use_starts: dict[tuple[int, int], list[Start]] = field(default_factory=dict)
+    value_starts: dict[ValueKey, list[Start]] = field(default_factory=dict)
     # paths whose case returns or writes 0 where another value may be possible, by the
     # outcomes they take (State.edges), with that one of those outputs is not 0: each is
     # tried once; and boundary cases that do, by their path and what they keep (the
@@ -257,6 +280,9 @@ class BoundaryGoals:
                         if len(models) < _NODES_PER_GOAL:
                             models.append(model)
         for goal in self.loop_goals:
+            passes = self.passes_out(state, goal)
+            if goal[1] is not None and passes > self.deepest_met.get(goal, 0):
+                self.deepest_met[goal] = passes
             if goal not in self.looped and self.loops_in(state, goal):
                 self.looped.add(goal)
                 self.leave.pop(goal, None)
@@ -265,6 +291,8 @@ class BoundaryGoals:
                     self.again.pop(head, None)
         _note_points(self.operations_met, self.operation_starts, state.operation_tests,
                      state, model, solver)
+        _note_points(self.ending_operations_met, self.ending_operation_starts,
+                     _ending_operations(state), state, model, solver)
         _note_points(self.values_met, self.value_starts, _value_points(state), state, model,
                      solver)
         _note_points(self.uses_met, self.use_starts, state.use_tests, state, model, solver)
@@ -281,6 +309,19 @@ class BoundaryGoals:
             key = (tuple(state.edges), *(c.get_id() for c in kept))
             self.zero_boundaries.setdefault(key, (state, nonzero, kept))
 
+    def passes_out(self, state: State, goal: LoopGoal) -> int:
+        """The passes of its loop after which the path of `state` left it as loop goal
+        `goal` says; 0 where it did not."""
+        exits = self.goal_exits(goal)
+        if not any(e in exits for e in state.edges):
+            return 0
+        return state.loop_iterations.get((id(self.cfg), goal[0]), 0)
+
+    def leaves_after(self, state: State, goal: LoopGoal, passes: int) -> bool:
+        """Whether the path of `state` leaves its loop as loop goal `goal` says after
+        `passes` passes or more."""
+        return self.passes_out(state, goal) >= passes
+
     def loops_in(self, state: State, goal: LoopGoal) -> bool:
         """Whether the path of `state` meets loop goal `goal`: it ran the body of the loop
         more than once (over all the times it entered it) and left it as the goal
@@ -293,9 +334,11 @@ class BoundaryGoals:
         """Let go of the branch points and paths kept (they are of one search round)."""
         self.deciders.clear()
         self.leave.clear()
+        self.deepest.clear()
         self.again.clear()
         self.value_starts.clear()
         self.operation_starts.clear()
+        self.ending_operation_starts.clear()
         self.use_starts.clear()
         self.zero_results.clear()
         self.zero_boundaries.clear()
@@ -327,10 +370,18 @@ class BoundaryGoals:
             if node.block.terminator is not None else []
         again: set[int] = set()
         for goal in self.loop_goals:
-            if goal in self.looped:
-                continue
             head = goal[0]
             passes = node.state.loop_iterations.get((id(self.cfg), head), 0)
+            if goal[1] is not None and passes > max(
+                    self.deepest_met.get(goal, 0),
+                    self.deepest[goal][2] if goal in self.deepest else 0):
+                out = next((e.index for e in self.goal_exits(goal)
+                            if e.block == node.block.id and node.guards[e.index] is not None),
+                           None)
+                if out is not None:
+                    self.deepest[goal] = (node, out, passes)
+            if goal in self.looped:
+                continue
             if passes >= _PASSES:
                 out = next((e.index for e in self.goal_exits(goal)
                             if e.block == node.block.id and node.guards[e.index] is not None),
@@ -392,29 +443,61 @@ def add_boundary_cases(gen: Generator) -> None:
                     break
                 gen.check_budget()
                 _run_again(gen, goals, goal, node, index)
-        _try_points(gen, goals)  # the paths of loop cases reach points the search's did not
+        for goal, (node, index, passes) in list(goals.deepest.items()):
+            # a way out taken after the most passes the search reached it with: a bound one
+            # off (`i < 2` for `i < 3`) skips only the last pass
+            if meter.exhausted:
+                break
+            if passes > goals.deepest_met.get(goal, 0):
+                gen.check_budget()
+                _try_edge(gen, node, index, partial(goals.leaves_after, goal=goal,
+                                                    passes=passes))
+        # the paths of loop cases reach points the search's did not
+        _try_points(gen, goals, last=True)
     finally:
         meter.limit = limit
         goals.forget()  # their states are not needed any more
 
 
-def _try_points(gen: Generator, goals: BoundaryGoals) -> None:
+def _try_points(gen: Generator, goals: BoundaryGoals, last: bool = False) -> None:
     """The goals at points of paths that no case met (a comparison's outcome, an
     operation's operands, an assigned value deciding a comparison), each from the paths
-    kept for it; those kept are let go once tried."""
+    kept for it; those kept are let go once tried. The goals of constant operands one off
+    only when `last`: their divisions are the costliest queries, and the result cases
+    come first."""
     points: list[tuple[set[Any], dict[Any, list[Start]], Callable[[State], Points],
-                       str | None]] = [
-        (goals.values_met, goals.value_starts, _value_points, None),
+                       str | None, Callable[[Any], bool]]] = [
+        (goals.values_met, goals.value_starts, _value_points, None, _any),
         (goals.operations_met, goals.operation_starts, lambda s: s.operation_tests,
-         OPERAND_NOTE),
-        (goals.uses_met, goals.use_starts, lambda s: s.use_tests, USE_NOTE)]
-    for met, point_starts, points_of, note in points:
-        for key in list(point_starts):
-            for prefix, target in point_starts.pop(key, []):  # met by the way: gone
+         OPERAND_NOTE, lambda key: key[1] != "constant"),
+        (goals.uses_met, goals.use_starts, lambda s: s.use_tests, USE_NOTE, _any)]
+    if last:
+        points.append((goals.ending_operations_met, goals.ending_operation_starts,
+                       _ending_operations, OPERAND_NOTE, lambda key: key[0][1] != "constant"))
+        points.append((goals.operations_met, goals.operation_starts,
+                       lambda s: s.operation_tests, OPERAND_NOTE,
+                       lambda key: key[1] == "constant"))
+    for met, point_starts, points_of, note, wanted in points:
+        for key in [k for k in point_starts if wanted(k)]:
+            for start in point_starts.pop(key, []):  # met by the way: gone
                 if key in met or gen.meter.exhausted:
                     break
                 gen.check_budget()
-                _try_point(gen, key, prefix, target, points_of, note)
+                _try_point(gen, key, start, points_of, note)
+
+
+def _ending_operations(state: State) -> Points:
+    """The operand goals of the path of `state` (State.operation_tests) for the way it
+    ends, its last outcome: operands that tell `+` from `-` on a path that fails a
+    checksum show nothing where the path that passes it adds zeros. Each is kept with the
+    whole path, whose case is to take the same way."""
+    last = state.edges[-1] if state.edges else None
+    return [((key, last), target, len(state.constraints))
+            for key, target, _ in state.operation_tests]
+
+
+def _any(key: Any) -> bool:
+    return True
 
 
 def _try_equal_sides(gen: Generator, goals: BoundaryGoals, node: TreeNode, key: Key
@@ -491,20 +574,22 @@ def _note_points(met: set[Any], starts: dict[Any, list[Start]], points: Points,
         else:
             kept = starts.setdefault(key, [])
             if len(kept) < _NODES_PER_GOAL:
-                kept.append((state.constraints[:known], target))
+                kept.append((state.constraints[:known], target, dict(state.chosen)))
 
 
-def _try_point(gen: Generator, key: Any, prefix: list[Condition], target: Condition,
+def _try_point(gen: Generator, key: Any, start: Start,
                points_of: Callable[[State], Points], note: str | None) -> None:
     """A case that meets the goal `key` at a point of a path (`target`): the outcome of a
     comparison whose value the function uses, operands that tell an integer operation
     from other operators, or a comparison an assignment's value decides. From the path
     `prefix` of a case on which it was not met, inputs that take the same path to the
-    point and meet it there run the function concretely from its entry. `note`: the
-    case's note (None: that of a comparison's outcome)."""
+    point and meet it there run the function concretely from its entry, its input
+    pointers pointing where they did on that path. `note`: the case's note (None: that of
+    a comparison's outcome)."""
+    prefix, target, chosen = start
     state = gen.executor.initial_state()
     model = gen.solver.model([*prefix, target], gen.preferences(state))
-    if model is None or not gen.complete(state, model):
+    if model is None or not gen.complete(state, model, chosen=chosen):
         return
     if not any(k == key and gen.solver.holds(model, t) for k, t, _ in points_of(state)):
         return

@@ -32,7 +32,7 @@ from ..ir.lower import Program
 from ..symbolic import boundaries, extract
 from ..symbolic.executor import Executor
 from ..symbolic.paths import (
-    BoundReached, Finished, Fork, PathError, ProgramEnds, ViolationLedger)
+    AliasChoice, BoundReached, Finished, Fork, PathError, ProgramEnds, ViolationLedger)
 from ..symbolic.solver import SAT, UNSAT, Condition, Model, Solver, own_context
 from ..symbolic.setup_calls import setup_for
 from ..symbolic.state import State
@@ -525,10 +525,14 @@ class Generator:
             loop_stops.stopped(self, cut, model, stop[0], None)
 
     def complete(self, state: State, model: Model,
-                 first: Callable[[], None] | None = None) -> bool:
+                 first: Callable[[], None] | None = None,
+                 chosen: dict[str, int] | None = None) -> bool:
         """Run `state` to its end concretely, each decision as `model` says, without the
         bounds (after `first`, if given); whether it ended with `model` still a model,
-        within a share of the budget (a path around a cycle of links never ends)."""
+        within a share of the budget (a path around a cycle of links never ends). Where an
+        input pointer may point is, among what the model allows, what `chosen` says
+        (State.chosen of the path the model was solved along), else its first
+        alternative."""
         self.executor.unbounded = True
         # a path that cannot end (a cycle through the links it chose) gives up at this
         most = self.meter.spent + self.meter.limit // _COMPLETION_SHARE \
@@ -547,7 +551,10 @@ class Generator:
                 live = [i for i, g in enumerate(outcome.guards)
                         if g is not None and self.solver.holds(model, g)]
                 if outcome.choice is not None and live:
-                    self.executor.choose(state, outcome.choice, live[0])
+                    again = chosen.get(outcome.choice.pointer.choice) if chosen and \
+                        isinstance(outcome.choice, AliasChoice) else None
+                    self.executor.choose(state, outcome.choice,
+                                         again if again in live else live[0])
                     continue
                 if len(live) != 1:
                     return False

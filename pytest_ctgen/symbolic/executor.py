@@ -288,6 +288,8 @@ class Executor:
 
     def choose(self, state: State, choice: AliasChoice | OffsetChoice, index: int) -> None:
         """Take alternative `index` of `choice` on this path."""
+        if isinstance(choice, AliasChoice):
+            state.chosen[choice.pointer.choice] = index
         if isinstance(choice, AliasChoice) and choice.pointer.lazy_depth is not None:
             lazy.decide(self, state, choice.pointer, choice.alternatives[index])
         elif isinstance(choice, AliasChoice):

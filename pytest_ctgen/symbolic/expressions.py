@@ -43,7 +43,7 @@ from ..ir.expr import (
 )
 from . import access, addresses, contracts, function_pointers, inputs
 from .dispatch import handler_for
-from .operand_tests import OPERATION_TESTS, telling_operands
+from .operand_tests import OPERATION_TESTS, operand_goals
 from .paths import PathError
 from .state import State
 from .use_tests import note_uses
@@ -153,9 +153,10 @@ def _binary(ex: Executor, state: State, e: Binary) -> SymValue:
     site = ex.operation_sites.get(id(e))
     if site is not None and len(state.frames) == 1 and isinstance(a, z3.BitVecRef) and \
             isinstance(b, z3.BitVecRef) and \
-            sum(t[0] == site for t in state.operation_tests) < OPERATION_TESTS:
-        state.operation_tests.append(
-            (site, telling_operands(e.op, a, b), len(state.constraints)))
+            sum(t[0] == (site, "operands") for t in state.operation_tests) < OPERATION_TESTS:
+        known = len(state.constraints)
+        state.operation_tests += [((site, kind), goal, known) for kind, goal in
+                                  operand_goals(e.op, e.type, a, b, e.right.type)]
     if isinstance(e.type, IntType) and e.type.signed and e.op in ("+", "-", "*"):
         _overflow(ex, state, signed_overflow(e.op, a, b), describe(e)[1:-1])
     return result

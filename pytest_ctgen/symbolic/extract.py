@@ -449,6 +449,25 @@ def written_leaves(state: State, pointees: list[Pointee]
     return pairs
 
 
+def written_links(state: State, pointees: list[Pointee]) -> list[PtrVal]:
+    """The links of linked records (lazy.py: `next`, `parent`) the path returns or wrote
+    to the globals and case objects (each where its aliasing decisions make it point,
+    see `effective_pointer`)."""
+    globals_written, objects_written = _written(state, pointees)
+    regions = [(_initial(state.memory[state.globals[var]]), cells)
+               for var, cells in globals_written]
+    regions += [(_initial_of(state, p), cells) for p, cells in objects_written]
+    written: list[SymValue] = [state.result] if isinstance(state.result, AliasPtr) else []
+    for before, after in regions:
+        if isinstance(before, SparseCells) or isinstance(after, SparseCells):
+            continue
+        written += [cell[0] for i, cell in enumerate(after)
+                    if cell[1] == 0 and isinstance(cell[0], AliasPtr)
+                    and not (i < len(before) and _same(before[i], cell))]
+    return [effective_pointer(v, state.aliases) for v in written
+            if isinstance(v, AliasPtr) and v.lazy_depth is not None]
+
+
 def _changed_scalars(before: list[Cell], after: list[Cell], ctype: CType
                      ) -> list[tuple[z3.ExprRef, z3.ExprRef]]:
     """The scalars of an object of type `ctype` whose cells were `before` and are `after`
@@ -668,10 +687,13 @@ def nonzero_output(model: z3.ModelRef, state: State, pointees: list[Pointee],
     """That an output of the path that `model` makes 0 and the inputs compute (not a
     constant) is not 0; None when there is none. The outputs are the integer or
     floating-point value the path returns, then the scalars of the globals and case
-    objects it wrote; a path that ends otherwise than by returning, or is predicted to
-    break an annotation, has none. `returned`: the constants the function returns
-    elsewhere (CFG.constant_results), which a computed result equal to one hides as 0
-    does (`a + b` saturating exactly at the INT32_MAX another path returns)."""
+    objects it wrote, then the links of linked records it returns or wrote that are NULL
+    where an input link is (`*head = t->next` unlinking the last node: a `t->next = NULL`
+    left out shows only where there is a next); a path that ends otherwise than by
+    returning, or is predicted to break an annotation, has none. `returned`: the
+    constants the function returns elsewhere (CFG.constant_results), which a computed
+    result equal to one hides as 0 does (`a + b` saturating exactly at the INT32_MAX
+    another path returns)."""
     if state.ending is not None or state.predicted or state.robustness:
         return None
     result: list[z3.ExprRef] = [state.result] if isinstance(
@@ -690,6 +712,11 @@ def nonzero_output(model: z3.ModelRef, state: State, pointees: list[Pointee],
             continue
         if z3.is_false(model.eval(wish, model_completion=True)):
             nonzero.append(wish)
+    for pointer in written_links(state, pointees):
+        null = pointer.null_condition()
+        if not (z3.is_true(null) or z3.is_false(null)) and \
+                z3.is_true(model.eval(null, model_completion=True)):
+            nonzero.append(z3.Not(null))
     return z3.Or(nonzero) if nonzero else None
 
 

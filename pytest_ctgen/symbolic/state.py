@@ -135,6 +135,9 @@ class State:
         self.inputs: list[InputRoot] = []
         self.pointees: list[Pointee] = []
         self.aliases: dict[str, PtrVal] = {}  # AliasPtr.choice -> the PtrVal it is here
+        # AliasPtr.choice -> the alternative its choice took (paths.AliasChoice), lazy
+        # pointers' too: a path run again from the entry takes them again
+        self.chosen: dict[str, int] = {}
         self.fixed_offsets: dict[int, int] = {}  # id of a symbolic offset -> its value here
         # the objects whose address the path made an integer (see addresses.py), and the
         # facts about those addresses it assumes
@@ -169,10 +172,10 @@ class State:
         # and how many constraints the path had then (search/boundary_goals.py)
         self.value_tests: list[tuple[int, z3.BoolRef, int]] = []
         # the integer operations of the function under test (Executor.operation_sites),
-        # the first OPERATION_TESTS times the path evaluated each: its site, that its
-        # operands tell it from other operators (operand_tests.telling_operands) and how many
-        # constraints the path had then
-        self.operation_tests: list[tuple[int, z3.BoolRef, int]] = []
+        # the first OPERATION_TESTS times the path evaluated each: its site with the kind
+        # of each of its operand goals, that the goal is met there
+        # (operand_tests.operand_goals) and how many constraints the path had then
+        self.operation_tests: list[tuple[tuple[int, str], z3.BoolRef, int]] = []
         # the last assignment to each integer local of the function under test
         # (Executor.assignment_sites) with the value the local held before it, and the
         # comparisons the path evaluated then that read one: (assignment, comparison), that
@@ -225,6 +228,7 @@ class State:
         s.inputs = list(self.inputs)
         s.pointees = list(self.pointees)
         s.aliases = dict(self.aliases)
+        s.chosen = dict(self.chosen)
         s.fixed_offsets = dict(self.fixed_offsets)
         s.addresses = dict(self.addresses)
         s.address_facts = list(self.address_facts)

@@ -1,20 +1,26 @@
 """Outputs a case computes but that show nothing (issue 19): a result of 0 at a boundary,
-a computed result equal to a constant the function returns elsewhere, a comparison met at
-its boundary only where its decision does not depend on it, an assignment whose value
-decides nothing, and a global the path leaves alone that the function may write. Each mutant below is killed by a case these goals add
-or by what the cases now check."""
+a computed result equal to a constant the function returns elsewhere, a NULL link written
+where a node could follow, a comparison met at its boundary only where its decision does
+not depend on it, an assignment whose value decides nothing, operands that tell an
+operator only on a path whose outcome it does not change, a constant operand whose
+neighbours give the same result, and a global the path leaves alone that the function may
+write. Each mutant below is killed by
+a case these goals add or by what the cases now check."""
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
 
-from pytest_ctgen.cases import BOUNDARY_NOTE, RESULT_NOTE, USE_NOTE, Case, IntValue
+from pytest_ctgen.cases import (BOUNDARY_NOTE, OPERAND_NOTE, RESULT_NOTE, USE_NOTE,
+                                ArrayValue, BytesValue, Case, IntValue, PointerValue,
+                                RecordValue, is_extra)
 
 from tests.symbolic.generated_unit import GeneratedUnit, unit_generator
 
 UNIT = r"""
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 /* The count bits of word from bit first on; 0 when they do not all lie in the word. */
@@ -74,6 +80,62 @@ int rise_after_quiet(const int8_t *sig, uint8_t n, int8_t edge, uint8_t quiet)
         }
     }
     return -1;
+}
+
+/* A gain scaled by percent, at least 1 where the gain was positive. */
+int32_t scaled_gain(int16_t gain, uint8_t percent)
+{
+    int32_t g = (int32_t)gain * percent / 100;
+    if (g == 0 && gain > 0) {
+        g = 1;
+    }
+    return g;
+}
+
+/* 1 when the n bytes of a frame add up to a multiple of 251, 0 when not, -1 for a bad n. */
+int frame_sum_ok(const uint8_t *frame, uint8_t n)
+{
+    uint16_t sum = 0u;
+    uint8_t i;
+    if (n < 2u || n > 8u) {
+        return -1;
+    }
+    for (i = 0u; i < n; i++) {
+        sum = (uint16_t)((sum + frame[i]) % 251u);
+    }
+    if (sum == 0u) {
+        return 1;
+    }
+    return 0;
+}
+
+/* Bytes queued from tail on to head in a ring of size bytes (head may have wrapped
+   around); -1 when the cursors do not fit the ring. */
+long ring_used(const uint8_t *tail, const uint8_t *head, long size)
+{
+    long used = head - tail;
+    if (used < 0) {
+        used = used + size;
+    }
+    return (used >= 0 && used < size) ? used : -1;
+}
+
+typedef struct msg {
+    uint16_t id;
+    struct msg *link;
+} msg_t;
+
+/* Takes the first message off the queue; NULL for an empty queue or a held one (id 0). */
+msg_t *queue_take(msg_t **queue)
+{
+    msg_t *m;
+    if (queue == NULL || *queue == NULL || (*queue)->id == 0u) {
+        return NULL;
+    }
+    m = *queue;
+    *queue = m->link;
+    m->link = NULL;
+    return m;
 }
 
 unsigned g_send_retries;
@@ -171,3 +233,61 @@ def test_an_assigned_value_decides_a_later_comparison(unit: GeneratedUnit, tmp_p
     assert any(_inputs(c)["quiet"] > 0 and _returned(c) >= 0 for c in used), \
         unit.functions["rise_after_quiet"].cases
     assert _kills(unit, tmp_path, "rise_after_quiet", "low++;", ";")
+
+
+def test_a_constant_operand_one_off_changes_the_result(unit: GeneratedUnit, tmp_path: Path
+                                                       ) -> None:
+    """Readable gains make `gain * percent / 100` 0 or 1, which / 99 and / 101 give too;
+    an operand case has a product whose quotient the divisor one off each way changes."""
+    def quotient(p: int, d: int) -> int:  # C's: toward 0
+        return abs(p) // d * (1 if p >= 0 else -1)
+    told = [i["gain"] * i["percent"] for c in unit.functions["scaled_gain"].cases
+            if OPERAND_NOTE in c.notes for i in [_inputs(c)]]
+    assert any(quotient(p, 100) not in (quotient(p, 99), quotient(p, 101)) for p in told), told
+    assert _kills(unit, tmp_path, "scaled_gain", "percent / 100;", "percent / 101;")
+    assert _kills(unit, tmp_path, "scaled_gain", "percent / 100;", "percent / 99;")
+
+
+def test_a_null_link_written_where_a_node_could_follow_gets_a_case_with_one(
+        unit: GeneratedUnit, tmp_path: Path) -> None:
+    """Taking the only message writes its NULL link to the queue's head; a result case
+    has a second message there, so a taken message left linked to it fails."""
+    def linked(case: Case) -> bool:
+        return any(isinstance(o.value, RecordValue) and any(
+            name == "link" and isinstance(v, PointerValue) and v.target is not None
+            for name, v in o.value.fields) for o in case.objects)
+    taken = [c for c in unit.functions["queue_take"].cases if RESULT_NOTE in c.notes]
+    assert any(linked(c) for c in taken), unit.functions["queue_take"].cases
+    assert _kills(unit, tmp_path, "queue_take", "m->link = NULL;", ";")
+
+
+def test_operands_tell_the_operator_on_each_way_the_function_ends(
+        unit: GeneratedUnit, tmp_path: Path) -> None:
+    """The readable frames that add up are all zeros, and the frames that do not tell the
+    operators apart where it shows nothing: an operand case of the accepting path has
+    bytes that are not 0, so a modulus one off rejects it."""
+    def frame(case: Case) -> list[int]:
+        value = case.objects[0].value
+        if isinstance(value, BytesValue):
+            return list(value.data)
+        assert isinstance(value, ArrayValue)
+        return [e.value for e in value.elements if isinstance(e, IntValue)]
+    accepted = [frame(c)[:_inputs(c)["n"]] for c in unit.functions["frame_sum_ok"].cases
+                if OPERAND_NOTE in c.notes and _returned(c) == 1]
+    assert any(sum(f) >= 251 for f in accepted), unit.functions["frame_sum_ok"].cases
+    assert _kills(unit, tmp_path, "frame_sum_ok", "% 251u", "% 250u")
+
+
+def test_a_goal_on_a_path_of_cursors_into_one_buffer_is_solved_along_it(
+        unit: GeneratedUnit, tmp_path: Path) -> None:
+    """Only cursors into one buffer, head before tail, wrap around; the case of that path
+    has a ring of size 0, and the goals of that path (an operand of `used + size`, a use
+    of the sum), run again from the entry, place the cursors as that path did, so a wrap
+    that adds nothing fails."""
+    def cursors(case: Case) -> dict[str, PointerValue]:
+        return {p.name: p.value for p in case.params if isinstance(p.value, PointerValue)}
+    wrapped = [c for c in unit.functions["ring_used"].cases if is_extra(c)
+               for t in [cursors(c)] if t["tail"].target == t["head"].target
+               and t["head"].offset < t["tail"].offset and _returned(c) > 0]
+    assert wrapped, unit.functions["ring_used"].cases
+    assert _kills(unit, tmp_path, "ring_used", "used = used + size;", ";")

@@ -1,6 +1,7 @@
-"""The boundary goals that tell a constant one off, a loop left early after passes, a
-boundary past the objects the search made, a sign applied to 0 and an operator whose
-operands are 0 (issue 19): each mutant below is killed by a case these goals add."""
+"""The boundary goals that tell a constant one off, a loop left early after passes or at
+its last pass, a boundary past the objects the search made, a sign applied to 0 and an
+operator whose operands are 0 (issue 19): each mutant below is killed by a case these
+goals add."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pytest_ctgen.cases import (BOUNDARY_NOTE, LOOP_NOTE, NEAR_NOTE, OPERAND_NOTE,
-                                RESULT_NOTE, Case, IntValue)
+                                RESULT_NOTE, ArrayValue, Case, IntValue)
 
 from tests.symbolic.generated_unit import GeneratedUnit, unit_generator
 
@@ -37,6 +38,20 @@ int slot_of(const uint8_t *slots, size_t n, uint8_t tag)
         }
     }
     return -1;
+}
+
+#define CHANNELS 4
+
+/* 1 when every channel reads within [lo, hi]; 0 at the first that does not. */
+int channels_ok(const int16_t reading[CHANNELS], int16_t lo, int16_t hi)
+{
+    int ch;
+    for (ch = 0; ch < CHANNELS; ch++) {
+        if (reading[ch] < lo || reading[ch] > hi) {
+            return 0;
+        }
+    }
+    return 1;
 }
 
 #define MAX_WORDS 24u
@@ -128,6 +143,23 @@ def test_each_way_out_of_a_loop_is_taken_after_passes(unit: GeneratedUnit, tmp_p
     assert any(r >= 1 for r in returns), returns
     assert any(LOOP_NOTE in case.notes and _returned(case) == -1 for case in cases)
     assert _kills(unit, tmp_path, "slot_of", "i < n; i++)", "i < n; i--)")
+
+
+def test_a_way_out_of_a_loop_is_taken_at_the_last_pass_the_search_reached(
+        unit: GeneratedUnit, tmp_path: Path) -> None:
+    """A case leaves a loop of 4 passes by its `return 0` at the fourth channel, the
+    deepest pass the search reached that way out at: only it fails a loop that stops a
+    channel early."""
+    def last_out(case: Case) -> bool:
+        reading = next(o.value for o in case.objects)
+        assert isinstance(reading, ArrayValue)
+        values = [v.value for v in reading.elements[:4] if isinstance(v, IntValue)]
+        bounds = {p.name: p.value.value for p in case.params if isinstance(p.value, IntValue)}
+        inside = [bounds["lo"] <= v <= bounds["hi"] for v in values]
+        return inside == [True, True, True, False]
+    cases = unit.functions["channels_ok"].cases
+    assert any(LOOP_NOTE in c.notes and last_out(c) for c in cases), cases
+    assert _kills(unit, tmp_path, "channels_ok", "ch < CHANNELS;", "ch < CHANNELS - 1;")
 
 
 def test_a_boundary_past_the_objects_of_the_search(unit: GeneratedUnit, tmp_path: Path
