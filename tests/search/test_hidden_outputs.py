@@ -3,8 +3,8 @@ a computed result equal to a constant the function returns elsewhere, a NULL lin
 where a node could follow, a comparison met at its boundary only where its decision does
 not depend on it, an assignment whose value decides nothing, operands that tell an
 operator only on a path whose outcome it does not change, a constant operand whose
-neighbours give the same result, and a global the path leaves alone that the function may
-write. Each mutant below is killed by
+neighbours give the same result, a goal on a path of two cursors into one buffer, and a
+global the path leaves alone that the function may write. Each mutant below is killed by
 a case these goals add or by what the cases now check."""
 from __future__ import annotations
 
