@@ -283,7 +283,7 @@ class BoundaryGoals:
             passes = self.passes_out(state, goal)
             if goal[1] is not None and passes > self.deepest_met.get(goal, 0):
                 self.deepest_met[goal] = passes
-            if goal not in self.looped and self.loops_in(state, goal):
+            if goal not in self.looped and passes >= _PASSES:
                 self.looped.add(goal)
                 self.leave.pop(goal, None)
                 head = goal[0]
@@ -326,9 +326,13 @@ class BoundaryGoals:
         """Whether the path of `state` meets loop goal `goal`: it ran the body of the loop
         more than once (over all the times it entered it) and left it as the goal
         says."""
-        exits = self.goal_exits(goal)
-        return state.loop_iterations.get((id(self.cfg), goal[0]), 0) >= _PASSES and \
-            any(e in exits for e in state.edges)
+        return self.passes_out(state, goal) >= _PASSES
+
+    def _edge_out(self, node: TreeNode, goal: LoopGoal) -> int | None:
+        """The edge of the branch of `node` that leaves its loop as loop goal `goal` says
+        and the path may take; None for none."""
+        return next((e.index for e in self.goal_exits(goal)
+                     if e.block == node.block.id and node.guards[e.index] is not None), None)
 
     def forget(self) -> None:
         """Let go of the branch points and paths kept (they are of one search round)."""
@@ -375,17 +379,13 @@ class BoundaryGoals:
             if goal[1] is not None and passes > max(
                     self.deepest_met.get(goal, 0),
                     self.deepest[goal][2] if goal in self.deepest else 0):
-                out = next((e.index for e in self.goal_exits(goal)
-                            if e.block == node.block.id and node.guards[e.index] is not None),
-                           None)
+                out = self._edge_out(node, goal)
                 if out is not None:
                     self.deepest[goal] = (node, out, passes)
             if goal in self.looped:
                 continue
             if passes >= _PASSES:
-                out = next((e.index for e in self.goal_exits(goal)
-                            if e.block == node.block.id and node.guards[e.index] is not None),
-                           None)
+                out = self._edge_out(node, goal)
                 kept = self.leave.setdefault(goal, [])
                 if out is not None and len(kept) < _NODES_PER_GOAL:
                     kept.append((node, out))

@@ -427,17 +427,32 @@ def _checked(state: State, pointees: list[Pointee], writable: frozenset[Variable
     return globals_, objects
 
 
+#: The globals and case objects a path wrote, each as its contents before the call, after
+#: it, and its type (see `_written_regions`).
+_Regions = list[tuple[list[Cell] | SparseCells, list[Cell] | SparseCells, CType]]
+
+
+def _written_regions(state: State, pointees: list[Pointee]) -> _Regions:
+    """The globals and case objects the path wrote, each with its contents before the
+    call and after it, and its type."""
+    globals_written, objects_written = _written(state, pointees)
+    regions: _Regions = [(_initial(state.memory[state.globals[var]]), cells, var.type)
+                         for var, cells in globals_written]
+    regions += [(_initial_of(state, p), cells, _case_object(p)[1])
+                for p, cells in objects_written]
+    return regions
+
+
 def written_leaves(state: State, pointees: list[Pointee]
                    ) -> list[tuple[z3.ExprRef, z3.ExprRef]]:
     """The scalars of the globals and case objects the path wrote, each as a pair of its
     value before the call and after it: integers and floats, each bitfield as its bits,
     each member of a union (pointers and large objects left out)."""
-    globals_written, objects_written = _written(state, pointees)
-    regions: list[tuple[list[Cell] | SparseCells, list[Cell] | SparseCells, CType]] = [
-        (_initial(state.memory[state.globals[var]]), cells, var.type)
-        for var, cells in globals_written]
-    regions += [(_initial_of(state, p), cells, _case_object(p)[1])
-                for p, cells in objects_written]
+    return _leaves_of(_written_regions(state, pointees))
+
+
+def _leaves_of(regions: _Regions) -> list[tuple[z3.ExprRef, z3.ExprRef]]:
+    """`written_leaves` of the written `regions`."""
     pairs: list[tuple[z3.ExprRef, z3.ExprRef]] = []
     for before, after, ctype in regions:
         if not isinstance(before, SparseCells) and not isinstance(after, SparseCells) and \
@@ -449,23 +464,18 @@ def written_leaves(state: State, pointees: list[Pointee]
     return pairs
 
 
-def written_links(state: State, pointees: list[Pointee]) -> list[PtrVal]:
+def _links_of(state: State, regions: _Regions) -> list[PtrVal]:
     """The links of linked records (lazy.py: `next`, `parent`) the path returns or wrote
-    to the globals and case objects (each where its aliasing decisions make it point,
-    see `effective_pointer`)."""
-    globals_written, objects_written = _written(state, pointees)
-    regions = [(_initial(state.memory[state.globals[var]]), cells)
-               for var, cells in globals_written]
-    regions += [(_initial_of(state, p), cells) for p, cells in objects_written]
-    written: list[SymValue] = [state.result] if isinstance(state.result, AliasPtr) else []
-    for before, after in regions:
+    to the written `regions` (each where its aliasing decisions make it point, see
+    `effective_pointer`)."""
+    written: list[AliasPtr] = [state.result] if isinstance(state.result, AliasPtr) else []
+    for before, after, _ in regions:
         if isinstance(before, SparseCells) or isinstance(after, SparseCells):
             continue
         written += [cell[0] for i, cell in enumerate(after)
                     if cell[1] == 0 and isinstance(cell[0], AliasPtr)
                     and not (i < len(before) and _same(before[i], cell))]
-    return [effective_pointer(v, state.aliases) for v in written
-            if isinstance(v, AliasPtr) and v.lazy_depth is not None]
+    return [effective_pointer(v, state.aliases) for v in written if v.lazy_depth is not None]
 
 
 def _changed_scalars(before: list[Cell], after: list[Cell], ctype: CType
@@ -698,7 +708,8 @@ def nonzero_output(model: z3.ModelRef, state: State, pointees: list[Pointee],
         return None
     result: list[z3.ExprRef] = [state.result] if isinstance(
         state.result, (z3.BitVecRef, z3.FPRef)) else []
-    values = result + [after for _, after in written_leaves(state, pointees)]
+    regions = _written_regions(state, pointees)
+    values = result + [after for _, after in _leaves_of(regions)]
     nonzero: list[z3.BoolRef] = []
     for value in values:
         if isinstance(value, z3.BitVecRef) and not z3.is_bv_value(value):
@@ -712,7 +723,7 @@ def nonzero_output(model: z3.ModelRef, state: State, pointees: list[Pointee],
             continue
         if z3.is_false(model.eval(wish, model_completion=True)):
             nonzero.append(wish)
-    for pointer in written_links(state, pointees):
+    for pointer in _links_of(state, regions):
         null = pointer.null_condition()
         if not (z3.is_true(null) or z3.is_false(null)) and \
                 z3.is_true(model.eval(null, model_completion=True)):

@@ -13,12 +13,6 @@ from .values import arithmetic
 #: The evaluations of an integer operation a path notes at most (State.operation_tests).
 OPERATION_TESTS: Final = 4
 
-#: The operand goals of an operation (the second part of their key), in the order a path
-#: notes them: where the bits of `&`, `|` and `^` are told apart too ("bits", which meets
-#: "operands" as well), tried before the operands alone ("operands"); where a constant
-#: operand one off each way changes the result ("constant"), tried last of all.
-OPERAND_KINDS: Final = ("bits", "operands", "constant")
-
 #: The operations whose result a constant operand one off may leave as it is (`x % 255`
 #: and `x % 254` agree below 254; `+` and `-` never do).
 _CONSTANT_SENSITIVE: Final = ("*", "/", "%", "<<", ">>", "&", "|", "^")
@@ -27,7 +21,9 @@ _CONSTANT_SENSITIVE: Final = ("*", "/", "%", "<<", ">>", "&", "|", "^")
 def operand_goals(op: str, t: CType, a: z3.BitVecRef, b: z3.BitVecRef,
                   right: CType | None = None) -> list[tuple[str, z3.BoolRef]]:
     """The operand goals of an evaluation of integer operation `a op b` (in type `t`;
-    `right`: a shift count's type), each by its kind (OPERAND_KINDS):
+    `right`: a shift count's type), each by its kind (the second part of its key), in the
+    order they are tried: "bits" (which meets "operands" too), "operands", and "constant",
+    which search/boundary_goals.py tries last of all:
     - "operands": neither operand is 0 (`x + 0` is `x - 0`, `0 << n` is `0 >> n`), neither
       is 1 for `*`, `/` and `%` (`x * 1` is `x / 1`);
     - "bits", for `&`, `|` and `^`: those and operands that differ (`x & x` is `x | x`),
