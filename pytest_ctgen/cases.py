@@ -289,13 +289,21 @@ RESULT_NOTE: Final = "result case: the path again with a result other than 0 or 
 #: it from other operators (`--ctgen-boundary-cases`, search/boundary_goals.py).
 OPERAND_NOTE: Final = "operand case: an operation with operands that tell it from " \
     "other operators"
-#: The notes of the cases `--ctgen-boundary-cases` adds to those of the search.
 #: The note of a case made for an assignment to a local whose value decides a later
 #: comparison in no other case (`--ctgen-boundary-cases`, symbolic/use_tests.py).
 USE_NOTE: Final = "use case: a comparison decided otherwise than the value before an " \
     "assignment would decide it"
+#: The note of a case made for a loop's exit through its condition: the loop stops where
+#: one more pass of its body would act on the data after what it read (`i <= n` for
+#: `i < n`; `--ctgen-boundary-cases`, search/boundary_goals.py).
+PAST_NOTE: Final = "bound case: a loop stopped where one more pass would act"
+#: The note of a case made for a loop's way out from its body (a `return` or `break`): the
+#: pass that takes it is the only one that would (`--ctgen-boundary-cases`,
+#: search/boundary_goals.py).
+ONLY_NOTE: Final = "only-decider case: a loop left by the one pass that would leave it"
+#: The notes of the cases `--ctgen-boundary-cases` adds to those of the search.
 EXTRA_NOTES: Final = (BOUNDARY_NOTE, NEAR_NOTE, LOOP_NOTE, OUTCOME_NOTE, RESULT_NOTE,
-                      OPERAND_NOTE, USE_NOTE)
+                      OPERAND_NOTE, USE_NOTE, PAST_NOTE, ONLY_NOTE)
 
 
 def is_extra(case: Case) -> bool:

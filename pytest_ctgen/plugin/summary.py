@@ -157,7 +157,8 @@ def write_summary(terminalreporter: Any, config: pytest.Config, ctgen: CtgenSess
             f"ctgen boundary cases: {boundary} of {sum(r.cases for r in ctgen.rows)} cases "
             "decide a comparison with its sides equal or one apart, give a comparison used "
             "as a value another outcome, run a loop's body more than once before leaving "
-            "it, give an operation operands that tell its operator, let an assigned value "
+            "it, stop a loop where one more pass would act or leave it by the only pass "
+            "that would, give an operation operands that tell its operator, let an assigned value "
             "decide a comparison, or give a path an output other than 0 or a constant "
             "returned elsewhere (--ctgen-boundary-cases)")
     verdicts = ctgen.worker_verdicts

@@ -39,6 +39,20 @@ where a counter stepping the wrong way, or a count that never grows, goes unseen
 way out is also taken at the most passes the search reached it with, where no case took it
 after as many: a check of 3 rows failing on the third tells `i < 3` from `i < 2`.
 
+Two goals look at a pass the compiled code does not run. A loop's exit through its test
+(`stops`: each condition of the test that leaves the loop) gets a bound case: from a
+branch point of the tree that takes it, a ghost of the path enters the body as if the
+test had let it and runs one more pass symbolically (`_OneMorePass`: a way out of the loop
+first, then the body's statements rather than its `continue`); inputs that stop the loop
+there, with its test's sides equal where they can be, and would take that pass so, make
+the case: `a[n] == key` where the loop stops at `i == n`, which a bound one off (`i <= n`)
+finds. And a loop's way out from its body gets an only-decider case: the ghost goes on
+past it as if the loop had not been left, to the function's end (`_RestOfRun`: the loops'
+exits through their tests first, their other ways out last), so no later pass would leave
+the loop: a check of rows failing on the first row passes the others, which a loop that
+starts at the second row then shows. Neither ghost adds to the tree; what it assumes is
+kept by the case's inputs.
+
 A comparison whose value the function uses as a number (`return count >= limit;`) decides
 no branch: branch coverage never asks for its false outcome. Each evaluation of one on a
 case's path is noted (State.value_tests) with the path's constraints up to it; for an
@@ -89,17 +103,17 @@ from dataclasses import dataclass, field
 from functools import partial
 from itertools import islice
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..cases import (BOUNDARY_NOTE, LOOP_NOTE, NEAR_NOTE, OPERAND_NOTE, OUTCOME_NOTE,
-                     RESULT_NOTE, USE_NOTE)
-from ..ir.cfg import CFG, Branch, Edge, Switch
+from ..cases import (BOUNDARY_NOTE, LOOP_NOTE, NEAR_NOTE, ONLY_NOTE, OPERAND_NOTE,
+                     OUTCOME_NOTE, PAST_NOTE, RESULT_NOTE, USE_NOTE)
+from ..ir.cfg import CFG, Block, Branch, Edge, Switch
 from ..ir.condition_map import ConditionMap
 from ..symbolic.boundaries import (boundary_wishes, equal_sides, near_sides,
                                    opposite_zeros, outcomes)
 from ..symbolic import extract
-from ..symbolic.paths import BoundReached
-from ..symbolic.solver import Condition, Model, Solver, WholeTier
+from ..symbolic.paths import BoundReached, Finished, Fork, PathError
+from ..symbolic.solver import SAT, Condition, Model, Solver, WholeTier
 from ..symbolic.state import Pointee, State
 from ..symbolic.work import STEPS_PER_UNIT
 from .options import larger_array_size
@@ -144,6 +158,8 @@ _PASSES = 2
 _MOST_PAIRS = 4
 #: Paths whose case returns 0 tried again for another result, at most (the first ones).
 _MOST_RESULT_CASES = 32
+#: The branch points a ghost of a path (`_ghost`, `_walk`) goes through at most.
+_MOST_GHOST_FORKS = 64
 
 
 @dataclass
@@ -166,6 +182,16 @@ class BoundaryGoals:
     # from which it may be taken, with its edge out and those passes
     deepest_met: dict[LoopGoal, int] = field(default_factory=dict)
     deepest: dict[LoopGoal, tuple[TreeNode, int, int]] = field(default_factory=dict)
+    # each loop's exits through its condition (by the loop and the edge) that no bound case
+    # took yet, with the branch points of the search tree from which they may be taken
+    # (`_try_past`)
+    past: dict[tuple[int, Edge], list[TreeNode]] = field(default_factory=dict)
+    past_met: set[tuple[int, Edge]] = field(default_factory=set)
+    # each way out of a loop from its body (an edge of a `return` or `break`) that no
+    # only-decider case took yet, with its loop and the branch points of the search tree
+    # from which it may be taken (`_try_only`)
+    only: dict[Edge, tuple[int, list[TreeNode]]] = field(default_factory=dict)
+    only_met: set[Edge] = field(default_factory=set)
     values_met: set[ValueKey] = field(default_factory=set)
     # the operand goals of integer operations (by site and kind, see
     # operand_tests.operand_goals) a case met, and for the others the paths to them to
@@ -209,6 +235,10 @@ class BoundaryGoals:
         # each loop's exits through its condition: edges out of the loop from a block
         # that also begins the loop's body again (a break's edge is none)
         self.exits: dict[int, set[Edge]] = {}
+        self._to_test: dict[int, dict[int, int]] = {}
+        #: each loop's exits through its test, those of `exits` and those of the test's
+        #: conditions before them
+        self.stops: dict[int, set[Edge]] = {}
         self.blocks: dict[int, frozenset[int]] = {}  # each loop's blocks
         #: the loop goals, in the order they are tried: each loop's exit through its
         #: condition, then its other ways out, in block order
@@ -223,6 +253,13 @@ class BoundaryGoals:
                 if any(t.id == head for t in term.successors())
                 for i, t in enumerate(term.successors()) if t.id not in blocks}
             self.loop_goals += [(head, None)] if self.exits[head] else []
+            # and every condition of the loop's test that leaves it (a false `i < max` of
+            # `i < max && names[i] != NULL`), for the bound cases
+            decisions = {d for e in self.exits[head] for d, _, _ in cmap.exits.get(e, ())}
+            self.stops[head] = self.exits[head] | {
+                e for e, values in cmap.exits.items()
+                if e.block in blocks and any(d in decisions for d, _, _ in values)
+                and self.cfg.edge_target(e).id not in blocks}
             for b in sorted(blocks):
                 term = self.cfg.blocks[b].terminator
                 if not isinstance(term, (Branch, Switch)):
@@ -232,6 +269,34 @@ class BoundaryGoals:
                         if (head, t.id) not in self.ways_out:
                             self.loop_goals.append((head, t.id))
                         self.ways_out.setdefault((head, t.id), set()).add(Edge(b, i))
+        #: the edges of every way out of a loop from its body, and of every exit through
+        #: a loop's test
+        self.way_edges = frozenset(e for ways in self.ways_out.values() for e in ways)
+        self.test_edges = frozenset(e for stops in self.stops.values() for e in stops)
+
+    def work_to_test(self, head: int) -> dict[int, int]:
+        """For each block of loop `head`, the most statements a pass runs from its start to
+        the loop's test (`stops`): a body's statements count more than its `continue`,
+        which goes to the step alone."""
+        if head not in self._to_test:
+            blocks = self.blocks[head]
+            tests = {e.block for e in self.stops[head]}
+            work: dict[int, int] = {}
+
+            def most(b: int, seen: frozenset[int]) -> int:
+                if b in tests or b not in blocks or b in seen:
+                    return 0
+                if b not in work:
+                    term = self.cfg.blocks[b].terminator
+                    after = [most(t.id, seen | {b}) for t in term.successors()] \
+                        if term is not None else []
+                    work[b] = len(self.cfg.blocks[b].stmts) + max(after, default=0)
+                return work[b]
+
+            for b in sorted(blocks):
+                most(b, frozenset())
+            self._to_test[head] = work
+        return self._to_test[head]
 
     def goal_exits(self, goal: LoopGoal) -> set[Edge]:
         """The edges out of its loop that meet loop goal `goal`."""
@@ -339,6 +404,8 @@ class BoundaryGoals:
         self.deciders.clear()
         self.leave.clear()
         self.deepest.clear()
+        self.past.clear()
+        self.only.clear()
         self.again.clear()
         self.value_starts.clear()
         self.operation_starts.clear()
@@ -373,6 +440,20 @@ class BoundaryGoals:
         succs = [t.id for t in node.block.terminator.successors()] \
             if node.block.terminator is not None else []
         again: set[int] = set()
+        for head, stops in self.stops.items():
+            for e in stops:
+                if e.block == node.block.id and node.guards[e.index] is not None and \
+                        (head, e) not in self.past_met:
+                    froms = self.past.setdefault((head, e), [])
+                    if len(froms) < _NODES_PER_GOAL:
+                        froms.append(node)
+        for (head, _), ways in self.ways_out.items():
+            for e in ways:
+                if e.block == node.block.id and node.guards[e.index] is not None and \
+                        e not in self.only_met:
+                    _, nodes = self.only.setdefault(e, (head, []))
+                    if len(nodes) < _NODES_PER_GOAL:
+                        nodes.append(node)
         for goal in self.loop_goals:
             head = goal[0]
             passes = node.state.loop_iterations.get((id(self.cfg), head), 0)
@@ -452,6 +533,18 @@ def add_boundary_cases(gen: Generator) -> None:
                 gen.check_budget()
                 _try_edge(gen, node, index, partial(goals.leaves_after, goal=goal,
                                                     passes=passes))
+        for (head, out), nodes in list(goals.past.items()):
+            for node in nodes:
+                if (head, out) in goals.past_met or meter.exhausted:
+                    break
+                gen.check_budget()
+                _try_past(gen, goals, head, node, out.index)
+        for way, (head, nodes) in list(goals.only.items()):
+            for node in nodes:
+                if way in goals.only_met or meter.exhausted:
+                    break
+                gen.check_budget()
+                _try_only(gen, goals, way, head, node)
         # the paths of loop cases reach points the search's did not
         _try_points(gen, goals, last=True)
     finally:
@@ -643,6 +736,168 @@ def _run_again(gen: Generator, goals: BoundaryGoals, goal: LoopGoal, node: TreeN
     finally:
         gen.staying = None
         gen.wanted_path = None
+
+
+def _try_past(gen: Generator, goals: BoundaryGoals, head: int, node: TreeNode,
+              out: int) -> None:
+    """A bound case from `node` along its edge `out` through the test of loop `head`:
+    inputs that stop the loop there while one more pass of its body, run as if the test
+    had let it (`_OneMorePass`), would act on the data after what the loop read
+    (`a[n] == key` where the loop stops at `i == n`): a bound one off (`i <= n`) then
+    changes what the case observes."""
+    guard = node.guards[out]
+    assert guard is not None  # `_offer_loop` kept only possible edges
+    term = node.block.terminator
+    assert term is not None
+    blocks = goals.blocks[head]
+    into = next((i for i, t in enumerate(term.successors()) if t.id in blocks), None)
+    if into is None:
+        return
+    steering = _OneMorePass(goals, head, node.state.loop_iterations.get((id(goals.cfg), head), 0))
+    # the loop stopped with the sides of its test equal (`i == n`), where a bound one off
+    # runs the pass
+    written = node.written[out] if node.written else None
+    if _ghost_case(gen, node, out, into, steering, PAST_NOTE,
+                   equal_sides(written) if written is not None else []):
+        goals.past_met.add((head, Edge(node.block.id, out)))
+
+
+def _try_only(gen: Generator, goals: BoundaryGoals, way: Edge, head: int, node: TreeNode
+              ) -> None:
+    """An only-decider case from `node` along its edge `way` out of loop `head` (a
+    `return` or `break` in its body): inputs under which, had the loop gone on there, no
+    later pass would leave it early (`_RestOfRun`), so the pass that leaves it is the only
+    one that could: a loop that starts a pass late (`i = 1` for `i = 0`) or skips one
+    then shows it."""
+    term = node.block.terminator
+    assert term is not None
+    blocks = goals.blocks[head]
+    into = next((i for i, t in enumerate(term.successors())
+                 if i != way.index and t.id in blocks), None)
+    if into is not None and _ghost_case(gen, node, way.index, into, _RestOfRun(goals),
+                                        ONLY_NOTE, []):
+        goals.only_met.add(way)
+
+
+def _ghost_case(gen: Generator, node: TreeNode, out: int, into: int,
+                steering: _Steering, note: str, wishes: list[Condition]) -> bool:
+    """A case from `node` along its edge `out`, whose inputs would also let a ghost of its
+    path run on along edge `into` as `steering` says (`_ghost`); `wishes`: what its inputs
+    keep where they can. Whether the case was made."""
+    guard = node.guards[out]
+    assert guard is not None
+    with gen.side_paths():
+        ghost = _ghost(gen, node, into, guard, steering)
+    if ghost is None:
+        return False
+    state = node.state.fork()
+    tiers = gen.preferences(state)
+    model = gen.solver.model([*state.constraints, guard, *ghost],
+                             [WholeTier(wishes), *tiers] if wishes else tiers)
+    return model is not None and _complete(gen, node, state, model, out, (note,),
+                                           kept=tuple(ghost), new_only=True)
+
+
+def _ghost(gen: Generator, node: TreeNode, into: int, taken: Condition,
+           steering: _Steering) -> list[Condition] | None:
+    """The constraints of a ghost of the path of `node`, which takes another edge there
+    (under `taken`), run on along edge `into` as if its guard held, as far as `steering`
+    says (`_walk`). None where it cannot run so."""
+    ghost = node.state.fork()
+    known = len(ghost.constraints)
+    try:
+        gen.executor.take(ghost, node.block, into, None)
+    except BoundReached:
+        return None
+    return ghost.constraints[known:] \
+        if _walk(gen, ghost, [taken], steering) is not None else None
+
+
+def _walk(gen: Generator, state: State, taken: list[Condition], steering: _Steering
+          ) -> Fork | Finished | None:
+    """Run `state` on as `steering` says: at each branch of the function under test, the
+    first edge in its order that inputs may take with `taken`, up to a branch where it
+    is done (that branch's fork) or the function's return. None where it cannot run so:
+    it goes through an input pointer that may alias, a bound, an error, or too many
+    branches."""
+    try:
+        for _ in range(_MOST_GHOST_FORKS):
+            gen.check_budget()
+            outcome = gen.executor.advance(state)
+            if isinstance(outcome, Finished):
+                return outcome
+            if outcome.choice is not None:
+                return None
+            block = outcome.block
+            order = list(range(len(outcome.guards)))
+            if len(state.frames) == 1 and state.frame.cfg is gen.cfg:
+                if steering.done(state, block):
+                    return outcome
+                order.sort(key=partial(steering.rank, block))
+            for i in order:
+                guard = outcome.guards[i]
+                if guard is not None and \
+                        gen.solver.check([*state.constraints, *taken, guard]) == SAT:
+                    gen.executor.take(state, block, i, guard,
+                                      outcome.written[i] if outcome.written else None)
+                    break
+            else:
+                return None
+    except (BoundReached, PathError):
+        return None
+    return None
+
+
+class _Steering(Protocol):
+    """Where a ghost (`_ghost`) goes at the branches of the function under test."""
+
+    def done(self, ghost: State, block: Block) -> bool:
+        """Whether the ghost has gone far enough at the branch of `block`."""
+
+    def rank(self, block: Block, index: int) -> tuple[int, ...]:
+        """The order of the edges of the branch of `block` (the lowest first)."""
+
+
+@dataclass(frozen=True)
+class _OneMorePass:
+    """One more pass of loop `head`'s body, up to the loop's test again, after `passes`:
+    at each branch, a way out of the loop (`return`, `break`) first, then the edge with
+    the most statements before the test (the body's, not its `continue`), the exit through
+    the test last."""
+
+    goals: BoundaryGoals
+    head: int
+    passes: int
+
+    def done(self, ghost: State, block: Block) -> bool:
+        goals = self.goals
+        return block.id not in goals.blocks[self.head] or (
+            ghost.loop_iterations.get((id(goals.cfg), self.head), 0) > self.passes and
+            any(e.block == block.id for e in goals.stops[self.head]))
+
+    def rank(self, block: Block, index: int) -> tuple[int, ...]:
+        goals = self.goals
+        assert block.terminator is not None
+        target = block.terminator.successors()[index].id
+        work = goals.work_to_test(self.head)
+        return (Edge(block.id, index) in goals.stops[self.head],
+                target in goals.blocks[self.head], -work.get(target, 0))
+
+
+@dataclass(frozen=True)
+class _RestOfRun:
+    """The rest of the function's run: at each branch, a loop's exit through its test
+    first, then the edges that go on, a loop's way out from its body (`return`, `break`)
+    last."""
+
+    goals: BoundaryGoals
+
+    def done(self, ghost: State, block: Block) -> bool:
+        return False
+
+    def rank(self, block: Block, index: int) -> tuple[int, ...]:
+        e = Edge(block.id, index)
+        return (e in self.goals.way_edges, e not in self.goals.test_edges)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from pytest_ctgen.cases import (
-    BOUNDARY_NOTE, LOOP_NOTE, STOP_DEPTH, STOP_EXHAUSTED, STOP_TIME, STOP_WORK, FileCases, FloatValue, FunctionCases,
+    BOUNDARY_NOTE, LOOP_NOTE, PAST_NOTE, STOP_DEPTH, STOP_EXHAUSTED, STOP_TIME, STOP_WORK, FileCases, FloatValue, FunctionCases,
     IntValue, Outcome, RecordValue, is_extra)
 from pytest_ctgen.frontend.loader import load_unit
 from pytest_ctgen.ir.cfg import Call
@@ -289,7 +289,9 @@ def ints(fc: FunctionCases) -> list[int]:
     ("and_both", 3, 4),   # a false / a true b false / both true
     ("chain", 5, 6),      # and a = 9, deciding a < 10 one step from turning (a near case)
     ("sw", 4, 4),         # three cases and the default
-    ("loop_sum", 2, 2),   # one path enters the loop and leaves it; the loop case runs it twice
+    # one path enters the loop and leaves it; the loop case runs it twice; the bound case
+    # stops it at n == 0, where one more pass would run the body
+    ("loop_sum", 3, 2),
     # and a % b other than 0 (a result case), a / b with b != 1 (operands), each of those
     # two again where its result was 0 (a / b == 4 with a % b != 0; such operands with
     # a / b != 0)
@@ -309,11 +311,12 @@ def test_exact_case_counts(generated: dict[str, FunctionCases], name: str, count
 
 def test_the_loop_case_runs_the_body_twice_and_leaves_through_the_condition(
         generated: dict[str, FunctionCases]) -> None:
-    first, looped = generated["loop_sum"].cases
+    first, looped, stopped = generated["loop_sum"].cases
     assert LOOP_NOTE not in first.notes and LOOP_NOTE in looped.notes
     assert [b.value for b in first.params] == [IntValue(1)]
     assert [b.value for b in looped.params] == [IntValue(2)]
     assert looped.expected.returns == IntValue(3)
+    assert PAST_NOTE in stopped.notes and [b.value for b in stopped.params] == [IntValue(0)]
 
 
 def test_cases_claim_every_outcome(generated: dict[str, FunctionCases]) -> None:
