@@ -283,6 +283,8 @@ class BoundaryGoals:
             tests = {e.block for e in self.stops[head]}
             work: dict[int, int] = {}
 
+            # memoized under the first path that reaches a block (`seen` stops cycles of
+            # inner loops): it only orders edges
             def most(b: int, seen: frozenset[int]) -> int:
                 if b in tests or b not in blocks or b in seen:
                     return 0
@@ -753,7 +755,8 @@ def _try_past(gen: Generator, goals: BoundaryGoals, head: int, node: TreeNode,
     into = next((i for i, t in enumerate(term.successors()) if t.id in blocks), None)
     if into is None:
         return
-    steering = _OneMorePass(goals, head, node.state.loop_iterations.get((id(goals.cfg), head), 0))
+    passes = node.state.loop_iterations.get((id(goals.cfg), head), 0)
+    steering = _OneMorePass(goals, head, passes)
     # the loop stopped with the sides of its test equal (`i == n`), where a bound one off
     # runs the pass
     written = node.written[out] if node.written else None
