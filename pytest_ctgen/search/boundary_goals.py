@@ -112,7 +112,7 @@ from ..ir.condition_map import ConditionMap
 from ..symbolic.boundaries import (boundary_wishes, equal_sides, near_sides,
                                    opposite_zeros, outcomes)
 from ..symbolic import extract
-from ..symbolic.paths import BoundReached, Finished, Fork, PathError
+from ..symbolic.paths import BoundReached, Finished, PathError
 from ..symbolic.solver import SAT, Condition, Model, Solver, WholeTier
 from ..symbolic.state import Pointee, State
 from ..symbolic.work import STEPS_PER_UNIT
@@ -273,6 +273,16 @@ class BoundaryGoals:
         #: a loop's test
         self.way_edges = frozenset(e for ways in self.ways_out.values() for e in ways)
         self.test_edges = frozenset(e for stops in self.stops.values() for e in stops)
+        # the same, each with its loop, by the block whose branch takes it (`offer` is
+        # called at every branch point of the search)
+        self._stops_at: dict[int, list[tuple[int, Edge]]] = {}
+        for head, stops in self.stops.items():
+            for e in stops:
+                self._stops_at.setdefault(e.block, []).append((head, e))
+        self._ways_at: dict[int, list[tuple[int, Edge]]] = {}
+        for (head, _), ways in self.ways_out.items():
+            for e in ways:
+                self._ways_at.setdefault(e.block, []).append((head, e))
 
     def work_to_test(self, head: int) -> dict[int, int]:
         """For each block of loop `head`, the most statements a pass runs from its start to
@@ -442,20 +452,16 @@ class BoundaryGoals:
         succs = [t.id for t in node.block.terminator.successors()] \
             if node.block.terminator is not None else []
         again: set[int] = set()
-        for head, stops in self.stops.items():
-            for e in stops:
-                if e.block == node.block.id and node.guards[e.index] is not None and \
-                        (head, e) not in self.past_met:
-                    froms = self.past.setdefault((head, e), [])
-                    if len(froms) < _NODES_PER_GOAL:
-                        froms.append(node)
-        for (head, _), ways in self.ways_out.items():
-            for e in ways:
-                if e.block == node.block.id and node.guards[e.index] is not None and \
-                        e not in self.only_met:
-                    _, nodes = self.only.setdefault(e, (head, []))
-                    if len(nodes) < _NODES_PER_GOAL:
-                        nodes.append(node)
+        for head, e in self._stops_at.get(node.block.id, ()):
+            if node.guards[e.index] is not None and (head, e) not in self.past_met:
+                froms = self.past.setdefault((head, e), [])
+                if len(froms) < _NODES_PER_GOAL:
+                    froms.append(node)
+        for head, e in self._ways_at.get(node.block.id, ()):
+            if node.guards[e.index] is not None and e not in self.only_met:
+                _, nodes = self.only.setdefault(e, (head, []))
+                if len(nodes) < _NODES_PER_GOAL:
+                    nodes.append(node)
         for goal in self.loop_goals:
             head = goal[0]
             passes = node.state.loop_iterations.get((id(self.cfg), head), 0)
@@ -747,8 +753,6 @@ def _try_past(gen: Generator, goals: BoundaryGoals, head: int, node: TreeNode,
     had let it (`_OneMorePass`), would act on the data after what the loop read
     (`a[n] == key` where the loop stops at `i == n`): a bound one off (`i <= n`) then
     changes what the case observes."""
-    guard = node.guards[out]
-    assert guard is not None  # `_offer_loop` kept only possible edges
     term = node.block.terminator
     assert term is not None
     blocks = goals.blocks[head]
@@ -788,7 +792,7 @@ def _ghost_case(gen: Generator, node: TreeNode, out: int, into: int,
     path run on along edge `into` as `steering` says (`_ghost`); `wishes`: what its inputs
     keep where they can. Whether the case was made."""
     guard = node.guards[out]
-    assert guard is not None
+    assert guard is not None  # `_offer_loop` kept only possible edges
     with gen.side_paths():
         ghost = _ghost(gen, node, into, guard, steering)
     if ghost is None:
@@ -812,30 +816,28 @@ def _ghost(gen: Generator, node: TreeNode, into: int, taken: Condition,
         gen.executor.take(ghost, node.block, into, None)
     except BoundReached:
         return None
-    return ghost.constraints[known:] \
-        if _walk(gen, ghost, [taken], steering) is not None else None
+    return ghost.constraints[known:] if _walk(gen, ghost, [taken], steering) else None
 
 
 def _walk(gen: Generator, state: State, taken: list[Condition], steering: _Steering
-          ) -> Fork | Finished | None:
+          ) -> bool:
     """Run `state` on as `steering` says: at each branch of the function under test, the
     first edge in its order that inputs may take with `taken`, up to a branch where it
-    is done (that branch's fork) or the function's return. None where it cannot run so:
-    it goes through an input pointer that may alias, a bound, an error, or too many
-    branches."""
+    is done or the function's return; whether it got there (not where it goes through
+    an input pointer that may alias, a bound, an error, or too many branches)."""
     try:
         for _ in range(_MOST_GHOST_FORKS):
             gen.check_budget()
             outcome = gen.executor.advance(state)
             if isinstance(outcome, Finished):
-                return outcome
+                return True
             if outcome.choice is not None:
-                return None
+                return False
             block = outcome.block
             order = list(range(len(outcome.guards)))
             if len(state.frames) == 1 and state.frame.cfg is gen.cfg:
                 if steering.done(state, block):
-                    return outcome
+                    return True
                 order.sort(key=partial(steering.rank, block))
             for i in order:
                 guard = outcome.guards[i]
@@ -845,10 +847,10 @@ def _walk(gen: Generator, state: State, taken: list[Condition], steering: _Steer
                                       outcome.written[i] if outcome.written else None)
                     break
             else:
-                return None
+                return False
     except (BoundReached, PathError):
-        return None
-    return None
+        return False
+    return False
 
 
 class _Steering(Protocol):

@@ -82,15 +82,6 @@ def unit(tmp_path_factory: pytest.TempPathFactory) -> GeneratedUnit:
     return unit_generator(tmp_path_factory.mktemp("ghost"))("ghost.c", UNIT)
 
 
-def _kills(unit: GeneratedUnit, tmp_path: Path, function: str, line: str, mutant: str
-           ) -> bool:
-    """Whether a case of `function` fails against the unit with `line` written `mutant`
-    (built in a directory of its own under `tmp_path`)."""
-    assert UNIT.count(line) == 1, line
-    directory = tmp_path / f"mutant{len(list(tmp_path.iterdir()))}"
-    directory.mkdir()
-    return unit.kills(UNIT.replace(line, mutant), function, directory)
-
 
 def _scalars(case: Case) -> dict[str, int]:
     return {p.name: p.value.value for p in case.params if isinstance(p.value, IntValue)}
@@ -125,7 +116,7 @@ def test_a_loop_stops_where_one_more_pass_would_find_the_mark(
                for n in [_scalars(c)["count"]] if n < len(_array(c))
                and _int(_array(c)[n]) & 0x80]
     assert stopped, unit.functions["first_marked"].cases
-    assert _kills(unit, tmp_path, "first_marked", "k < count;", "k <= count;")
+    assert unit.kills_line("first_marked", "k < count;", "k <= count;", tmp_path)
 
 
 def test_one_more_pass_takes_the_body_not_its_continue(unit: GeneratedUnit, tmp_path: Path
@@ -143,7 +134,7 @@ def test_one_more_pass_takes_the_body_not_its_continue(unit: GeneratedUnit, tmp_
         return _int(fields["enabled"]) != 0 and _int(fields["level"]) != 0
     assert any(enabled_past(c) for c in _noted(unit, "enabled_sum", PAST_NOTE)), \
         unit.functions["enabled_sum"].cases
-    assert _kills(unit, tmp_path, "enabled_sum", "i < n; i++)", "i <= n; i++)")
+    assert unit.kills_line("enabled_sum", "i < n; i++)", "i <= n; i++)", tmp_path)
 
 
 def test_a_loop_stops_at_the_first_condition_of_its_test(unit: GeneratedUnit,
@@ -154,7 +145,7 @@ def test_a_loop_stops_at_the_first_condition_of_its_test(unit: GeneratedUnit,
                for s in [_scalars(c)] if s["n"] < len(_array(c))
                and _int(_array(c)[s["n"]]) == s["want"] != 0]
     assert stopped, unit.functions["id_index"].cases
-    assert _kills(unit, tmp_path, "id_index", "i < n && ids[i]", "i <= n && ids[i]")
+    assert unit.kills_line("id_index", "i < n && ids[i]", "i <= n && ids[i]", tmp_path)
 
 
 def test_a_loop_is_left_by_the_only_pass_that_would_leave_it(
@@ -167,4 +158,4 @@ def test_a_loop_is_left_by_the_only_pass_that_would_leave_it(
         return v[0] >= v[1] and v[1] < v[2] < v[3]
     assert any(falls_first_only(c) for c in _noted(unit, "rising4", ONLY_NOTE)), \
         unit.functions["rising4"].cases
-    assert _kills(unit, tmp_path, "rising4", "for (k = 0; k < 3", "for (k = 1; k < 3")
+    assert unit.kills_line("rising4", "for (k = 0; k < 3", "for (k = 1; k < 3", tmp_path)

@@ -157,14 +157,6 @@ def unit(tmp_path_factory: pytest.TempPathFactory) -> GeneratedUnit:
     return unit_generator(tmp_path_factory.mktemp("hidden"))("hidden.c", UNIT)
 
 
-def _kills(unit: GeneratedUnit, tmp_path: Path, function: str, line: str, mutant: str
-           ) -> bool:
-    """Whether a case of `function` fails against the unit with `line` written `mutant`."""
-    assert UNIT.count(line) == 1, line
-    directory = tmp_path / f"mutant{len(list(tmp_path.iterdir()))}"
-    directory.mkdir()
-    return unit.kills(UNIT.replace(line, mutant), function, directory)
-
 
 def _inputs(case: Case) -> dict[str, int]:
     return {p.name: p.value.value for p in case.params if isinstance(p.value, IntValue)}
@@ -185,7 +177,7 @@ def test_a_result_of_0_at_a_boundary_gets_a_case_at_it_that_is_not_0(
               == 32 and _inputs(c)["count"] < 32]
     assert at_top and all(_returned(c) != 0 for c in at_top), \
         unit.functions["bit_run"].cases
-    assert _kills(unit, tmp_path, "bit_run", "count > 32u - first", "count > 31u - first")
+    assert unit.kills_line("bit_run", "count > 32u - first", "count > 31u - first", tmp_path)
 
 
 def test_a_result_equal_to_a_returned_constant_gets_another_case(
@@ -196,7 +188,7 @@ def test_a_result_equal_to_a_returned_constant_gets_another_case(
     sums = [_returned(c) for c in unit.functions["level_sum"].cases
             if sum(_inputs(c).values()) <= 1000]
     assert 1000 in sums and any(s not in (0, 1000) for s in sums), sums
-    assert _kills(unit, tmp_path, "level_sum", "return (uint16_t)s;", "return LEVEL_CAP;")
+    assert unit.kills_line("level_sum", "return (uint16_t)s;", "return LEVEL_CAP;", tmp_path)
 
 
 def test_a_boundary_met_where_the_decision_does_not_depend_on_it_is_met_again(
@@ -209,8 +201,8 @@ def test_a_boundary_met_where_the_decision_does_not_depend_on_it_is_met_again(
                 for i in [_inputs(c)] if i["drain_open"]
                 and i["inflow"] == 3 * i["level"] + 50 and i["level"] < 70]
     assert deciding, cases
-    assert _kills(unit, tmp_path, "pump_action", "inflow > 3 * level + 50",
-                  "inflow > 4 * level + 50")
+    assert unit.kills_line("pump_action", "inflow > 3 * level + 50",
+                           "inflow > 4 * level + 50", tmp_path)
 
 
 def test_a_global_the_function_may_write_is_set_and_checked_on_every_path(
@@ -220,8 +212,8 @@ def test_a_global_the_function_may_write_is_set_and_checked_on_every_path(
     for case in unit.functions["send_frame"].cases:
         assert [b.name for b in case.globals] == ["g_send_retries"], case
         assert [b.name for b in case.expected.globals] == ["g_send_retries"], case
-    assert _kills(unit, tmp_path, "send_frame", "return 0; /* sent */",
-                  "g_send_retries = 0u; return 0;")
+    assert unit.kills_line("send_frame", "return 0; /* sent */",
+                           "g_send_retries = 0u; return 0;", tmp_path)
 
 
 def test_an_assigned_value_decides_a_later_comparison(unit: GeneratedUnit, tmp_path: Path
@@ -232,7 +224,7 @@ def test_an_assigned_value_decides_a_later_comparison(unit: GeneratedUnit, tmp_p
     used = [c for c in unit.functions["rise_after_quiet"].cases if USE_NOTE in c.notes]
     assert any(_inputs(c)["quiet"] > 0 and _returned(c) >= 0 for c in used), \
         unit.functions["rise_after_quiet"].cases
-    assert _kills(unit, tmp_path, "rise_after_quiet", "low++;", ";")
+    assert unit.kills_line("rise_after_quiet", "low++;", ";", tmp_path)
 
 
 def test_a_constant_operand_one_off_changes_the_result(unit: GeneratedUnit, tmp_path: Path
@@ -244,8 +236,8 @@ def test_a_constant_operand_one_off_changes_the_result(unit: GeneratedUnit, tmp_
     told = [i["gain"] * i["percent"] for c in unit.functions["scaled_gain"].cases
             if OPERAND_NOTE in c.notes for i in [_inputs(c)]]
     assert any(quotient(p, 100) not in (quotient(p, 99), quotient(p, 101)) for p in told), told
-    assert _kills(unit, tmp_path, "scaled_gain", "percent / 100;", "percent / 101;")
-    assert _kills(unit, tmp_path, "scaled_gain", "percent / 100;", "percent / 99;")
+    assert unit.kills_line("scaled_gain", "percent / 100;", "percent / 101;", tmp_path)
+    assert unit.kills_line("scaled_gain", "percent / 100;", "percent / 99;", tmp_path)
 
 
 def test_a_null_link_written_where_a_node_could_follow_gets_a_case_with_one(
@@ -258,7 +250,7 @@ def test_a_null_link_written_where_a_node_could_follow_gets_a_case_with_one(
             for name, v in o.value.fields) for o in case.objects)
     taken = [c for c in unit.functions["queue_take"].cases if RESULT_NOTE in c.notes]
     assert any(linked(c) for c in taken), unit.functions["queue_take"].cases
-    assert _kills(unit, tmp_path, "queue_take", "m->link = NULL;", ";")
+    assert unit.kills_line("queue_take", "m->link = NULL;", ";", tmp_path)
 
 
 def test_operands_tell_the_operator_on_each_way_the_function_ends(
@@ -275,7 +267,7 @@ def test_operands_tell_the_operator_on_each_way_the_function_ends(
     accepted = [frame(c)[:_inputs(c)["n"]] for c in unit.functions["frame_sum_ok"].cases
                 if OPERAND_NOTE in c.notes and _returned(c) == 1]
     assert any(sum(f) >= 251 for f in accepted), unit.functions["frame_sum_ok"].cases
-    assert _kills(unit, tmp_path, "frame_sum_ok", "% 251u", "% 250u")
+    assert unit.kills_line("frame_sum_ok", "% 251u", "% 250u", tmp_path)
 
 
 def test_a_goal_on_a_path_of_cursors_into_one_buffer_is_solved_along_it(
@@ -290,4 +282,4 @@ def test_a_goal_on_a_path_of_cursors_into_one_buffer_is_solved_along_it(
                for t in [cursors(c)] if t["tail"].target == t["head"].target
                and t["head"].offset < t["tail"].offset and _returned(c) > 0]
     assert wrapped, unit.functions["ring_used"].cases
-    assert _kills(unit, tmp_path, "ring_used", "used = used + size;", ";")
+    assert unit.kills_line("ring_used", "used = used + size;", ";", tmp_path)

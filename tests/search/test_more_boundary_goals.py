@@ -101,15 +101,6 @@ def unit(tmp_path_factory: pytest.TempPathFactory) -> GeneratedUnit:
     return unit_generator(tmp_path_factory.mktemp("more_goals"))("more_goals.c", UNIT)
 
 
-def _kills(unit: GeneratedUnit, tmp_path: Path, function: str, line: str, mutant: str
-           ) -> bool:
-    """Whether a case of `function` fails against the unit with `line` written `mutant`
-    (built in a directory of its own under `tmp_path`)."""
-    assert UNIT.count(line) == 1, line
-    directory = tmp_path / f"mutant{len(list(tmp_path.iterdir()))}"
-    directory.mkdir()
-    return unit.kills(UNIT.replace(line, mutant), function, directory)
-
 
 def _returned(case: Case) -> int:
     """What the case predicts the function returns."""
@@ -128,8 +119,8 @@ def test_sides_one_apart_tell_a_constant_one_off(unit: GeneratedUnit, tmp_path: 
     """v = 10 decides `v >= 10` with equal sides, and `v >= 9` decides it alike; v = 9,
     the sides one apart where the outcome turns, tells them apart."""
     assert {"v": 9} in _noted(unit, "tens", NEAR_NOTE)
-    assert _kills(unit, tmp_path, "tens", "while (v >= 10u)", "while (v >= 9u)")
-    assert not _kills(unit, tmp_path, "tens", "while (v >= 10u)", "while (v > 9u)")
+    assert unit.kills_line("tens", "while (v >= 10u)", "while (v >= 9u)", tmp_path)
+    assert not unit.kills_line("tens", "while (v >= 10u)", "while (v > 9u)", tmp_path)
 
 
 def test_each_way_out_of_a_loop_is_taken_after_passes(unit: GeneratedUnit, tmp_path: Path
@@ -142,7 +133,7 @@ def test_each_way_out_of_a_loop_is_taken_after_passes(unit: GeneratedUnit, tmp_p
     returns = [_returned(case) for case in cases]
     assert any(r >= 1 for r in returns), returns
     assert any(LOOP_NOTE in case.notes and _returned(case) == -1 for case in cases)
-    assert _kills(unit, tmp_path, "slot_of", "i < n; i++)", "i < n; i--)")
+    assert unit.kills_line("slot_of", "i < n; i++)", "i < n; i--)", tmp_path)
 
 
 def test_a_way_out_of_a_loop_is_taken_at_the_last_pass_the_search_reached(
@@ -159,7 +150,7 @@ def test_a_way_out_of_a_loop_is_taken_at_the_last_pass_the_search_reached(
         return inside == [True, True, True, False]
     cases = unit.functions["channels_ok"].cases
     assert any(LOOP_NOTE in c.notes and last_out(c) for c in cases), cases
-    assert _kills(unit, tmp_path, "channels_ok", "ch < CHANNELS;", "ch < CHANNELS - 1;")
+    assert unit.kills_line("channels_ok", "ch < CHANNELS;", "ch < CHANNELS - 1;", tmp_path)
 
 
 def test_a_boundary_past_the_objects_of_the_search(unit: GeneratedUnit, tmp_path: Path
@@ -167,7 +158,7 @@ def test_a_boundary_past_the_objects_of_the_search(unit: GeneratedUnit, tmp_path
     """n == MAX_WORDS needs 24 words behind w, more than the search's objects hold: the
     boundary case runs with larger ones."""
     assert any(inputs["n"] == 24 for inputs in _noted(unit, "word_sum", BOUNDARY_NOTE))
-    assert _kills(unit, tmp_path, "word_sum", "n > MAX_WORDS", "n >= MAX_WORDS")
+    assert unit.kills_line("word_sum", "n > MAX_WORDS", "n >= MAX_WORDS", tmp_path)
 
 
 def test_an_output_of_0_gets_a_case_where_it_is_not(unit: GeneratedUnit, tmp_path: Path
@@ -177,7 +168,7 @@ def test_an_output_of_0_gets_a_case_where_it_is_not(unit: GeneratedUnit, tmp_pat
     negative = [case for case in unit.functions["signed_digit"].cases
                 if RESULT_NOTE in case.notes]
     assert negative, unit.functions["signed_digit"].cases
-    assert _kills(unit, tmp_path, "signed_digit", "negative = 1;", "negative = 0;")
+    assert unit.kills_line("signed_digit", "negative = 1;", "negative = 0;", tmp_path)
 
 
 def test_operands_that_tell_the_operator(unit: GeneratedUnit, tmp_path: Path) -> None:
@@ -186,4 +177,4 @@ def test_operands_that_tell_the_operator(unit: GeneratedUnit, tmp_path: Path) ->
     operators apart."""
     told = _noted(unit, "ring_at", OPERAND_NOTE)
     assert told and all(inputs["start"] != 0 and inputs["off"] != 0 for inputs in told)
-    assert _kills(unit, tmp_path, "ring_at", "(start + off) & 15u", "(start - off) & 15u")
+    assert unit.kills_line("ring_at", "(start + off) & 15u", "(start - off) & 15u", tmp_path)

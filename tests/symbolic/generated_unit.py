@@ -44,6 +44,15 @@ class GeneratedUnit:
         return not all(run.run(function, c.number).passed
                        for c in self.functions[function].cases)
 
+    def kills_line(self, function: str, line: str, mutant: str, tmp_path: Path) -> bool:
+        """Whether a case of `function` fails against the unit with its one `line` written
+        `mutant`, built in a directory of its own under `tmp_path` (one per mutant)."""
+        text = self.run.path.read_text(encoding="utf-8", errors="surrogateescape")
+        assert text.count(line) == 1, line
+        directory = tmp_path / f"mutant{len(list(tmp_path.iterdir()))}"
+        directory.mkdir()
+        return self.kills(text.replace(line, mutant), function, directory)
+
 
 #: A time budget the generation of a test unit does not reach, however busy the machine.
 _NO_TIME_LIMIT = 3600.0
