@@ -301,9 +301,14 @@ PAST_NOTE: Final = "bound case: a loop stopped where one more pass would act"
 #: pass that takes it is the only one that would (`--ctgen-boundary-cases`,
 #: search/boundary_goals.py).
 ONLY_NOTE: Final = "only-decider case: a loop left by the one pass that would leave it"
+#: The note of a case made for an integer operation whose result, computed as an operator
+#: it is mistaken for computes it (or with its constant operand one off), no other case's
+#: outputs or branches show (`--ctgen-boundary-cases`, symbolic/effect_tests.py).
+EFFECT_NOTE: Final = "effect case: an operation whose result, computed by mistake, " \
+    "changes an output or a branch"
 #: The notes of the cases `--ctgen-boundary-cases` adds to those of the search.
 EXTRA_NOTES: Final = (BOUNDARY_NOTE, NEAR_NOTE, LOOP_NOTE, OUTCOME_NOTE, RESULT_NOTE,
-                      OPERAND_NOTE, USE_NOTE, PAST_NOTE, ONLY_NOTE)
+                      OPERAND_NOTE, USE_NOTE, PAST_NOTE, ONLY_NOTE, EFFECT_NOTE)
 
 
 def is_extra(case: Case) -> bool:

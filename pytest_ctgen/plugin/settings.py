@@ -97,7 +97,9 @@ def _add_generation_options(option: _AddOption) -> None:
                                        "passes or at its deepest pass, for a loop stopped "
                                        "where one more pass would act or left by the "
                                        "only pass that would leave it, for operands of 0 "
-                                       "or a constant one off, for an assigned value "
+                                       "or a constant one off, for an operation whose "
+                                       "result computed by mistake no case's outputs "
+                                       "or branches show, for an assigned value "
                                        "that decides no comparison, and for an output "
                                        "of 0, NULL or a returned constant (on, default; "
                                        "off)",

@@ -158,8 +158,10 @@ def write_summary(terminalreporter: Any, config: pytest.Config, ctgen: CtgenSess
             "decide a comparison with its sides equal or one apart, give a comparison used "
             "as a value another outcome, run a loop's body more than once before leaving "
             "it, stop a loop where one more pass would act or leave it by the only pass "
-            "that would, give an operation operands that tell its operator, let an assigned value "
-            "decide a comparison, or give a path an output other than 0 or a constant "
+            "that would, give an operation operands that tell its operator, show an "
+            "operation's result computed by mistake in an output or a branch, let an "
+            "assigned value decide a comparison, or give a path an output other than 0 or "
+            "a constant "
             "returned elsewhere (--ctgen-boundary-cases)")
     verdicts = ctgen.worker_verdicts
     if not verdicts and ctgen.runs:

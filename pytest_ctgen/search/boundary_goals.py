@@ -67,6 +67,11 @@ operand goal is one of its own: a rotation's halves never share the bit that tel
 from `^`, and still can both be non-zero; and an operation with a constant operand whose
 result the constant one off each way would not change (`p / 100` for p < 99) is a goal
 tried last of all, after the result cases, as its divisions are the costliest queries.
+Then, last, an effect goal of each operation and mistake (symbolic/effect_tests.py): its
+result computed as the operator it is mistaken for would compute it, or with its constant
+operand one off, put in place of the real one on a case's path, changes the case's
+outputs or turns a branch of the path; a goal no case met is solved along the whole path
+of one that did not (an effect case).
 After the result cases, the operand goals are goals again for each way a path ends (its
 last outcome): a frame that fails its check tells `+` from `-` where that shows nothing,
 while the readable frame that passes is all zeros; a case of the passing path whose
@@ -94,8 +99,8 @@ one condition of a decision of several, such a meeting counts only when the comp
 decided the decision there, as for the cases of the search.
 
 These are extras: they may spend a share of what the search spent (within what it left of
-the budget), and the function's stop reason stays what the search gave unless the time
-budget (the safety net) ran out.
+the budget), the effect goals a little more after it, and the function's stop reason stays
+what the search gave unless the time budget (the safety net) ran out.
 """
 from __future__ import annotations
 
@@ -105,13 +110,14 @@ from itertools import islice
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..cases import (BOUNDARY_NOTE, LOOP_NOTE, NEAR_NOTE, ONLY_NOTE, OPERAND_NOTE,
-                     OUTCOME_NOTE, PAST_NOTE, RESULT_NOTE, USE_NOTE)
+from ..cases import (BOUNDARY_NOTE, EFFECT_NOTE, LOOP_NOTE, NEAR_NOTE, ONLY_NOTE,
+                     OPERAND_NOTE, OUTCOME_NOTE, PAST_NOTE, RESULT_NOTE, USE_NOTE)
 from ..ir.cfg import CFG, Block, Branch, Edge, Switch
 from ..ir.condition_map import ConditionMap
 from ..symbolic.boundaries import (boundary_wishes, equal_sides, near_sides,
                                    opposite_zeros, outcomes)
 from ..symbolic import extract
+from ..symbolic.effect_tests import Evaluation, Output, effect_targets
 from ..symbolic.paths import BoundReached, Finished, PathError
 from ..symbolic.solver import SAT, Condition, Model, Solver, WholeTier
 from ..symbolic.state import Pointee, State
@@ -147,6 +153,9 @@ Start = tuple[list[Condition], Condition, dict[str, int]]
 #: search's goals come first.
 _SHARE = 0.25
 _LEAST_STEPS = 10 * STEPS_PER_UNIT
+#: The work the effect goals may spend beyond what the other boundary goals left of their
+#: share: they come last, and the share is often spent by then.
+_EFFECT_STEPS = 5 * STEPS_PER_UNIT
 #: Branch points kept per comparison or loop to start its goal from (the search forgets the
 #: nodes whose edges it explored all); the first ones the search met (for a comparison,
 #: the last of them the one deepest in loops).
@@ -208,6 +217,13 @@ class BoundaryGoals:
     # others the paths to them to start from (use_tests.py)
     uses_met: set[tuple[int, int]] = field(default_factory=set)
     use_starts: dict[tuple[int, int], list[Start]] = field(default_factory=dict)
+    # the effect goals of integer operations (by site and mistake, see
+    # effect_tests.effect_targets) a case met, and for the others the whole paths of
+    # cases that did not
+    effects_met: set[tuple[int, str]] = field(default_factory=set)
+    effect_starts: dict[tuple[int, str], list[Start]] = field(default_factory=dict)
+    # the paths of the cases whose effect goals are not noted yet (`_note_effects`)
+    effect_paths: list[_EffectPath] = field(default_factory=list)
     value_starts: dict[ValueKey, list[Start]] = field(default_factory=dict)
     # paths whose case returns or writes 0 where another value may be possible, by the
     # outcomes they take (State.edges), with that one of those outputs is not 0: each is
@@ -373,6 +389,11 @@ class BoundaryGoals:
         _note_points(self.values_met, self.value_starts, _value_points(state), state, model,
                      solver)
         _note_points(self.uses_met, self.use_starts, state.use_tests, state, model, solver)
+        if state.operation_results:
+            self.effect_paths.append(_EffectPath(
+                tuple(state.operation_results), extract.output_terms(state, pointees),
+                tuple(state.branch_conditions), list(state.constraints),
+                dict(state.chosen), model))
 
     def _note_zero_boundary(self, state: State, model: Model, pointees: list[Pointee],
                             kept: tuple[Condition, ...]) -> None:
@@ -423,6 +444,8 @@ class BoundaryGoals:
         self.operation_starts.clear()
         self.ending_operation_starts.clear()
         self.use_starts.clear()
+        self.effect_starts.clear()
+        self.effect_paths.clear()
         self.zero_results.clear()
         self.zero_boundaries.clear()
 
@@ -555,6 +578,9 @@ def add_boundary_cases(gen: Generator) -> None:
                 _try_only(gen, goals, way, head, node)
         # the paths of loop cases reach points the search's did not
         _try_points(gen, goals, last=True)
+        effects = max(meter.spent, share) + _EFFECT_STEPS
+        meter.limit = min(limit, effects) if limit > 0 else effects
+        _try_effects(gen, goals)
     finally:
         meter.limit = limit
         goals.forget()  # their states are not needed any more
@@ -566,17 +592,18 @@ def _try_points(gen: Generator, goals: BoundaryGoals, last: bool = False) -> Non
     kept for it; those kept are let go once tried. The goals of constant operands one off
     only when `last`: their divisions are the costliest queries, and the result cases
     come first."""
-    points: list[tuple[set[Any], dict[Any, list[Start]], Callable[[State], Points],
+    points: list[tuple[set[Any], dict[Any, list[Start]], Callable[[State, Model], Points],
                        str | None, Callable[[Any], bool]]] = [
-        (goals.values_met, goals.value_starts, _value_points, None, _any),
-        (goals.operations_met, goals.operation_starts, lambda s: s.operation_tests,
+        (goals.values_met, goals.value_starts, lambda s, _: _value_points(s), None, _any),
+        (goals.operations_met, goals.operation_starts, lambda s, _: s.operation_tests,
          OPERAND_NOTE, lambda key: key[1] != "constant"),
-        (goals.uses_met, goals.use_starts, lambda s: s.use_tests, USE_NOTE, _any)]
+        (goals.uses_met, goals.use_starts, lambda s, _: s.use_tests, USE_NOTE, _any)]
     if last:
         points.append((goals.ending_operations_met, goals.ending_operation_starts,
-                       _ending_operations, OPERAND_NOTE, lambda key: key[0][1] != "constant"))
+                       lambda s, _: _ending_operations(s), OPERAND_NOTE,
+                       lambda key: key[0][1] != "constant"))
         points.append((goals.operations_met, goals.operation_starts,
-                       lambda s: s.operation_tests, OPERAND_NOTE,
+                       lambda s, _: s.operation_tests, OPERAND_NOTE,
                        lambda key: key[1] == "constant"))
     for met, point_starts, points_of, note, wanted in points:
         for key in [k for k in point_starts if wanted(k)]:
@@ -595,6 +622,70 @@ def _ending_operations(state: State) -> Points:
     last = state.edges[-1] if state.edges else None
     return [((key, last), target, len(state.constraints))
             for key, target, _ in state.operation_tests]
+
+
+@dataclass(frozen=True, eq=False)
+class _EffectPath:
+    """What the effect goals of a case need of its path: the operations it evaluated,
+    its outputs, its branch conditions as written, its constraints, where its input
+    pointers point (State.chosen), and the case's model."""
+
+    evaluations: tuple[Evaluation, ...]
+    outputs: list[Output]
+    conditions: tuple[Condition, ...]
+    constraints: list[Condition]
+    chosen: dict[str, int]
+    model: Model
+
+
+def _note_effects(gen: Generator, goals: BoundaryGoals) -> None:
+    """Record the effect goals the cases made since the last call meet, and for the
+    others their whole paths to start from. Their terms are made only now, after every
+    other goal: new terms move the models z3 finds for the same queries, and so would
+    change the cases of the search."""
+    paths, goals.effect_paths = goals.effect_paths, []
+    for path in paths:
+        gen.check_budget()
+        for key, target in effect_targets(path.evaluations, path.outputs, path.conditions,
+                                          goals.effects_met):
+            if gen.solver.holds(path.model, target):
+                goals.effects_met.add(key)
+                goals.effect_starts.pop(key, None)
+            else:
+                kept = goals.effect_starts.setdefault(key, [])
+                if len(kept) < _NODES_PER_GOAL:
+                    kept.append((path.constraints, target, path.chosen))
+
+
+def _try_effects(gen: Generator, goals: BoundaryGoals) -> None:
+    """An effect case for each effect goal no case met (effect_tests.py), from the paths
+    of the cases that did not, last of all; each case made may meet others."""
+    tried: set[tuple[int, str]] = set()
+    _note_effects(gen, goals)
+    while True:
+        key = next((k for k in goals.effect_starts if k not in tried), None)
+        if key is None:
+            return
+        tried.add(key)
+        for start in goals.effect_starts.pop(key):
+            if key in goals.effects_met or gen.meter.exhausted:
+                break
+            gen.check_budget()
+            _try_point(gen, key, start, partial(_effect_points, met=goals.effects_met),
+                       EFFECT_NOTE)
+            _note_effects(gen, goals)
+
+
+def _effect_points(state: State, model: Model, met: set[tuple[int, str]]) -> Points:
+    """The effect goals of the path of `state` not `met` (effect_tests.py), its case's
+    objects as `model` makes them: its outputs or branches turned by each mistake in an
+    operation it evaluated. Each is kept with the whole path, whose case is to take it."""
+    if not state.operation_results:
+        return []
+    known = len(state.constraints)
+    outputs = extract.output_terms(state, extract.case_pointees(model, state))
+    return [(key, target, known) for key, target in effect_targets(
+        state.operation_results, outputs, state.branch_conditions, met)]
 
 
 def _any(key: Any) -> bool:
@@ -679,7 +770,7 @@ def _note_points(met: set[Any], starts: dict[Any, list[Start]], points: Points,
 
 
 def _try_point(gen: Generator, key: Any, start: Start,
-               points_of: Callable[[State], Points], note: str | None) -> None:
+               points_of: Callable[[State, Model], Points], note: str | None) -> None:
     """A case that meets the goal `key` at a point of a path (`target`): the outcome of a
     comparison whose value the function uses, operands that tell an integer operation
     from other operators, or a comparison an assignment's value decides. From the path
@@ -692,7 +783,7 @@ def _try_point(gen: Generator, key: Any, start: Start,
     model = gen.solver.model([*prefix, target], gen.preferences(state))
     if model is None or not gen.complete(state, model, chosen=chosen):
         return
-    if not any(k == key and gen.solver.holds(model, t) for k, t, _ in points_of(state)):
+    if not any(k == key and gen.solver.holds(model, t) for k, t, _ in points_of(state, model)):
         return
     if note is None:
         note = BOUNDARY_NOTE if key[1] == "equal" else OUTCOME_NOTE

@@ -43,6 +43,7 @@ from ..ir.expr import (
 )
 from . import access, addresses, contracts, function_pointers, inputs
 from .dispatch import handler_for
+from .effect_tests import Evaluation
 from .operand_tests import OPERATION_TESTS, operand_goals
 from .paths import PathError
 from .state import State
@@ -157,6 +158,8 @@ def _binary(ex: Executor, state: State, e: Binary) -> SymValue:
         known = len(state.constraints)
         state.operation_tests += [((site, kind), goal, known) for kind, goal in
                                   operand_goals(e.op, e.type, a, b, e.right.type)]
+        if isinstance(result, z3.BitVecRef) and not z3.is_bv_value(result):
+            state.operation_results.append(Evaluation(site, e.op, e.type, a, b, e.right.type))
     if isinstance(e.type, IntType) and e.type.signed and e.op in ("+", "-", "*"):
         _overflow(ex, state, signed_overflow(e.op, a, b), describe(e)[1:-1])
     return result

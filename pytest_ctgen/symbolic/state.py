@@ -14,6 +14,7 @@ from ..frontend.unit import Variable
 from ..ir.cfg import CFG, Block, Edge, Loop
 from ..ir.expr import Expr
 from .addresses import Address
+from .effect_tests import Evaluation
 from .large_objects import SparseCells
 from .memory import Cell, MemObject
 from .values import AliasPtr, PtrVal, SymValue
@@ -176,6 +177,8 @@ class State:
         # of each of its operand goals, that the goal is met there
         # (operand_tests.operand_goals) and how many constraints the path had then
         self.operation_tests: list[tuple[tuple[int, str], z3.BoolRef, int]] = []
+        # the same evaluations with their operands (effect_tests.py)
+        self.operation_results: list[Evaluation] = []
         # the last assignment to each integer local of the function under test
         # (Executor.assignment_sites) with the value the local held before it, and the
         # comparisons the path evaluated then that read one: (assignment, comparison), that
@@ -248,6 +251,7 @@ class State:
         s.decided = list(self.decided)
         s.value_tests = list(self.value_tests)
         s.operation_tests = list(self.operation_tests)
+        s.operation_results = list(self.operation_results)
         s.assigned = dict(self.assigned)
         s.use_tests = list(self.use_tests)
         s.notes = set(self.notes)
