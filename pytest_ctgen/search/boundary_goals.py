@@ -156,6 +156,9 @@ _LEAST_STEPS = 10 * STEPS_PER_UNIT
 #: The work the effect goals may spend beyond what the other boundary goals left of their
 #: share: they come last, and the share is often spent by then.
 _EFFECT_STEPS = 5 * STEPS_PER_UNIT
+#: The work one query of an effect goal may take: a mistake in a checksum's arithmetic
+#: that no case shows is often costly to prove so, and the goals are many.
+_EFFECT_QUERY_STEPS = STEPS_PER_UNIT
 #: Branch points kept per comparison or loop to start its goal from (the search forgets the
 #: nodes whose edges it explored all); the first ones the search met (for a comparison,
 #: the last of them the one deepest in loops).
@@ -659,21 +662,31 @@ def _note_effects(gen: Generator, goals: BoundaryGoals) -> None:
 
 def _try_effects(gen: Generator, goals: BoundaryGoals) -> None:
     """An effect case for each effect goal no case met (effect_tests.py), from the paths
-    of the cases that did not, last of all; each case made may meet others."""
+    of the cases that did not, last of all, where a query within `_EFFECT_QUERY_STEPS`
+    finds there is one; each case made may meet others."""
     tried: set[tuple[int, str]] = set()
     _note_effects(gen, goals)
-    while True:
-        key = next((k for k in goals.effect_starts if k not in tried), None)
-        if key is None:
-            return
-        tried.add(key)
-        for start in goals.effect_starts.pop(key):
-            if key in goals.effects_met or gen.meter.exhausted:
-                break
-            gen.check_budget()
-            _try_point(gen, key, start, partial(_effect_points, met=goals.effects_met),
-                       EFFECT_NOTE)
-            _note_effects(gen, goals)
+    steps = gen.solver.query_steps
+    gen.solver.query_steps = min(steps, _EFFECT_QUERY_STEPS)
+    try:
+        while True:
+            key = next((k for k in goals.effect_starts if k not in tried), None)
+            if key is None or gen.meter.exhausted:
+                return
+            tried.add(key)
+            for start in goals.effect_starts.pop(key):
+                if key in goals.effects_met or gen.meter.exhausted:
+                    break
+                gen.check_budget()
+                # first whether there is a case at all, within the query's steps: the
+                # readable one is asked for with more (symbolic/solver.py)
+                if gen.solver.check([*start[0], start[1]]) != SAT:
+                    continue
+                _try_point(gen, key, start, partial(_effect_points, met=goals.effects_met),
+                           EFFECT_NOTE)
+                _note_effects(gen, goals)
+    finally:
+        gen.solver.query_steps = steps
 
 
 def _effect_points(state: State, model: Model, met: set[tuple[int, str]]) -> Points:
