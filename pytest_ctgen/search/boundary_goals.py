@@ -225,8 +225,13 @@ class BoundaryGoals:
     # cases that did not
     effects_met: set[tuple[int, str]] = field(default_factory=set)
     effect_starts: dict[tuple[int, str], list[Start]] = field(default_factory=dict)
-    # the paths of the cases whose effect goals are not noted yet (`_note_effects`)
+    # the paths of the cases whose effect goals are not noted yet (`_note_effects`), of
+    # this search round and the ones before
     effect_paths: list[_EffectPath] = field(default_factory=list)
+    # the search round (`forget` starts the next), and the step count up to which the
+    # boundary goals may work (set by `add_boundary_cases`)
+    round: int = 0
+    share: int = 0
     value_starts: dict[ValueKey, list[Start]] = field(default_factory=dict)
     # paths whose case returns or writes 0 where another value may be possible, by the
     # outcomes they take (State.edges), with that one of those outputs is not 0: each is
@@ -396,7 +401,7 @@ class BoundaryGoals:
             self.effect_paths.append(_EffectPath(
                 tuple(state.operation_results), extract.output_terms(state, pointees),
                 tuple(state.branch_conditions), list(state.constraints),
-                dict(state.chosen), model))
+                dict(state.chosen), model, self.round))
 
     def _note_zero_boundary(self, state: State, model: Model, pointees: list[Pointee],
                             kept: tuple[Condition, ...]) -> None:
@@ -436,7 +441,9 @@ class BoundaryGoals:
                      if e.block == node.block.id and node.guards[e.index] is not None), None)
 
     def forget(self) -> None:
-        """Let go of the branch points and paths kept (they are of one search round)."""
+        """Let go of the branch points and paths kept (they are of one search round); the
+        effect paths stay, to say which goals their cases met."""
+        self.round += 1
         self.deciders.clear()
         self.leave.clear()
         self.deepest.clear()
@@ -448,7 +455,6 @@ class BoundaryGoals:
         self.ending_operation_starts.clear()
         self.use_starts.clear()
         self.effect_starts.clear()
-        self.effect_paths.clear()
         self.zero_results.clear()
         self.zero_boundaries.clear()
 
@@ -524,7 +530,7 @@ def add_boundary_cases(gen: Generator) -> None:
     if goals is None:
         return
     meter = gen.meter
-    share = meter.spent + max(_LEAST_STEPS, int(meter.spent * _SHARE))
+    share = goals.share = meter.spent + max(_LEAST_STEPS, int(meter.spent * _SHARE))
     limit = meter.limit
     # the share is the budget while they are made: no query runs past it
     meter.limit = min(limit, share) if limit > 0 else share
@@ -581,12 +587,8 @@ def add_boundary_cases(gen: Generator) -> None:
                 _try_only(gen, goals, way, head, node)
         # the paths of loop cases reach points the search's did not
         _try_points(gen, goals, last=True)
-        effects = max(meter.spent, share) + _EFFECT_STEPS
-        meter.limit = min(limit, effects) if limit > 0 else effects
-        _try_effects(gen, goals)
     finally:
         meter.limit = limit
-        goals.forget()  # their states are not needed any more
 
 
 def _try_points(gen: Generator, goals: BoundaryGoals, last: bool = False) -> None:
@@ -631,7 +633,7 @@ def _ending_operations(state: State) -> Points:
 class _EffectPath:
     """What the effect goals of a case need of its path: the operations it evaluated,
     its outputs, its branch conditions as written, its constraints, where its input
-    pointers point (State.chosen), and the case's model."""
+    pointers point (State.chosen), the case's model, and the search round it is of."""
 
     evaluations: tuple[Evaluation, ...]
     outputs: list[Output]
@@ -639,13 +641,14 @@ class _EffectPath:
     constraints: list[Condition]
     chosen: dict[str, int]
     model: Model
+    round: int
 
 
 def _note_effects(gen: Generator, goals: BoundaryGoals) -> None:
     """Record the effect goals the cases made since the last call meet, and for the
-    others their whole paths to start from. Their terms are made only now, after every
-    other goal: new terms move the models z3 finds for the same queries, and so would
-    change the cases of the search."""
+    others the whole paths of this round's to start from. Their goals' terms are made only
+    now, after every other goal: new terms move the models z3 finds for the same queries,
+    and so would change the cases of the search."""
     paths, goals.effect_paths = goals.effect_paths, []
     for path in paths:
         gen.check_budget()
@@ -654,21 +657,30 @@ def _note_effects(gen: Generator, goals: BoundaryGoals) -> None:
             if gen.solver.holds(path.model, target):
                 goals.effects_met.add(key)
                 goals.effect_starts.pop(key, None)
-            else:
+            elif path.round == goals.round:
                 kept = goals.effect_starts.setdefault(key, [])
                 if len(kept) < _NODES_PER_GOAL:
                     kept.append((path.constraints, target, path.chosen))
 
 
-def _try_effects(gen: Generator, goals: BoundaryGoals) -> None:
+def add_effect_cases(gen: Generator) -> None:
     """An effect case for each effect goal no case met (effect_tests.py), from the paths
-    of the cases that did not, last of all, where a query within `_EFFECT_QUERY_STEPS`
-    finds there is one; each case made may meet others."""
+    of this round's cases that did not, after the other boundary goals (even where they
+    spent their share), within `_EFFECT_STEPS` more, where a query within
+    `_EFFECT_QUERY_STEPS` finds there is one; each case made may meet others. Raises the
+    generator's budget exception when that is spent (or the budget, or the time)."""
+    goals = gen.boundary
+    if goals is None:
+        return
+    meter = gen.meter
+    limit = meter.limit
+    effects = max(meter.spent, goals.share) + _EFFECT_STEPS
+    meter.limit = min(limit, effects) if limit > 0 else effects
     tried: set[tuple[int, str]] = set()
-    _note_effects(gen, goals)
     steps = gen.solver.query_steps
     gen.solver.query_steps = min(steps, _EFFECT_QUERY_STEPS)
     try:
+        _note_effects(gen, goals)
         while True:
             key = next((k for k in goals.effect_starts if k not in tried), None)
             if key is None or gen.meter.exhausted:
@@ -687,6 +699,9 @@ def _try_effects(gen: Generator, goals: BoundaryGoals) -> None:
                 _note_effects(gen, goals)
     finally:
         gen.solver.query_steps = steps
+        meter.limit = limit
+        goals.effect_paths.clear()
+        goals.forget()  # their states are not needed any more
 
 
 def _effect_points(state: State, model: Model, met: set[tuple[int, str]]) -> Points:

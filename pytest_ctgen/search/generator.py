@@ -40,7 +40,7 @@ from ..symbolic.work import EXECUTION_STEP, WorkMeter, execution_steps
 from . import loop_stops
 from .case_making import add_case
 from .merged_search import MergedResult, merged_search
-from .boundary_goals import BoundaryGoals, add_boundary_cases
+from .boundary_goals import BoundaryGoals, add_boundary_cases, add_effect_cases
 from .loop_findings import run_loops_on
 from .callee_goals import CalleeGoals
 from .options import MAX_ARRAY_SIZE, SearchOptions, larger_array_size
@@ -148,11 +148,12 @@ class Generator:
             self.testcase_goals()
         except _BudgetSpent as spent:
             stop = spent.stop
-        try:
-            add_boundary_cases(self)
-        except _BudgetSpent as spent:  # extras: only the safety net is worth reporting
-            if spent.stop == STOP_TIME:
-                stop = spent.stop
+        for extras in (add_boundary_cases, add_effect_cases):
+            try:
+                extras(self)
+            except _BudgetSpent as spent:  # only the safety net is worth reporting
+                if spent.stop == STOP_TIME:
+                    stop = spent.stop
         try:
             run_loops_on(self)
         except _BudgetSpent as spent:  # as the boundary cases

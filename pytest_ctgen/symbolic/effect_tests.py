@@ -29,9 +29,10 @@ _MISTAKEN_FOR: Final = {"+": "-", "-": "+", "*": "/", "/": "*", "%": "/", "<<": 
 @dataclass(frozen=True, eq=False)
 class Evaluation:
     """An evaluation of integer operation `a op b` (in type `t`; `right`: a shift count's
-    type) at `site` (Executor.operation_sites). Its result is made again when needed
-    (`result`): a path that kept it alive would have z3 number the terms made after it
-    otherwise, which moves the models z3 finds, and so the cases of the search."""
+    type) at `site` (Executor.operation_sites); `literal`: which operand the code writes
+    as a constant ("a" or "b"), None for neither or both. Its result is made again when
+    needed (`result`): a path that kept it alive would have z3 number the terms made
+    after it otherwise, which moves the models z3 finds, and so the cases of the search."""
 
     site: int
     op: str
@@ -39,6 +40,7 @@ class Evaluation:
     a: z3.BitVecRef
     b: z3.BitVecRef
     right: CType | None
+    literal: str | None
 
     def result(self, mistake: str | None = None,
                operands: tuple[z3.BitVecRef, z3.BitVecRef] | None = None) -> z3.BitVecRef:
@@ -50,7 +52,7 @@ class Evaluation:
             op = _MISTAKEN_FOR[self.op]
         elif mistake is not None:
             step = 1 if mistake == "constant+1" else -1
-            if z3.is_bv_value(self.b):
+            if self.literal == "b":
                 b = b + step
             else:
                 a = a + step
@@ -62,9 +64,9 @@ class Evaluation:
 def mistakes(e: Evaluation) -> list[str]:
     """The mistakes an effect goal of the operation of `e` is about, by the name that is
     the second part of its key: "op" (the operator it is mistaken for), "constant+1" and
-    "constant-1" (where one operand is a constant)."""
+    "constant-1" (where the code writes one operand as a constant)."""
     names = ["op"] if e.op in _MISTAKEN_FOR else []
-    if z3.is_bv_value(e.a) != z3.is_bv_value(e.b):
+    if e.literal is not None:
         names += ["constant+1", "constant-1"]
     return names
 

@@ -10,7 +10,7 @@ from pytest_ctgen.symbolic.effect_tests import Evaluation, effect_targets, mista
 
 
 def _division(v: z3.BitVecRef) -> Evaluation:
-    return Evaluation(0, "/", UINT, v, z3.BitVecVal(10, 32), UINT)
+    return Evaluation(0, "/", UINT, v, z3.BitVecVal(10, 32), UINT, literal="b")
 
 
 def _holds(condition: z3.BoolRef, **values: int) -> bool:
@@ -38,7 +38,7 @@ def test_an_output_that_hides_the_mistake_leaves_the_goal_unmet() -> None:
     """`((1u << n) - 1u) << p` as a 16-bit mask: with `>>` for the first `<<` it is all ones
     shifted by p, the same where n + p == 16 (the run reaches the top bit), not below."""
     n, p = z3.BitVecs("n p", 32)
-    evaluation = Evaluation(3, "<<", UINT, z3.BitVecVal(1, 32), n, UINT)
+    evaluation = Evaluation(3, "<<", UINT, z3.BitVecVal(1, 32), n, UINT, literal="a")
     mask = z3.Extract(15, 0, (evaluation.result() - 1) << p)
     targets = dict(effect_targets([evaluation], [mask], [], met={(3, "constant-1")}))
     assert list(targets) == [(3, "op"), (3, "constant+1")]
@@ -49,5 +49,5 @@ def test_an_output_that_hides_the_mistake_leaves_the_goal_unmet() -> None:
 def test_a_mistake_that_changes_nothing_the_path_shows_is_no_goal() -> None:
     """An operation whose result reaches neither an output nor a branch gives no goal."""
     x = z3.BitVec("x", 32)
-    unused = Evaluation(1, "+", UINT, x, x, UINT)
+    unused = Evaluation(1, "+", UINT, x, x, UINT, literal=None)
     assert effect_targets([unused], [x], [z3.UGT(x, 3)], met=set()) == []
