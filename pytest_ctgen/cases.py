@@ -302,7 +302,7 @@ PAST_NOTE: Final = "bound case: a loop stopped where one more pass would act"
 #: search/boundary_goals.py).
 ONLY_NOTE: Final = "only-decider case: a loop left by the one pass that would leave it"
 #: The note of a case made for an integer operation whose result, computed as an operator
-#: it is mistaken for computes it (or with its constant operand one off), no other case's
+#: it is mistaken for computes it (or with its literal operand one off), no other case's
 #: outputs or branches show (`--ctgen-boundary-cases`, symbolic/effect_tests.py).
 EFFECT_NOTE: Final = "effect case: an operation whose result, computed by mistake, " \
     "changes an output or a branch"

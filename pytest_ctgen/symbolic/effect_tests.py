@@ -4,9 +4,9 @@ enough when what follows hides the difference: `((1u << w) - 1u) << pos` with
 pos + w == 32 shifts it out of the word, and `v / 10u` and `v / 9u` give a digit count the
 same number of passes for v = 101. For each integer operation of the function under test
 that a path evaluated (State.operation_results), its result computed as an operator it is
-mistaken for would compute it, or with its constant operand one off, is put in place of
-the real one in the path's outputs and in its branch conditions: a case shows the mistake
-when an output differs or a branch turns."""
+mistaken for would compute it, or with the constant the code writes as an operand one
+off, is put in place of the real one in the path's outputs and in its branch conditions:
+a case shows the mistake when an output differs or a branch turns."""
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
