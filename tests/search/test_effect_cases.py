@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from pytest_ctgen.cases import EFFECT_NOTE, Case, IntValue
+from pytest_ctgen.cases import EFFECT_NOTE
 
-from tests.symbolic.generated_unit import GeneratedUnit, unit_generator
+from tests.symbolic.generated_unit import GeneratedUnit, scalar_params, unit_generator
 
 UNIT = r"""
 #include <stdbool.h>
@@ -56,20 +56,12 @@ def unit(tmp_path_factory: pytest.TempPathFactory) -> GeneratedUnit:
     return unit_generator(tmp_path_factory.mktemp("effect"))("effect.c", UNIT)
 
 
-def _scalars(case: Case) -> dict[str, int]:
-    return {p.name: p.value.value for p in case.params if isinstance(p.value, IntValue)}
-
-
-def _noted(unit: GeneratedUnit, function: str) -> list[Case]:
-    return [c for c in unit.functions[function].cases if EFFECT_NOTE in c.notes]
-
-
 def test_a_run_below_the_top_bit_shows_how_its_mask_is_made(unit: GeneratedUnit,
                                                            tmp_path: Path) -> None:
     """The search and the boundary cases clear runs that reach bit 15, where a mask of all
     ones shifted by `first` clears the same bits; an effect case clears one below it."""
-    below = [c for c in _noted(unit, "clear_run")
-             for s in [_scalars(c)] if s["first"] + s["count"] < 16]
+    below = [c for c in unit.noted("clear_run", EFFECT_NOTE)
+             for s in [scalar_params(c)] if s["first"] + s["count"] < 16]
     assert below, unit.functions["clear_run"].cases
     assert unit.kills_line("clear_run", "((1u << count) - 1u)", "((1u >> count) - 1u)",
                            tmp_path)
@@ -79,7 +71,7 @@ def test_a_divisor_one_off_changes_how_many_passes_the_loop_makes(unit: Generate
                                                                   tmp_path: Path) -> None:
     """`v /= 6u` gives the search's values as many passes as `v /= 5u` does; an effect
     case has a value for which it does not (25: 4 with 6u, then the loop ends)."""
-    assert _noted(unit, "quinary_digits"), unit.functions["quinary_digits"].cases
+    assert unit.noted("quinary_digits", EFFECT_NOTE), unit.functions["quinary_digits"].cases
     assert unit.kills_line("quinary_digits", "v /= 5u;", "v /= 6u;", tmp_path)
 
 
@@ -88,7 +80,7 @@ def test_a_shift_the_wrong_way_shows_in_the_weight_it_counts(unit: GeneratedUnit
     """Shifted left, b keeps its bit 0 clear after the first pass: the result is bit 0,
     which is the weight's parity for the search's values; an effect case has a value
     whose parity is not its bit 0."""
-    shown = [c for c in _noted(unit, "odd_weight")
-             for b in [_scalars(c)["b"]] if bin(b).count("1") % 2 != b & 1]
+    shown = [c for c in unit.noted("odd_weight", EFFECT_NOTE)
+             for b in [scalar_params(c)["b"]] if bin(b).count("1") % 2 != b & 1]
     assert shown, unit.functions["odd_weight"].cases
     assert unit.kills_line("odd_weight", "b >>= 1;", "b <<= 1;", tmp_path)

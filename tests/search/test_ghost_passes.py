@@ -13,7 +13,7 @@ import pytest
 from pytest_ctgen.cases import (ONLY_NOTE, PAST_NOTE, ArrayValue, BytesValue, Case,
                                 IntValue, RecordValue, Value)
 
-from tests.symbolic.generated_unit import GeneratedUnit, unit_generator
+from tests.symbolic.generated_unit import GeneratedUnit, scalar_params, unit_generator
 
 UNIT = r"""
 #include <stdbool.h>
@@ -83,10 +83,6 @@ def unit(tmp_path_factory: pytest.TempPathFactory) -> GeneratedUnit:
 
 
 
-def _scalars(case: Case) -> dict[str, int]:
-    return {p.name: p.value.value for p in case.params if isinstance(p.value, IntValue)}
-
-
 def _elements(value: Value) -> list[Value]:
     if isinstance(value, BytesValue):
         return [IntValue(b) for b in value.data]
@@ -104,16 +100,12 @@ def _int(value: Value) -> int:
     return value.value
 
 
-def _noted(unit: GeneratedUnit, function: str, note: str) -> list[Case]:
-    return [c for c in unit.functions[function].cases if note in c.notes]
-
-
 def test_a_loop_stops_where_one_more_pass_would_find_the_mark(
         unit: GeneratedUnit, tmp_path: Path) -> None:
     """The flag just past the count has its top bit set in a bound case, which returns -1:
     a loop that runs once more returns its index."""
-    stopped = [c for c in _noted(unit, "first_marked", PAST_NOTE)
-               for n in [_scalars(c)["count"]] if n < len(_array(c))
+    stopped = [c for c in unit.noted("first_marked", PAST_NOTE)
+               for n in [scalar_params(c)["count"]] if n < len(_array(c))
                and _int(_array(c)[n]) & 0x80]
     assert stopped, unit.functions["first_marked"].cases
     assert unit.kills_line("first_marked", "k < count;", "k <= count;", tmp_path)
@@ -124,7 +116,7 @@ def test_one_more_pass_takes_the_body_not_its_continue(unit: GeneratedUnit, tmp_
     """The channel just past n is enabled in a bound case (the pass would add its level,
     not `continue`), so a loop that runs once more gives another sum."""
     def enabled_past(case: Case) -> bool:
-        n = _scalars(case)["n"]
+        n = scalar_params(case)["n"]
         channels = _array(case)
         if n >= len(channels):
             return False
@@ -132,7 +124,7 @@ def test_one_more_pass_takes_the_body_not_its_continue(unit: GeneratedUnit, tmp_
         assert isinstance(channel, RecordValue), channel
         fields = dict(channel.fields)
         return _int(fields["enabled"]) != 0 and _int(fields["level"]) != 0
-    assert any(enabled_past(c) for c in _noted(unit, "enabled_sum", PAST_NOTE)), \
+    assert any(enabled_past(c) for c in unit.noted("enabled_sum", PAST_NOTE)), \
         unit.functions["enabled_sum"].cases
     assert unit.kills_line("enabled_sum", "i < n; i++)", "i <= n; i++)", tmp_path)
 
@@ -141,8 +133,8 @@ def test_a_loop_stops_at_the_first_condition_of_its_test(unit: GeneratedUnit,
                                                          tmp_path: Path) -> None:
     """`i < n` of `i < n && ids[i] != 0u` stops the loop where the id past n is the one
     wanted, and not 0: a bound one off finds it."""
-    stopped = [c for c in _noted(unit, "id_index", PAST_NOTE)
-               for s in [_scalars(c)] if s["n"] < len(_array(c))
+    stopped = [c for c in unit.noted("id_index", PAST_NOTE)
+               for s in [scalar_params(c)] if s["n"] < len(_array(c))
                and _int(_array(c)[s["n"]]) == s["want"] != 0]
     assert stopped, unit.functions["id_index"].cases
     assert unit.kills_line("id_index", "i < n && ids[i]", "i <= n && ids[i]", tmp_path)
@@ -156,6 +148,6 @@ def test_a_loop_is_left_by_the_only_pass_that_would_leave_it(
     def falls_first_only(case: Case) -> bool:
         v = [_int(e) for e in _array(case)[:4]]
         return v[0] >= v[1] and v[1] < v[2] < v[3]
-    assert any(falls_first_only(c) for c in _noted(unit, "rising4", ONLY_NOTE)), \
+    assert any(falls_first_only(c) for c in unit.noted("rising4", ONLY_NOTE)), \
         unit.functions["rising4"].cases
     assert unit.kills_line("rising4", "for (k = 0; k < 3", "for (k = 1; k < 3", tmp_path)

@@ -16,7 +16,7 @@ from pytest_ctgen.cases import (BOUNDARY_NOTE, OPERAND_NOTE, RESULT_NOTE, USE_NO
                                 ArrayValue, BytesValue, Case, IntValue, PointerValue,
                                 RecordValue, is_extra)
 
-from tests.symbolic.generated_unit import GeneratedUnit, unit_generator
+from tests.symbolic.generated_unit import GeneratedUnit, scalar_params, unit_generator
 
 UNIT = r"""
 #include <stdbool.h>
@@ -158,10 +158,6 @@ def unit(tmp_path_factory: pytest.TempPathFactory) -> GeneratedUnit:
 
 
 
-def _inputs(case: Case) -> dict[str, int]:
-    return {p.name: p.value.value for p in case.params if isinstance(p.value, IntValue)}
-
-
 def _returned(case: Case) -> int:
     assert isinstance(case.expected.returns, IntValue)
     return case.expected.returns.value
@@ -173,8 +169,8 @@ def test_a_result_of_0_at_a_boundary_gets_a_case_at_it_that_is_not_0(
     word's top bit, and its case returns 0 where that bit is clear. A result case keeps
     the sides equal and returns what is not 0, which a limit one off cannot."""
     at_top = [c for c in unit.functions["bit_run"].cases
-              if RESULT_NOTE in c.notes and sum(_inputs(c)[k] for k in ("first", "count"))
-              == 32 and _inputs(c)["count"] < 32]
+              if RESULT_NOTE in c.notes and sum(scalar_params(c)[k] for k in ("first", "count"))
+              == 32 and scalar_params(c)["count"] < 32]
     assert at_top and all(_returned(c) != 0 for c in at_top), \
         unit.functions["bit_run"].cases
     assert unit.kills_line("bit_run", "count > 32u - first", "count > 31u - first", tmp_path)
@@ -186,7 +182,7 @@ def test_a_result_equal_to_a_returned_constant_gets_another_case(
     other path returns as a constant: a result case returns a sum other than that, so a
     path that returned the cap itself fails it."""
     sums = [_returned(c) for c in unit.functions["level_sum"].cases
-            if sum(_inputs(c).values()) <= 1000]
+            if sum(scalar_params(c).values()) <= 1000]
     assert 1000 in sums and any(s not in (0, 1000) for s in sums), sums
     assert unit.kills_line("level_sum", "return (uint16_t)s;", "return LEVEL_CAP;", tmp_path)
 
@@ -198,7 +194,7 @@ def test_a_boundary_met_where_the_decision_does_not_depend_on_it_is_met_again(
     the drain, so a factor one off fails it."""
     cases = unit.functions["pump_action"].cases
     deciding = [i for c in cases if BOUNDARY_NOTE in c.notes
-                for i in [_inputs(c)] if i["drain_open"]
+                for i in [scalar_params(c)] if i["drain_open"]
                 and i["inflow"] == 3 * i["level"] + 50 and i["level"] < 70]
     assert deciding, cases
     assert unit.kills_line("pump_action", "inflow > 3 * level + 50",
@@ -222,7 +218,7 @@ def test_an_assigned_value_decides_a_later_comparison(unit: GeneratedUnit, tmp_p
     of quiet samples never mattered; a use case reaches it after `low++` with the count
     deciding it, so a count that never grows fails it."""
     used = [c for c in unit.functions["rise_after_quiet"].cases if USE_NOTE in c.notes]
-    assert any(_inputs(c)["quiet"] > 0 and _returned(c) >= 0 for c in used), \
+    assert any(scalar_params(c)["quiet"] > 0 and _returned(c) >= 0 for c in used), \
         unit.functions["rise_after_quiet"].cases
     assert unit.kills_line("rise_after_quiet", "low++;", ";", tmp_path)
 
@@ -234,7 +230,7 @@ def test_a_constant_operand_one_off_changes_the_result(unit: GeneratedUnit, tmp_
     def quotient(p: int, d: int) -> int:  # C's: toward 0
         return abs(p) // d * (1 if p >= 0 else -1)
     told = [i["gain"] * i["percent"] for c in unit.functions["scaled_gain"].cases
-            if OPERAND_NOTE in c.notes for i in [_inputs(c)]]
+            if OPERAND_NOTE in c.notes for i in [scalar_params(c)]]
     assert any(quotient(p, 100) not in (quotient(p, 99), quotient(p, 101)) for p in told), told
     assert unit.kills_line("scaled_gain", "percent / 100;", "percent / 101;", tmp_path)
     assert unit.kills_line("scaled_gain", "percent / 100;", "percent / 99;", tmp_path)
@@ -264,7 +260,7 @@ def test_operands_tell_the_operator_on_each_way_the_function_ends(
             return list(value.data)
         assert isinstance(value, ArrayValue)
         return [e.value for e in value.elements if isinstance(e, IntValue)]
-    accepted = [frame(c)[:_inputs(c)["n"]] for c in unit.functions["frame_sum_ok"].cases
+    accepted = [frame(c)[:scalar_params(c)["n"]] for c in unit.functions["frame_sum_ok"].cases
                 if OPERAND_NOTE in c.notes and _returned(c) == 1]
     assert any(sum(f) >= 251 for f in accepted), unit.functions["frame_sum_ok"].cases
     assert unit.kills_line("frame_sum_ok", "% 251u", "% 250u", tmp_path)

@@ -9,7 +9,7 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
-from pytest_ctgen.cases import FunctionCases
+from pytest_ctgen.cases import Case, FunctionCases, IntValue
 from pytest_ctgen.options import Options
 from pytest_ctgen.file_run import FileRun
 from pytest_ctgen.pipeline import generate_file
@@ -35,6 +35,10 @@ class GeneratedUnit:
             cov = coverage[name]
             assert cov.branches_covered == cov.branches_total, (name, cov)
 
+    def noted(self, function: str, note: str) -> list[Case]:
+        """The cases of `function` that carry `note`."""
+        return [c for c in self.functions[function].cases if note in c.notes]
+
     def kills(self, mutant_text: str, function: str, directory: Path) -> bool:
         """Whether a case of `function` fails against `mutant_text`, the unit's text
         changed (a mutant of the function), written and built in `directory`."""
@@ -52,6 +56,11 @@ class GeneratedUnit:
         directory = tmp_path / f"mutant{len(list(tmp_path.iterdir()))}"
         directory.mkdir()
         return self.kills(text.replace(line, mutant), function, directory)
+
+
+def scalar_params(case: Case) -> dict[str, int]:
+    """The integer parameters of `case` by name."""
+    return {p.name: p.value.value for p in case.params if isinstance(p.value, IntValue)}
 
 
 #: A time budget the generation of a test unit does not reach, however busy the machine.
