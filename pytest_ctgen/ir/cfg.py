@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Literal
 from ..errors import SourceLocation
 from ..frontend.ctype import CType, IntType
 from ..frontend.unit import LOCAL, PARAM, Function, Variable
-from .expr import (ARITHMETIC_OPS, COMPARISON_OPS, Binary, Cast, Const, Expr, Unary,
-                   VarRef, nodes_in)
+from .expr import (ARITHMETIC_OPS, COMPARISON_OPS, Binary, Cast, Expr, Unary, VarRef,
+                   nodes_in, written_constant)
 
 if TYPE_CHECKING:
     from .condition_map import ConditionMap
@@ -262,10 +262,8 @@ class CFG:
         for block in self.blocks:
             term = block.terminator
             if isinstance(term, Return) and term.value is not None:
-                value = term.value
-                while isinstance(value, Cast):
-                    value = value.operand
-                if isinstance(value, Const) and isinstance(value.value, int):
+                value = written_constant(term.value)
+                if value is not None and isinstance(value.value, int):
                     found[value.value] = None
         return list(found)
 

@@ -214,11 +214,18 @@ CLASSIFY_BUILTINS = ("__builtin_isnan", "__builtin_isinf", "__builtin_isinf_sign
                      "__builtin_signbitf", "__builtin_signbitl", "__builtin_fpclassify")
 
 
-def is_null_constant(e: Expr) -> bool:
-    """Whether `e` is a null pointer constant (an integer constant 0, possibly cast)."""
+def written_constant(e: Expr) -> Const | None:
+    """The constant `e` is as the code writes it, under its casts (`10u`, `(uint8_t)1`),
+    or None."""
     while isinstance(e, Cast):
         e = e.operand
-    return isinstance(e, Const) and isinstance(e.type, IntType) and e.value == 0
+    return e if isinstance(e, Const) else None
+
+
+def is_null_constant(e: Expr) -> bool:
+    """Whether `e` is a null pointer constant (an integer constant 0, possibly cast)."""
+    c = written_constant(e)
+    return c is not None and isinstance(c.type, IntType) and c.value == 0
 
 
 def may_be_undefined(e: Expr) -> bool:

@@ -653,7 +653,7 @@ def _note_effects(gen: Generator, goals: BoundaryGoals) -> None:
     for path in paths:
         gen.check_budget()
         for key, target in effect_targets(path.evaluations, path.outputs, path.conditions,
-                                          goals.effects_met):
+                                          lambda k: k not in goals.effects_met):
             if gen.solver.holds(path.model, target):
                 goals.effects_met.add(key)
                 goals.effect_starts.pop(key, None)
@@ -694,8 +694,7 @@ def add_effect_cases(gen: Generator) -> None:
                 # readable one is asked for with more (symbolic/solver.py)
                 if gen.solver.check([*start[0], start[1]]) != SAT:
                     continue
-                _try_point(gen, key, start, partial(_effect_points, met=goals.effects_met),
-                           EFFECT_NOTE)
+                _try_point(gen, key, start, partial(_effect_points, wanted=key), EFFECT_NOTE)
                 _note_effects(gen, goals)
     finally:
         gen.solver.query_steps = steps
@@ -704,16 +703,16 @@ def add_effect_cases(gen: Generator) -> None:
         goals.forget()  # their states are not needed any more
 
 
-def _effect_points(state: State, model: Model, met: set[tuple[int, str]]) -> Points:
-    """The effect goals of the path of `state` not `met` (effect_tests.py), its case's
-    objects as `model` makes them: its outputs or branches turned by each mistake in an
-    operation it evaluated. Each is kept with the whole path, whose case is to take it."""
+def _effect_points(state: State, model: Model, wanted: tuple[int, str]) -> Points:
+    """The effect goal `wanted` on the path of `state` (effect_tests.py), its case's
+    objects as `model` makes them: its outputs or branches turned by that mistake in the
+    operation, kept with the whole path, whose case is to take it."""
     if not state.operation_results:
         return []
     known = len(state.constraints)
     outputs = extract.output_terms(state, extract.case_pointees(model, state))
     return [(key, target, known) for key, target in effect_targets(
-        state.operation_results, outputs, state.branch_conditions, met)]
+        state.operation_results, outputs, state.branch_conditions, wanted.__eq__)]
 
 
 def _any(key: Any) -> bool:

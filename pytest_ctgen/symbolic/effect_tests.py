@@ -9,7 +9,7 @@ off, is put in place of the real one in the path's outputs and in its branch con
 a case shows the mistake when an output differs or a branch turns."""
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final, TypeAlias
 
@@ -72,10 +72,10 @@ def mistakes(e: Evaluation) -> list[str]:
 
 
 def effect_targets(evaluations: Sequence[Evaluation], outputs: Sequence[Output],
-                   conditions: Sequence[z3.BoolRef], met: Collection[tuple[int, str]]
+                   conditions: Sequence[z3.BoolRef], wanted: Callable[[tuple[int, str]], bool]
                    ) -> list[tuple[tuple[int, str], z3.BoolRef]]:
-    """For each operation the path evaluated and each of its mistakes not in `met`, by
-    key (site, mistake): that the path's `outputs` differ, or its branch `conditions` (as
+    """For each operation the path evaluated and each of its mistakes whose key (site,
+    mistake) is `wanted`: that the path's `outputs` differ, or its branch `conditions` (as
     written: the path's constraints are simplified, `UDiv` made `bvudiv_i`) do not all
     hold, with the results of every evaluation of the operation made with the mistake
     (each from the operands the earlier ones give). A mistake none of them would see is
@@ -88,7 +88,7 @@ def effect_targets(evaluations: Sequence[Evaluation], outputs: Sequence[Output],
     for site, evaluated in sites.items():
         first = evaluated[0]
         for mistake in mistakes(first):
-            if (site, mistake) in met:
+            if not wanted((site, mistake)):
                 continue
             pairs: list[tuple[z3.ExprRef, z3.ExprRef]] = []
             for e in evaluated:

@@ -40,6 +40,7 @@ from ..ir.expr import (
     Unary,
     VarRef,
     describe,
+    written_constant,
 )
 from . import access, addresses, contracts, function_pointers, inputs
 from .dispatch import handler_for
@@ -159,19 +160,12 @@ def _binary(ex: Executor, state: State, e: Binary) -> SymValue:
         state.operation_tests += [((site, kind), goal, known) for kind, goal in
                                   operand_goals(e.op, e.type, a, b, e.right.type)]
         literal = {(False, True): "b", (True, False): "a"}.get(
-            (_literal(e.left), _literal(e.right)))
+            (written_constant(e.left) is not None, written_constant(e.right) is not None))
         state.operation_results.append(
             Evaluation(site, e.op, e.type, a, b, e.right.type, literal))
     if isinstance(e.type, IntType) and e.type.signed and e.op in ("+", "-", "*"):
         _overflow(ex, state, signed_overflow(e.op, a, b), describe(e)[1:-1])
     return result
-
-
-def _literal(e: Expr) -> bool:
-    """Whether `e` is a constant as the code writes it (`10u`, `(uint8_t)1`)."""
-    while isinstance(e, Cast):
-        e = e.operand
-    return isinstance(e, Const)
 
 
 def _overflow(ex: Executor, state: State, overflow: z3.BoolRef, text: str) -> None:
